@@ -1,0 +1,85 @@
+/** Authentication payloads and answers (spec §3, §7 Authentication). */
+import { z } from 'zod';
+import { emailSchema, newPasswordSchema, passwordSchema } from './fields.ts';
+
+export const DASHBOARD = 'MD Dashboard';
+export const RESET_SOURCE = 'MD';
+
+export const loginRequestSchema = z.object({
+  email: emailSchema,
+  /** The client sends the email here too (spec §3). */
+  username: z.string().trim().max(254).optional(),
+  password: passwordSchema,
+  dashboard: z.literal(DASHBOARD),
+  rememberMeToken: z.string().max(512).optional(),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const tokensSchema = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  userID: z.string(),
+  rememberMeToken: z.string().optional(),
+});
+export type Tokens = z.infer<typeof tokensSchema>;
+
+export const mfaChallengeSchema = z.object({
+  maskedEmail: z.string(),
+  maskedPhone: z.string(),
+  userToken: z.string(),
+});
+export type MfaChallenge = z.infer<typeof mfaChallengeSchema>;
+
+/** Exactly one of the three keys is present. */
+export const loginResponseSchema = z.union([
+  z.object({ jwtToken: tokensSchema }),
+  z.object({ mfaResponse: mfaChallengeSchema }),
+  z.object({ redirectionUrl: z.string().url() }),
+]);
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+export const legacyLoginResponseSchema = z.object({
+  authToken: tokensSchema.pick({ accessToken: true, refreshToken: true, userID: true }).nullable(),
+  maskedEmail: z.string().nullable(),
+  maskedPhone: z.string().nullable(),
+});
+export type LegacyLoginResponse = z.infer<typeof legacyLoginResponseSchema>;
+
+export const mfaRequestSchema = z.object({
+  authToken: z.string().min(1),
+  mfaCode: z.string().regex(/^\d{6}$/, { message: 'Enter the 6-digit code.' }),
+  dashboard: z.literal(DASHBOARD).optional(),
+  rememberMe: z.boolean().optional(),
+});
+export type MfaRequest = z.infer<typeof mfaRequestSchema>;
+
+export const refreshRequestSchema = z.object({
+  refreshToken: z.string().min(1),
+  dashboard: z.literal(DASHBOARD).optional(),
+});
+export type RefreshRequest = z.infer<typeof refreshRequestSchema>;
+
+export const refreshResponseSchema = z.object({ accessToken: z.string(), refreshToken: z.string() });
+export type RefreshResponse = z.infer<typeof refreshResponseSchema>;
+
+export const logoutRequestSchema = z.object({
+  userId: z.string(),
+  accessToken: z.string(),
+  refreshToken: z.string(),
+});
+export type LogoutRequest = z.infer<typeof logoutRequestSchema>;
+
+export const passwordResetRequestSchema = z.object({ email: emailSchema, source: z.literal(RESET_SOURCE) });
+export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
+
+export const updatePasswordByTokenSchema = z.object({ token: z.string().min(1), password: newPasswordSchema });
+export type UpdatePasswordByToken = z.infer<typeof updatePasswordByTokenSchema>;
+
+export const changePasswordSchema = z.object({ currentPassword: passwordSchema, newPassword: newPasswordSchema });
+export type ChangePassword = z.infer<typeof changePasswordSchema>;
+
+/** Spec §8 texts for the verify screen. */
+export const MFA_MESSAGES = {
+  incorrect: 'Incorrect verification code.',
+  failed: 'Could not verify code.',
+} as const;

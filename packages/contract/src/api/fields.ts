@@ -1,0 +1,51 @@
+/**
+ * Named field schemas with their user-facing messages, used by both the forms (as resolver) and the
+ * server routes, so a rule and its message exist once.
+ */
+import { z } from 'zod';
+import { parseDateInput, parseIsoDate } from '../rules/dates.ts';
+import {
+  isAlphanumeric,
+  isEmail,
+  isFullName,
+  isLettersDigitsSpacesDots,
+  isNpi,
+  isUsPhone,
+  isUsState,
+  isZip,
+  US_STATES,
+} from '../rules/validators.ts';
+
+export const idSchema = z.string().uuid({ message: 'Must be a valid id.' });
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(254, { message: 'Email is too long.' })
+  .refine(isEmail, { message: 'Enter a valid email address.' });
+export const passwordSchema = z.string().min(1, { message: 'Password is required.' }).max(256);
+/** A new password: long enough to resist guessing; no composition rules (NIST SP 800-63B). */
+export const newPasswordSchema = z
+  .string()
+  .min(12, { message: 'Password must be at least 12 characters.' })
+  .max(256, { message: 'Password must be at most 256 characters.' });
+export const usPhoneSchema = z.string().trim().refine(isUsPhone, { message: 'Enter a phone number as (555) 555-5555.' });
+export const zipSchema = z.string().trim().refine(isZip, { message: 'Enter a 5-digit ZIP code (optionally +4).' });
+export const stateSchema = z.enum(US_STATES, { message: 'Choose a US state.' });
+export const fullNameSchema = z
+  .string()
+  .trim()
+  .refine(isFullName, { message: 'Enter a first and last name (letters only).' });
+export const lettersDigitsSpacesDotsSchema = z
+  .string()
+  .refine(isLettersDigitsSpacesDots, { message: 'Use letters, digits, spaces and dots only.' });
+export const alphanumericSchema = z.string().refine(isAlphanumeric, { message: 'Use letters and digits only.' });
+export const npiSchema = z.string().trim().refine(isNpi, { message: 'Enter a valid 10-digit NPI.' });
+/** The API's calendar date, strict YYYY-MM-DD. */
+export const isoDateSchema = z.string().refine((v) => parseIsoDate(v) !== null, {
+  message: 'Use a real date as YYYY-MM-DD.',
+});
+/** A date typed by a person in any of the ten accepted US formats. */
+export const usDateInputSchema = z.string().refine((v) => parseDateInput(v) !== null, {
+  message: 'Date input not valid.',
+});
+export const isUsStateValue = isUsState;

@@ -1,0 +1,146 @@
+/** Prescriptions: the nested action-needed answer, the Rx list and the action calls (spec §3, §4, §7). */
+import { z } from 'zod';
+import {
+  ACTION_NEEDED_QUERY_TYPES,
+  PRIOR_AUTH_METHODS,
+  PRIOR_AUTH_STATUSES,
+  REFILL_DENIAL_REASONS,
+  SUBSTITUTION_STATUSES,
+} from '../rules/action-types.ts';
+import { isoDateSchema, usPhoneSchema } from './fields.ts';
+
+export const actionNeededPrescriptionSchema = z.object({
+  id: z.string(),
+  patientID: z.string(),
+  needsRefillAuth: z.boolean(),
+  phoneException: z.boolean(),
+  substitutionStatus: z.enum(SUBSTITUTION_STATUSES).nullable(),
+  priorAuthStatus: z.enum(PRIOR_AUTH_STATUSES).nullable(),
+  priorAuthMethod: z.enum(PRIOR_AUTH_METHODS).nullable(),
+  /** Appeals: HCP action required on the appeal. */
+  hcpActionRequired: z.boolean(),
+  dispensedNdc: z.string().nullable(),
+  prescribedNdc: z.string().nullable(),
+  drugName: z.string(),
+  strength: z.string().nullable(),
+  refills: z.number().int(),
+  sig: z.string().nullable(),
+  prescribedDate: z.string(),
+  lastProcessedDate: z.string().nullable(),
+  orderNumber: z.string().nullable(),
+  orderStatus: z.string().nullable(),
+});
+export type ActionNeededPrescription = z.infer<typeof actionNeededPrescriptionSchema>;
+
+export const actionNeededPatientSchema = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  dob: z.string(),
+  phoneNumbers: z.array(z.string()),
+  prescriptions: z.array(actionNeededPrescriptionSchema),
+});
+export type ActionNeededPatient = z.infer<typeof actionNeededPatientSchema>;
+
+export const actionNeededDoctorSchema = z.object({
+  doctorId: z.string(),
+  name: z.string(),
+  role: z.string(),
+  patients: z.array(actionNeededPatientSchema),
+});
+export type ActionNeededDoctor = z.infer<typeof actionNeededDoctorSchema>;
+
+export const actionNeededQuerySchema = z.object({
+  actionType: z.enum(Object.values(ACTION_NEEDED_QUERY_TYPES) as [string, ...string[]]).default('ACTION_NEEDED_ALL'),
+  filterBy: z.string().max(100).optional(),
+});
+export const actionNeededResponseSchema = z.object({ doctors: z.array(actionNeededDoctorSchema) });
+export type ActionNeededResponse = z.infer<typeof actionNeededResponseSchema>;
+
+/** Rx list filter options (spec §9), in display order. */
+export const RX_LIST_FILTERS = [
+  { value: 'none', label: 'None' },
+  { value: 'newMDs', label: 'New MDs' },
+  { value: 'bausch', label: 'Bausch' },
+  { value: 'tolsura', label: 'Tolsura' },
+  { value: 'winBackMDs', label: 'Win-Back MDs' },
+] as const;
+export type RxListFilter = (typeof RX_LIST_FILTERS)[number]['value'];
+export const RX_LIST_FILTER_VALUES = RX_LIST_FILTERS.map((f) => f.value) as [RxListFilter, ...RxListFilter[]];
+
+export const rxListQuerySchema = z.object({
+  startdate: isoDateSchema,
+  enddate: isoDateSchema,
+  selectedFilter: z.enum(RX_LIST_FILTER_VALUES).default('none'),
+});
+export type RxListQuery = z.infer<typeof rxListQuerySchema>;
+
+export const rxListItemSchema = z.object({
+  id: z.string(),
+  practiceName: z.string(),
+  patientName: z.string(),
+  patientDob: z.string(),
+  prescriptionName: z.string(),
+  isWholeSale: z.boolean(),
+  orderNumber: z.string().nullable(),
+  prescribedDate: z.string(),
+  orderStatus: z.string().nullable(),
+  pending: z.boolean(),
+  lastProcessedDate: z.string().nullable(),
+  prescriberName: z.string(),
+  prescriberPhoneNumber: z.string().nullable(),
+  prescriberCreatedDate: z.string().nullable(),
+  prescriberSpecialty: z.string().nullable(),
+  price: z.number().nullable(),
+});
+export type RxListItem = z.infer<typeof rxListItemSchema>;
+export const rxListResponseSchema = z.array(rxListItemSchema);
+
+const senderName = z.string().trim().min(1, { message: 'Sender name is required.' }).max(120);
+
+export const refillAuthorizedFaxSchema = z.object({
+  refills: z.number().int().min(0).max(11),
+  sig: z.string().trim().min(1, { message: 'Sig is required.' }).max(1000),
+  senderName,
+});
+export const refillAuthorizedErxSchema = z.object({ skipErxConfirmation: z.boolean().optional() });
+export const refillDeniedSchema = z.object({ reason: z.enum(REFILL_DENIAL_REASONS), senderName });
+export const refillPostponedSchema = z.object({ refillPostponedToDate: isoDateSchema, senderName });
+export const alternativeMedSchema = z.object({
+  noSubstitute: z.boolean(),
+  selectedAlternativeMed: z.string().trim().max(200).nullable().optional(),
+  notes: z.string().max(2000).optional(),
+  senderName,
+});
+export const priorAuthDismissSchema = z.object({
+  prescriptionIds: z.array(z.string()).min(1).max(500),
+  skipPriorAuthDismissNotice: z.boolean().optional(),
+});
+export const mdSignatureReceivedSchema = z.object({ prescriptionIds: z.array(z.string()).min(1).max(500) });
+export const chartNotesSentSchema = z.object({
+  chartNote: z.string().trim().min(1, { message: 'Chart note is required.' }).max(5000),
+  isICD10TriedAndFailed: z.boolean(),
+});
+export const resolveExceptionsSchema = z.object({
+  patientPhoneNumberUpdates: z
+    .array(z.object({ patientId: z.string(), phoneNumber: usPhoneSchema }))
+    .min(1)
+    .max(100),
+});
+
+/** Spec §3 default: the eRx skip-confirmation flag is true unless a boolean is supplied. */
+export function resolveSkipErxConfirmation(value: unknown): boolean {
+  return typeof value === 'boolean' ? value : true;
+}
+
+/** Log names of failed actions (spec §8). */
+export const ACTION_ERROR_LOG_NAMES = {
+  alternativeMed: 'Prescription Alternative Med Sent Error',
+  refillFax: 'Refill Auth Fax Confirm Error',
+  refillDeny: 'Refill Auth Deny Error',
+  refillPostpone: 'Refill Auth Postpone Error',
+  chartNotes: 'Prior Auth Chart Notes Sent Error',
+  refillErx: 'Refill Auth eRx Confirm Error',
+} as const;
+
+export const RX_LIST_EMPTY_MESSAGE = 'No Prescriptions found.';

@@ -1,0 +1,49 @@
+/** The signed-in user's details, feature flags and tenant (spec §3). */
+import { z } from 'zod';
+import { PRESCRIBE_VIA_VALUES, USER_ROLE_VALUES } from '../rules/roles.ts';
+
+export const featureFlagsSchema = z.object({
+  isHarrowPortalEnabled: z.boolean(),
+  isHcpPrescribingEnabled: z.boolean(),
+});
+export type FeatureFlags = z.infer<typeof featureFlagsSchema>;
+
+export const BRAND_KEYS = ['main', 'harrow'] as const;
+export type BrandKey = (typeof BRAND_KEYS)[number];
+
+export const tenantSchema = z.object({
+  key: z.enum(BRAND_KEYS),
+  name: z.string(),
+  title: z.string(),
+  colour: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+});
+export type Tenant = z.infer<typeof tenantSchema>;
+
+export const userDetailsSchema = z.object({
+  userId: z.string(),
+  userName: z.string(),
+  email: z.string(),
+  role: z.enum(USER_ROLE_VALUES),
+  mdOfficeUser: z
+    .object({
+      userType: z.string(),
+      /** MD, PA, NP, DO, ARNP or STAFF — the role of the person in the practice. */
+      role: z.string().nullable(),
+    })
+    .nullable(),
+  mdOfficePrefs: z
+    .object({
+      prescribeVia: z.enum(PRESCRIBE_VIA_VALUES).nullable(),
+      harrowPortalAccess: z.boolean(),
+      prescribingEnabled: z.boolean(),
+      notOnboarded: z.boolean(),
+    })
+    .nullable(),
+  mdOfficeUserPrefs: z.object({
+    skipPriorAuthDismissNotice: z.boolean(),
+    skipErxConfirmation: z.boolean(),
+  }),
+  details: z.object({ mdOfficeId: z.string().nullable() }),
+  isVAMPracticeUser: z.boolean(),
+});
+export type UserDetails = z.infer<typeof userDetailsSchema>;

@@ -1,0 +1,148 @@
+/** Web route constants (spec §2) and API path builders (spec §7). */
+
+export const ROUTES = {
+  root: '/',
+  login: '/login',
+  logout: '/logout',
+  loginVerify: '/login-verify',
+  actionNeeded: '/action-needed',
+  actionNeededDetail: '/action-needed/:prescriptionId/:authType',
+  newComments: '/new-comments',
+  newCommentsDetail: '/new-comments/:patientId',
+  prescribe: '/prescribe',
+  preferences: '/preferences',
+  manageAccounts: '/manage-accounts',
+  manageComms: '/manage-comms',
+  getCovered: '/getcovered',
+  getCoveredForm: '/getcovered-form',
+  appealsForm: '/appeals-form',
+  termsOfUse: '/terms-of-use',
+  passwordResetRequest: '/password-reset-request',
+  passwordReset: '/password-reset/:token?',
+  passwordResetExpired: '/password-reset-expired',
+  notFound: '/not-found',
+  patientSearch: '/patient-search',
+  patientDetail: '/patients/:patientId',
+  practicePreferences: '/practice-preferences',
+  practicePreferencesDetail: '/practice-preferences/:mdOfficeId',
+  rxList: '/rx-list',
+  googleLogin: '/google/:token',
+} as const;
+export type RouteKey = keyof typeof ROUTES;
+
+/** Routes reachable without signing in (spec §2 "Public routes"). */
+export const PUBLIC_ROUTE_KEYS = [
+  'root',
+  'login',
+  'googleLogin',
+  'logout',
+  'loginVerify',
+  'passwordResetRequest',
+  'passwordReset',
+  'passwordResetExpired',
+  'notFound',
+  'getCovered',
+  'getCoveredForm',
+  'appealsForm',
+] as const satisfies readonly RouteKey[];
+
+const enc = encodeURIComponent;
+
+export const webPaths = {
+  actionNeededDetail: (prescriptionId: string, authType: string) => `/action-needed/${enc(prescriptionId)}/${enc(authType)}`,
+  newCommentsDetail: (patientId: string) => `/new-comments/${enc(patientId)}`,
+  patientDetail: (patientId: string) => `/patients/${enc(patientId)}`,
+  practicePreferencesDetail: (mdOfficeId: string) => `/practice-preferences/${enc(mdOfficeId)}`,
+  passwordReset: (token?: string) => (token ? `/password-reset/${enc(token)}` : '/password-reset'),
+  manageCommsPractices: '/manage-comms/practices',
+  manageCommsPracticeCreate: '/manage-comms/practices/create',
+  manageCommsPracticeEdit: (id: string, tab: 'details' | 'preferences' | 'hcps' = 'details') =>
+    `/manage-comms/practices/${enc(id)}/edit/${tab}`,
+  manageCommsHcps: '/manage-comms/hcps',
+  manageCommsHcpCreate: '/manage-comms/hcps/create',
+  manageCommsHcpEdit: (id: string, tab: 'details' | 'preferences' | 'contact-addresses' = 'details') =>
+    `/manage-comms/hcps/${enc(id)}/edit/${tab}`,
+};
+
+/** The navigation tab a path belongs to (spec §2): any other path falls back to Action Needed. */
+export type NavTab = 'actionNeeded' | 'patients' | 'newComments' | 'prescribe' | 'manageComms';
+export function activeTabForPath(pathname: string): NavTab {
+  const startsWith = (prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
+  if (startsWith('/patient-search') || startsWith('/patients')) return 'patients';
+  if (startsWith('/new-comments')) return 'newComments';
+  if (startsWith('/prescribe')) return 'prescribe';
+  if (startsWith('/manage-comms')) return 'manageComms';
+  return 'actionNeeded';
+}
+
+/** Request headers of spec §7. */
+export const API_HEADERS = {
+  authorization: 'authorization',
+  userId: 'x-user-id',
+  requestId: 'x-request-id',
+  appSource: 'x-app-source',
+} as const;
+export const APP_SOURCE = 'md-dashboard';
+
+export const API_BASE = '/api/mdo';
+export const AUTH_SERVICE_BASE = '/auth-service';
+
+const user = (userId: string) => `${API_BASE}/v1/users/${enc(userId)}`;
+const rx = (id: string) => `${API_BASE}/v1/prescriptions/${enc(id)}`;
+
+export const apiPaths = {
+  // auth service and legacy auth
+  login: `${AUTH_SERVICE_BASE}/login`,
+  mfa: `${AUTH_SERVICE_BASE}/mfa`,
+  refresh: `${AUTH_SERVICE_BASE}/refresh`,
+  legacyLogin: '/auth/mdo/login',
+  legacyVerify2Step: '/auth/mdo/verify-2-step',
+  legacyRefresh: '/auth/refresh-token',
+  logout: '/auth/logout',
+  googleLogin: (token: string) => `/auth/mdo/google/${enc(token)}`,
+  resetPassword: '/auth/user/reset-password',
+  verifyPasswordToken: '/auth/mdo/verify-password-token',
+  updatePasswordByToken: `${API_BASE}/v1/update-password`,
+  changePassword: (userId: string) => `${user(userId)}/update-password`,
+  // users
+  userDetails: (userId: string) => `${user(userId)}/mdo-user-details`,
+  featureFlags: `${API_BASE}/v1/feature-flags`,
+  tenant: `${API_BASE}/v1/tenant`,
+  userPreferences: (userId: string) => `${user(userId)}/preferences`,
+  verifyAddress: (userId: string) => `${user(userId)}/verify-address`,
+  // prescriptions
+  actionNeeded: (userId: string) => `${API_BASE}/v2/users/${enc(userId)}/action-needed`,
+  rxList: (userId: string) => `${user(userId)}/rx-list`,
+  refillAuthorizedFax: (id: string) => `${rx(id)}/refills-authorized/fax`,
+  refillAuthorizedErx: (id: string) => `${rx(id)}/refills-authorized/erx`,
+  refillDenied: (id: string) => `${rx(id)}/refills-denied`,
+  refillPostponed: (id: string) => `${rx(id)}/refills-postponed`,
+  alternativeMed: (id: string) => `${rx(id)}/substitution/alternative-med`,
+  alternativeMedsRequestPrint: (id: string) => `${rx(id)}/alternative-meds-request-print`,
+  chartNotesSent: (id: string) => `${rx(id)}/prior-auth/chart-notes-sent`,
+  priorAuthDismiss: `${API_BASE}/v1/prescriptions/all/prior-auth/dismiss`,
+  mdSignatureReceived: `${API_BASE}/v1/prescriptions/all/prior-auth/md-signature-received`,
+  resolvePhoneExceptions: `${API_BASE}/v1/patient-numbers/resolve-exceptions`,
+  // comments
+  doctorListSearch: (userId: string) => `${API_BASE}/v2/users/${enc(userId)}/doctor-list-search`,
+  allRxComments: (patientId: string) => `${API_BASE}/v1/patients/${enc(patientId)}/all-rx-comment`,
+  rxComment: (userId: string) => `${user(userId)}/rx-comment`,
+  officeMentions: (userId: string) => `${user(userId)}/office-mentions`,
+  // practices, staff
+  mdOfficesSearch: `${API_BASE}/v1/md-offices-search`,
+  mdOffices: `${API_BASE}/v1/md-offices`,
+  mdOffice: (id: string) => `${API_BASE}/v1/md-offices/${enc(id)}`,
+  mdOfficeCommPrefs: (id: string) => `${API_BASE}/v1/md-offices/${enc(id)}/comm-prefs`,
+  mdOfficeStaff: (id: string) => `${API_BASE}/v1/md-offices/${enc(id)}/staff`,
+  staffSearch: `${API_BASE}/v1/staff`,
+  staff: (id: string) => `${API_BASE}/v1/staff/${enc(id)}`,
+  mdStaff: (id: string) => `${API_BASE}/v1/md-staff/${enc(id)}`,
+  mdPartnerCommPrefs: (id: string) => `${API_BASE}/v1/md-partner/${enc(id)}/comm-prefs`,
+  salesList: `${API_BASE}/v1/sales-list`,
+  zipInfo: (zip: string) => `${API_BASE}/v1/zip-info/${enc(zip)}`,
+  // appeals
+  appealAuth: `${API_BASE}/v1/appeal-auth`,
+  appealFileUpload: (id: string) => `${API_BASE}/v1/appeal/${enc(id)}/file-upload`,
+  appealSave: (id: string) => `${API_BASE}/v1/appeal/${enc(id)}/save`,
+  appealSubmit: (id: string) => `${API_BASE}/v1/appeal/${enc(id)}/submit`,
+} as const;

@@ -1,0 +1,86 @@
+/** Shared format checks and display helpers (spec §5). */
+import { parseDateInput, parseIsoDate } from './dates.ts';
+
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,15}$/;
+export const LETTERS_DIGITS_SPACES_DOTS_PATTERN = /^[A-Za-z0-9 .]*$/;
+export const US_PHONE_PATTERN = /^\(\d{3}\) \d{3}-\d{4}$/;
+export const ZIP_PATTERN = /^\d{5}(?:-\d{4})?$/;
+export const ALPHANUMERIC_PATTERN = /^[A-Za-z0-9]+$/;
+
+export const isEmail = (value: string): boolean => EMAIL_PATTERN.test(value);
+export const isLettersDigitsSpacesDots = (value: string): boolean => LETTERS_DIGITS_SPACES_DOTS_PATTERN.test(value);
+export const isUsPhone = (value: string): boolean => US_PHONE_PATTERN.test(value);
+export const isZip = (value: string): boolean => ZIP_PATTERN.test(value);
+export const isAlphanumeric = (value: string): boolean => ALPHANUMERIC_PATTERN.test(value);
+
+/** A date typed in any accepted US format, or the API's YYYY-MM-DD. */
+export function isDateText(value: string, referenceYear?: number): boolean {
+  return parseDateInput(value, referenceYear) !== null || parseIsoDate(value.trim()) !== null;
+}
+
+/**
+ * Full name: at least two space-separated words, the first and last at least two characters, only
+ * letters, spaces and dots (the spec's "letters, digits, spaces and dots ... and no digits at all").
+ */
+export function isFullName(value: string): boolean {
+  if (!isLettersDigitsSpacesDots(value) || /\d/.test(value)) return false;
+  const words = value.trim().split(/\s+/).filter(Boolean);
+  if (words.length < 2) return false;
+  return (words[0] ?? '').length >= 2 && (words[words.length - 1] ?? '').length >= 2;
+}
+
+/** The 50 US states; the District of Columbia is deliberately not in the list (spec §5). */
+export const US_STATES = [
+  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY',
+  'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND',
+  'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
+] as const;
+export type UsState = (typeof US_STATES)[number];
+const STATE_SET: ReadonlySet<string> = new Set(US_STATES);
+export const isUsState = (value: string): value is UsState => STATE_SET.has(value);
+
+export function phoneDigits(value: string): string {
+  const digits = value.replace(/\D/g, '');
+  return digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
+}
+
+/** ddd.ddd.dddd for a ten-digit US number in any shape; anything else is returned unchanged. */
+export function formatPhoneDisplay(value: string | null | undefined): string {
+  if (!value) return '';
+  const digits = phoneDigits(value);
+  if (digits.length !== 10) return value;
+  return `${digits.slice(0, 3)}.${digits.slice(3, 6)}.${digits.slice(6)}`;
+}
+
+/** '(ddd) ddd-dddd', the shape the forms ask for; null when the value is not a ten-digit number. */
+export function formatPhoneInput(value: string): string | null {
+  const digits = phoneDigits(value);
+  if (digits.length !== 10) return null;
+  return `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
+}
+
+/** Capitalises each word, also after hyphens and apostrophes: "mary-JANE o'neil" -> "Mary-Jane O'Neil". */
+export function capitalizeName(value: string | null | undefined): string {
+  if (!value) return '';
+  return value.toLowerCase().replace(/(^|[\s\-'])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase());
+}
+
+/**
+ * NPI: ten digits whose last digit is the Luhn check digit computed over '80840' + the first nine
+ * (the CMS rule for NPIs issued in the United States).
+ */
+export function isNpi(value: string): boolean {
+  if (!/^\d{10}$/.test(value)) return false;
+  const digits = `80840${value.slice(0, 9)}`;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 0) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  const check = (10 - (sum % 10)) % 10;
+  return check === Number(value[9]);
+}
