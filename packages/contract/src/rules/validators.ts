@@ -65,13 +65,9 @@ export function capitalizeName(value: string | null | undefined): string {
   return value.toLowerCase().replace(/(^|[\s\-'])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase());
 }
 
-/**
- * NPI: ten digits whose last digit is the Luhn check digit computed over '80840' + the first nine
- * (the CMS rule for NPIs issued in the United States).
- */
-export function isNpi(value: string): boolean {
-  if (!/^\d{10}$/.test(value)) return false;
-  const digits = `80840${value.slice(0, 9)}`;
+/** The NPI check digit of a nine-digit stem: Luhn over '80840' + the stem (the CMS rule for US NPIs). */
+export function npiCheckDigit(stem: string): number {
+  const digits = `80840${stem}`;
   let sum = 0;
   for (let i = 0; i < digits.length; i += 1) {
     let d = Number(digits[digits.length - 1 - i]);
@@ -81,6 +77,10 @@ export function isNpi(value: string): boolean {
     }
     sum += d;
   }
-  const check = (10 - (sum % 10)) % 10;
-  return check === Number(value[9]);
+  return (10 - (sum % 10)) % 10;
+}
+
+/** NPI: ten digits whose last digit is the check digit of the first nine. */
+export function isNpi(value: string): boolean {
+  return /^\d{10}$/.test(value) && npiCheckDigit(value.slice(0, 9)) === Number(value[9]);
 }

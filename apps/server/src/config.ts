@@ -1,0 +1,86 @@
+/** Environment parsed once (DESIGN §1). A bad value stops start-up with one line naming the variable. */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+const flag = z
+  .enum(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'], { message: "must be 'on' or 'off'" })
+  .transform((v) => ['on', 'true', '1', 'yes'].includes(v));
+
+const envSchema = z.object({
+  PORT: z.coerce.number({ message: 'must be a number' }).int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('localhost'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { message: 'must start with postgres:// or postgresql://' })
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, { message: 'must start with redis:// or rediss://' })
+    .optional(),
+  SEED_DEMO: flag.default(true),
+  SEED_SIZE: z.enum(['small', 'large'], { message: "must be 'small' or 'large'" }).default('small'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  APP_ENV: z.string().min(1).default('development'),
+  WEB_DIST: z.string().min(1).default(path.join(REPO_ROOT, 'apps/web/dist')),
+  PUBLIC_URL: z.string().url({ message: 'must be a URL such as https://portal.example.com' }).optional(),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  TRUST_PROXY: flag.default(false),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  seedDemo: boolean;
+  seedSize: 'small' | 'large';
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  appEnv: string;
+  webDist: string;
+  publicUrl: string | undefined;
+  bodyLimitBytes: number;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads the environment; empty strings count as unset so `FOO= npm start` means "use the default". */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(
+    Object.keys(envSchema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? 'environment');
+    const got = cleaned[name];
+    throw new ConfigError(
+      `Invalid configuration: ${name} ${issue?.message ?? 'is invalid'}${got === undefined ? '' : ` (got '${got}')`}`,
+    );
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    seedDemo: e.SEED_DEMO,
+    seedSize: e.SEED_SIZE,
+    logLevel: e.LOG_LEVEL,
+    appEnv: e.APP_ENV,
+    webDist: path.resolve(e.WEB_DIST),
+    publicUrl: e.PUBLIC_URL,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    trustProxy: e.TRUST_PROXY,
+  };
+}

@@ -1,0 +1,457 @@
+/**
+ * Database schema (DESIGN §4). snake_case columns stay in this layer: repositories map rows to the
+ * camelCase API shapes of packages/contract, so no column name reaches an answer.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const id = () => uuid('id').primaryKey().defaultRandom();
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+export const tenants = pgTable('tenants', {
+  id: id(),
+  key: text('key').notNull().unique(),
+  name: text('name').notNull(),
+  title: text('title').notNull(),
+  colour: text('colour').notNull(),
+  /** Hostnames on which this brand is forced (spec §1). */
+  hostnames: text('hostnames').array().notNull().default(sql`'{}'::text[]`),
+  createdAt: createdAt(),
+});
+
+export const mdOffices = pgTable(
+  'md_offices',
+  {
+    id: id(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    name: text('name').notNull(),
+    address1: text('address1'),
+    address2: text('address2'),
+    city: text('city'),
+    state: text('state'),
+    zip: text('zip'),
+    phone: text('phone'),
+    fax: text('fax'),
+    email: text('email'),
+    isKeyAccount: boolean('is_key_account').notNull().default(false),
+    /** VAM practices get a dedicated account manager in the support modal. */
+    isVam: boolean('is_vam').notNull().default(false),
+    accountManagerName: text('account_manager_name'),
+    accountManagerPhone: text('account_manager_phone'),
+    accountManagerEmail: text('account_manager_email'),
+    notOnboarded: boolean('not_onboarded').notNull().default(false),
+    prescribeVia: text('prescribe_via'),
+    harrowPortalAccess: boolean('harrow_portal_access').notNull().default(false),
+    prescribingEnabled: boolean('prescribing_enabled').notNull().default(false),
+    communicationMode: text('communication_mode').notNull().default('email'),
+    paHandling: text('pa_handling').notNull().default('PAViaMDDash'),
+    refillRequestOption: text('refill_request_option').notNull().default('eRx'),
+    salesUserId: uuid('sales_user_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [index('md_offices_tenant_idx').on(t.tenantId), index('md_offices_name_idx').on(sql`lower(${t.name})`)],
+);
+
+export const mdStaff = pgTable(
+  'md_staff',
+  {
+    id: id(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    npi: text('npi'),
+    specialty: text('specialty'),
+    /** MD, PA, NP, DO, ARNP or STAFF. */
+    role: text('role').notNull(),
+    phone: text('phone'),
+    fax: text('fax'),
+    email: text('email'),
+    communicationMode: text('communication_mode').notNull().default('email'),
+    emailOptIn: text('email_opt_in').notNull().default('email'),
+    contactAddresses: jsonb('contact_addresses').notNull().default(sql`'[]'::jsonb`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [index('md_staff_tenant_idx').on(t.tenantId), index('md_staff_npi_idx').on(t.npi)],
+);
+
+export const officeMembers = pgTable(
+  'office_members',
+  {
+    mdOfficeId: uuid('md_office_id')
+      .notNull()
+      .references(() => mdOffices.id),
+    mdStaffId: uuid('md_staff_id')
+      .notNull()
+      .references(() => mdStaff.id),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.mdOfficeId, t.mdStaffId] }), index('office_members_staff_idx').on(t.mdStaffId)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash'),
+    /** mdo.user, provider.admin or provider.sales. */
+    role: text('role').notNull(),
+    /** Dotted user type, e.g. mdo_user.prescriber; the first segment is the kind. */
+    userType: text('user_type').notNull(),
+    displayName: text('display_name').notNull(),
+    phone: text('phone'),
+    mdStaffId: uuid('md_staff_id').references(() => mdStaff.id),
+    mdOfficeId: uuid('md_office_id').references(() => mdOffices.id),
+    mfaEnabled: boolean('mfa_enabled').notNull().default(false),
+    googleSubject: text('google_subject'),
+    skipPriorAuthDismissNotice: boolean('skip_prior_auth_dismiss_notice').notNull().default(false),
+    skipErxConfirmation: boolean('skip_erx_confirmation').notNull().default(true),
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('users_email_idx').on(sql`lower(${t.email})`), uniqueIndex('users_google_idx').on(t.googleSubject)],
+);
+
+export const patients = pgTable(
+  'patients',
+  {
+    id: id(),
+    mdOfficeId: uuid('md_office_id')
+      .notNull()
+      .references(() => mdOffices.id),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    dob: date('dob').notNull(),
+    phoneNumbers: text('phone_numbers').array().notNull().default(sql`'{}'::text[]`),
+    address1: text('address1'),
+    city: text('city'),
+    state: text('state'),
+    zip: text('zip'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('patients_office_idx').on(t.mdOfficeId),
+    index('patients_name_idx').on(sql`lower(${t.lastName})`, sql`lower(${t.firstName})`),
+    index('patients_dob_idx').on(t.dob),
+  ],
+);
+
+export const drugProducts = pgTable('drug_products', {
+  id: id(),
+  ndc: text('ndc').notNull().unique(),
+  name: text('name').notNull(),
+  strength: text('strength'),
+  form: text('form'),
+  manufacturer: text('manufacturer').notNull(),
+  /** 'bausch', 'tolsura' or null: the product lines the Rx-list filters select. */
+  productLine: text('product_line'),
+  isControlled: boolean('is_controlled').notNull().default(false),
+});
+
+export const prescriptions = pgTable(
+  'prescriptions',
+  {
+    id: id(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    prescriberId: uuid('prescriber_id')
+      .notNull()
+      .references(() => mdStaff.id),
+    mdOfficeId: uuid('md_office_id')
+      .notNull()
+      .references(() => mdOffices.id),
+    drugName: text('drug_name').notNull(),
+    strength: text('strength'),
+    prescribedNdc: text('prescribed_ndc'),
+    dispensedNdc: text('dispensed_ndc'),
+    quantity: integer('quantity'),
+    daysSupply: integer('days_supply'),
+    refills: integer('refills').notNull().default(0),
+    sig: text('sig'),
+    needsRefillAuth: boolean('needs_refill_auth').notNull().default(false),
+    refillPostponedUntil: date('refill_postponed_until'),
+    phoneException: boolean('phone_exception').notNull().default(false),
+    substitutionStatus: text('substitution_status'),
+    selectedAlternativeMed: text('selected_alternative_med'),
+    priorAuthStatus: text('prior_auth_status'),
+    priorAuthMethod: text('prior_auth_method'),
+    hcpActionRequired: boolean('hcp_action_required').notNull().default(false),
+    orderNumber: text('order_number'),
+    orderStatus: text('order_status'),
+    pending: boolean('pending').notNull().default(false),
+    isWholesale: boolean('is_wholesale').notNull().default(false),
+    price: numeric('price', { precision: 10, scale: 2 }),
+    prescribedAt: timestamp('prescribed_at', { withTimezone: false }).notNull(),
+    lastProcessedAt: timestamp('last_processed_at', { withTimezone: false }),
+    /** Bumped by every transition; guards against two people acting on one prescription at once. */
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('prescriptions_office_prescribed_idx').on(t.mdOfficeId, t.prescribedAt),
+    index('prescriptions_patient_idx').on(t.patientId),
+    index('prescriptions_prescriber_idx').on(t.prescriberId),
+    // The action-needed list reads only rows that need something: keep that index small.
+    index('prescriptions_action_needed_idx')
+      .on(t.mdOfficeId)
+      .where(
+        sql`${t.needsRefillAuth} or ${t.phoneException} or ${t.hcpActionRequired} or ${t.substitutionStatus} like 'SUBSTITUTION_PENDING_MD_SELECTION_%' or ${t.priorAuthStatus} in ('PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY','PRIOR_AUTH_CHART_NOTES_NEEDED','PRIOR_AUTH_ICD10_NEEDED','PRIOR_AUTH_REQUIRED')`,
+      ),
+  ],
+);
+
+export const prescriptionEvents = pgTable(
+  'prescription_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    prescriptionId: uuid('prescription_id')
+      .notNull()
+      .references(() => prescriptions.id),
+    type: text('type').notNull(),
+    actorUserId: uuid('actor_user_id').references(() => users.id),
+    requestId: text('request_id'),
+    data: jsonb('data').notNull().default(sql`'{}'::jsonb`),
+    createdAt: createdAt(),
+  },
+  (t) => [index('prescription_events_rx_idx').on(t.prescriptionId, t.createdAt)],
+);
+
+export const comments = pgTable(
+  'comments',
+  {
+    id: id(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    mdOfficeId: uuid('md_office_id')
+      .notNull()
+      .references(() => mdOffices.id),
+    prescriptionId: uuid('prescription_id').references(() => prescriptions.id),
+    authorUserId: uuid('author_user_id').references(() => users.id),
+    authorName: text('author_name').notNull(),
+    fromPatient: boolean('from_patient').notNull().default(false),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('comments_patient_idx').on(t.patientId, t.createdAt)],
+);
+
+/** A comment addressed to an office; read state is per office (spec §7 office-mentions). */
+export const commentMentions = pgTable(
+  'comment_mentions',
+  {
+    id: id(),
+    commentId: uuid('comment_id')
+      .notNull()
+      .references(() => comments.id),
+    mdOfficeId: uuid('md_office_id')
+      .notNull()
+      .references(() => mdOffices.id),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    readByUserId: uuid('read_by_user_id').references(() => users.id),
+  },
+  (t) => [index('comment_mentions_unread_idx').on(t.mdOfficeId).where(sql`${t.readAt} is null`)],
+);
+
+export const appeals = pgTable(
+  'appeals',
+  {
+    id: id(),
+    prescriptionId: uuid('prescription_id')
+      .notNull()
+      .references(() => prescriptions.id),
+    status: text('status').notNull(),
+    npi: text('npi').notNull(),
+    accessKeyHash: text('access_key_hash'),
+    accessKeyExpiresAt: timestamp('access_key_expires_at', { withTimezone: true }),
+    payer: text('payer'),
+    denialReason: text('denial_reason'),
+    denialDate: date('denial_date'),
+    whatIsNeeded: text('what_is_needed'),
+    clinicalNotesRequired: boolean('clinical_notes_required').notNull().default(false),
+    draft: jsonb('draft').notNull().default(sql`'{}'::jsonb`),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('appeals_prescription_idx').on(t.prescriptionId)],
+);
+
+export const appealFiles = pgTable(
+  'appeal_files',
+  {
+    id: id(),
+    appealId: uuid('appeal_id')
+      .notNull()
+      .references(() => appeals.id),
+    slot: text('slot').notNull(),
+    originalName: text('original_name').notNull(),
+    storedName: text('stored_name').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('appeal_files_slot_idx').on(t.appealId, t.slot)],
+);
+
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: id(),
+    familyId: uuid('family_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    rotatedAt: timestamp('rotated_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('refresh_tokens_family_idx').on(t.familyId)],
+);
+
+export const mfaChallenges = pgTable('mfa_challenges', {
+  id: id(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id),
+  tokenHash: text('token_hash').notNull().unique(),
+  codeHash: text('code_hash').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const passwordResetTokens = pgTable('password_reset_tokens', {
+  id: id(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id),
+  tokenHash: text('token_hash').notNull().unique(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const rememberMeDevices = pgTable('remember_me_devices', {
+  id: id(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id),
+  tokenHash: text('token_hash').notNull().unique(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});
+
+export const loginAttempts = pgTable(
+  'login_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    email: text('email').notNull(),
+    ip: text('ip'),
+    succeeded: boolean('succeeded').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('login_attempts_email_idx').on(sql`lower(${t.email})`, t.createdAt)],
+);
+
+/** A repeated write with the same request id answers the stored first answer (DESIGN §3). */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    requestId: text('request_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    statusCode: integer('status_code').notNull(),
+    body: jsonb('body'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.requestId] })],
+);
+
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: id(),
+    /** fax, erx or email. */
+    channel: text('channel').notNull(),
+    prescriptionId: uuid('prescription_id').references(() => prescriptions.id),
+    recipient: text('recipient'),
+    payload: jsonb('payload').notNull(),
+    status: text('status').notNull().default('pending'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [index('outbox_pending_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`)],
+);
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorUserId: uuid('actor_user_id'),
+    action: text('action').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: text('entity_id'),
+    requestId: text('request_id'),
+    ip: text('ip'),
+    details: jsonb('details').notNull().default(sql`'{}'::jsonb`),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_entity_idx').on(t.entityType, t.entityId), index('audit_log_actor_idx').on(t.actorUserId)],
+);
+
+export const featureFlags = pgTable('feature_flags', {
+  key: text('key').primaryKey(),
+  enabled: boolean('enabled').notNull(),
+  description: text('description'),
+  updatedAt: updatedAt(),
+});
+
+/** Global settings such as the default brand (spec §1 "a global setting can override the default"). */
+export const appSettings = pgTable('app_settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const zipCodes = pgTable('zip_codes', {
+  zip: text('zip').primaryKey(),
+  city: text('city').notNull(),
+  state: text('state').notNull(),
+});

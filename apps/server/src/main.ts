@@ -1,0 +1,69 @@
+/** Process entry: config, migrate, seed when empty, listen, and shut down cleanly. */
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { type Config, loadConfig } from './config.ts';
+import { type DatabaseHandle, openDatabase } from './db/client.ts';
+import { describeStartupError } from './startup-errors.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed/index.ts';
+
+function fail(message: string): never {
+  console.error(`hcp-portal: ${message}`);
+  process.exit(1);
+}
+
+export async function start(): Promise<{ app: FastifyInstance; database: DatabaseHandle; config: Config }> {
+  let config: Config | undefined;
+  let database: DatabaseHandle | undefined;
+  try {
+    config = loadConfig();
+    database = await openDatabase(config);
+    await database.migrate();
+    if (config.seedDemo) {
+      const result = await seedDemoData(database.db, { size: config.seedSize });
+      if (result.seeded) console.log(`Demo data loaded (${config.seedSize}).`);
+    }
+    const app = await buildApp(config, { database });
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const url = config.publicUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
+    console.log(`\nHCP Portal is running at ${url}  (database: ${database.kind === 'pglite' ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`);
+    if (config.seedDemo) {
+      console.log(`Demo accounts (password for all: ${DEMO_PASSWORD}):`);
+      for (const account of DEMO_ACCOUNTS) console.log(`  ${account.email.padEnd(26)} ${account.description}`);
+    }
+    return { app, database, config };
+  } catch (error) {
+    await database?.close().catch(() => undefined);
+    const message = describeStartupError(error, config);
+    if (message) fail(message);
+    throw error;
+  }
+}
+
+function installShutdown(app: FastifyInstance, database: DatabaseHandle): void {
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: draining requests');
+    const force = setTimeout(() => {
+      console.error('hcp-portal: shutdown took over 10 s; exiting.');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      console.error('hcp-portal: error while shutting down', error);
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+const { app, database } = await start();
+installShutdown(app, database);

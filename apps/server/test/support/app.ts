@@ -1,0 +1,40 @@
+/** Builds the real app on a real test database; `close()` tears both down. */
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import type { DatabaseHandle } from '../../src/db/client.ts';
+import { createTestDatabase, type Template } from './database.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  config: Config;
+  logs: Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+export async function buildTestApp(
+  options: { template?: Template; env?: Record<string, string>; database?: DatabaseHandle } = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase(options.template ?? 'demo'));
+  const config = loadConfig({ LOG_LEVEL: 'info', WEB_DIST: '/nonexistent-web-dist', DATA_DIR: '/tmp/hcp-test-unused', ...options.env });
+  const logs: Record<string, unknown>[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line.trim()) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  const app = await buildApp(config, { database, logStream });
+  return {
+    app,
+    database,
+    config,
+    logs,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
