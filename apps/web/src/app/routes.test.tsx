@@ -1,0 +1,102 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { saveSession } from '../lib/storage.ts';
+import { routes } from './routes.tsx';
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+const signIn = () => saveSession({ accessToken: 'a', refreshToken: 'r', userID: 'u' });
+
+describe('routing', () => {
+  it('root redirects to action needed, which needs a session, so a signed-out user lands on login', async () => {
+    const router = renderAt('/');
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it('root takes a signed-in user to action needed', async () => {
+    signIn();
+    const router = renderAt('/');
+    expect(await screen.findByRole('heading', { name: 'Action Needed' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/action-needed');
+  });
+
+  it('an unknown path redirects to not-found, which offers a way back', async () => {
+    const router = renderAt('/no/such/page');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/not-found');
+    expect(screen.getByRole('link', { name: 'Go to sign in' })).toHaveAttribute('href', '/login');
+  });
+
+  it('needs both an access token and a user id', async () => {
+    window.localStorage.setItem('hcp.accessToken', 'a');
+    const router = renderAt('/rx-list');
+    await screen.findByRole('heading', { name: 'Sign in' });
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it.each([
+    ['/patient-search', 'All Patients'],
+    ['/patients/p1', 'Patient'],
+    ['/new-comments', 'New Comments'],
+    ['/new-comments/p1', 'Comments'],
+    ['/prescribe', 'Prescribe Rx'],
+    ['/preferences', 'Preferences'],
+    ['/manage-accounts', 'Manage Accounts'],
+    ['/manage-comms/practices', 'Manage Communications'],
+    ['/terms-of-use', 'Terms of Use'],
+    ['/practice-preferences/o1', 'Practice Preferences'],
+    ['/rx-list', 'New Prescriptions List'],
+    ['/action-needed/rx1/refillAuth', 'Prescription'],
+  ])('signed in, %s shows %s inside the shell', async (path, title) => {
+    signIn();
+    renderAt(path);
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['/login', 'Sign in'],
+    ['/login-verify', 'Verify it’s you'],
+    ['/password-reset-request', 'Reset your password'],
+    ['/password-reset', 'Choose a new password'],
+    ['/password-reset/tok123', 'Choose a new password'],
+    ['/password-reset-expired', 'This reset link has expired'],
+    ['/getcovered', 'Get Covered'],
+    ['/getcovered-form', 'Get Covered Form'],
+    ['/appeals-form', 'HCP Appeal'],
+    ['/not-found', 'Page not found'],
+  ])('public route %s opens without a session', async (path, title) => {
+    const router = renderAt(path);
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(path);
+  });
+
+  it('logout clears the session and goes to login', async () => {
+    signIn();
+    const router = renderAt('/logout');
+    await screen.findByRole('heading', { name: 'Sign in' });
+    expect(router.state.location.pathname).toBe('/login');
+    expect(window.localStorage.getItem('hcp.accessToken')).toBeNull();
+  });
+
+  it('marks the active tab from the path prefix and makes it inert', async () => {
+    signIn();
+    renderAt('/patients/p1');
+    await screen.findByRole('heading', { name: 'Patient' });
+    const active = screen.getByText('All Patients', { selector: 'a' });
+    expect(active).toHaveAttribute('aria-current', 'page');
+    expect(active).not.toHaveAttribute('href');
+    expect(screen.getByRole('link', { name: 'Action Needed' })).toHaveAttribute('href', '/action-needed');
+  });
+});

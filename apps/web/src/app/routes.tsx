@@ -1,0 +1,53 @@
+/** Every route of spec §2. Screens load on demand so each ships only its own code. */
+import { ROUTES } from '@hcp/contract';
+import type { ComponentType } from 'react';
+import { Navigate, type RouteObject } from 'react-router';
+import { FullPageLoader } from '../components/full-page-loader.tsx';
+import { PublicLayout, SignedInShell } from './layouts.tsx';
+import { RouteError } from './route-error.tsx';
+
+const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
+
+export const routes: RouteObject[] = [
+  { path: ROUTES.root, element: <Navigate to={ROUTES.actionNeeded} replace /> },
+  {
+    element: <PublicLayout />,
+    hydrateFallbackElement: <FullPageLoader />,
+    errorElement: <RouteError />,
+    children: [
+      { path: ROUTES.login, lazy: page(() => import('../features/auth/routes/login.tsx')) },
+      { path: ROUTES.logout, lazy: page(() => import('../features/auth/routes/logout.tsx')) },
+      { path: ROUTES.loginVerify, lazy: page(() => import('../features/auth/routes/login-verify.tsx')) },
+      { path: ROUTES.googleLogin, lazy: page(() => import('../features/auth/routes/google-login.tsx')) },
+      { path: ROUTES.passwordResetRequest, lazy: page(() => import('../features/auth/routes/password-reset-request.tsx')) },
+      { path: ROUTES.passwordReset, lazy: page(() => import('../features/auth/routes/password-reset.tsx')) },
+      { path: ROUTES.passwordResetExpired, lazy: page(() => import('../features/auth/routes/password-reset-expired.tsx')) },
+      { path: ROUTES.getCovered, lazy: page(() => import('../features/appeals/routes/get-covered.tsx')) },
+      { path: ROUTES.getCoveredForm, lazy: page(() => import('../features/appeals/routes/get-covered-form.tsx')) },
+      { path: ROUTES.appealsForm, lazy: page(() => import('../features/appeals/routes/appeals-form.tsx')) },
+      { path: ROUTES.notFound, lazy: page(() => import('./not-found.tsx')) },
+    ],
+  },
+  {
+    element: <SignedInShell />,
+    hydrateFallbackElement: <FullPageLoader />,
+    errorElement: <RouteError />,
+    children: [
+      { path: ROUTES.actionNeeded, lazy: page(() => import('../features/action-needed/routes/action-needed.tsx')) },
+      { path: ROUTES.actionNeededDetail, lazy: page(() => import('../features/action-needed/routes/action-needed-detail.tsx')) },
+      { path: ROUTES.patientSearch, lazy: page(() => import('../features/patients/routes/patient-search.tsx')) },
+      { path: ROUTES.patientDetail, lazy: page(() => import('../features/patients/routes/patient-detail.tsx')) },
+      { path: ROUTES.newComments, lazy: page(() => import('../features/new-comments/routes/new-comments.tsx')) },
+      { path: ROUTES.newCommentsDetail, lazy: page(() => import('../features/new-comments/routes/new-comments-detail.tsx')) },
+      { path: ROUTES.prescribe, lazy: page(() => import('../features/prescribe/routes/prescribe.tsx')) },
+      { path: ROUTES.preferences, lazy: page(() => import('../features/preferences/routes/preferences.tsx')) },
+      { path: ROUTES.manageAccounts, lazy: page(() => import('../features/manage-accounts/routes/manage-accounts.tsx')) },
+      { path: `${ROUTES.manageComms}/*`, lazy: page(() => import('../features/manage-comms/routes/manage-comms.tsx')) },
+      { path: ROUTES.termsOfUse, lazy: page(() => import('../features/legal/routes/terms-of-use.tsx')) },
+      { path: ROUTES.practicePreferences, lazy: page(() => import('../features/practice-preferences/routes/practice-preferences.tsx')) },
+      { path: ROUTES.practicePreferencesDetail, lazy: page(() => import('../features/practice-preferences/routes/practice-preferences.tsx')) },
+      { path: ROUTES.rxList, lazy: page(() => import('../features/rx-list/routes/rx-list.tsx')) },
+    ],
+  },
+  { path: '*', element: <Navigate to={ROUTES.notFound} replace /> },
+];

@@ -1,0 +1,93 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { emailSchema, normalizeError, passwordSchema, ROUTES } from '@hcp/contract';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { z } from 'zod';
+import { saveSession, storage } from '../../../lib/storage.ts';
+import { useLogin } from '../api/login.ts';
+import styles from './login-form.module.css';
+
+const loginFormSchema = z.object({ email: emailSchema, password: passwordSchema });
+type LoginForm = z.infer<typeof loginFormSchema>;
+
+export function LoginFormCard() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const from = (location.state as { from?: string } | null)?.from;
+  const mutation = useLogin();
+  const ids = { email: useId(), password: useId(), error: useId() };
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<LoginForm>({ resolver: zodResolver(loginFormSchema), mode: 'onSubmit' });
+
+  const onSubmit = handleSubmit((values) =>
+    mutation.mutate(values, {
+      onSuccess: (answer) => {
+        if ('jwtToken' in answer) {
+          saveSession(answer.jwtToken);
+          navigate(from && from !== ROUTES.login ? from : ROUTES.actionNeeded, { replace: true });
+        } else if ('mfaResponse' in answer) {
+          storage.set('userToken', answer.mfaResponse.userToken);
+          storage.set('maskedEmail', answer.mfaResponse.maskedEmail);
+          storage.set('maskedPhone', answer.mfaResponse.maskedPhone);
+          navigate(ROUTES.loginVerify);
+        } else {
+          window.location.assign(answer.redirectionUrl);
+        }
+      },
+    }),
+  );
+
+  const failure = mutation.error ? normalizeError(mutation.error, 'Could not sign in. Please try again.').message : null;
+
+  return (
+    <form className={styles.card} onSubmit={onSubmit} noValidate aria-describedby={failure ? ids.error : undefined}>
+      {failure ? (
+        <p id={ids.error} role="alert" className={styles.formError}>
+          {failure}
+        </p>
+      ) : null}
+      <div className={styles.field}>
+        <label htmlFor={ids.email}>Email</label>
+        <input
+          id={ids.email}
+          type="email"
+          autoComplete="username"
+          aria-invalid={errors.email ? true : undefined}
+          aria-describedby={errors.email ? `${ids.email}-error` : undefined}
+          {...register('email')}
+        />
+        {errors.email ? (
+          <p id={`${ids.email}-error`} className={styles.fieldError}>
+            {errors.email.message}
+          </p>
+        ) : null}
+      </div>
+      <div className={styles.field}>
+        <label htmlFor={ids.password}>Password</label>
+        <input
+          id={ids.password}
+          type="password"
+          autoComplete="current-password"
+          aria-invalid={errors.password ? true : undefined}
+          aria-describedby={errors.password ? `${ids.password}-error` : undefined}
+          {...register('password')}
+        />
+        {errors.password ? (
+          <p id={`${ids.password}-error`} className={styles.fieldError}>
+            {errors.password.message}
+          </p>
+        ) : null}
+      </div>
+      <button type="submit" className={styles.submit} disabled={mutation.isPending}>
+        {mutation.isPending ? 'Signing in…' : 'Sign in'}
+      </button>
+      <p className={styles.links}>
+        <Link to={ROUTES.passwordResetRequest}>Forgot your password?</Link>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,122 @@
+import { isRequestId, STATUS_ERROR_MESSAGE } from '@hcp/contract';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { ApiError, createApiClient, NETWORK_ERROR_MESSAGE, SessionExpiredError } from './api-client.ts';
+import { readSession, saveSession, storage } from './storage.ts';
+
+type Handler = (url: string, init: RequestInit) => Response | Promise<Response>;
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+function client(handler: Handler) {
+  const calls: { url: string; init: RequestInit }[] = [];
+  const fetchImpl = vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
+    calls.push({ url: String(url), init: init ?? {} });
+    return handler(String(url), init ?? {});
+  });
+  return { api: createApiClient({ fetch: fetchImpl as typeof fetch }), calls };
+}
+const header = (init: RequestInit, name: string) => (init.headers as Record<string, string>)[name];
+
+beforeEach(() => {
+  saveSession({ accessToken: 'access-1', refreshToken: 'refresh-1', userID: 'user-1' });
+});
+
+describe('api client headers', () => {
+  it('sends bearer token, user id, a fresh 24-character request id and the app source', async () => {
+    const { api, calls } = client(() => json({ ok: true }));
+    await api.request('/api/mdo/v1/feature-flags');
+    await api.request('/api/mdo/v1/feature-flags');
+    const [first, second] = calls;
+    expect(header(first!.init, 'authorization')).toBe('Bearer access-1');
+    expect(header(first!.init, 'x-user-id')).toBe('user-1');
+    expect(header(first!.init, 'x-app-source')).toBe('md-dashboard');
+    expect(isRequestId(header(first!.init, 'x-request-id'))).toBe(true);
+    expect(header(second!.init, 'x-request-id')).not.toBe(header(first!.init, 'x-request-id'));
+  });
+
+  it('sends no session headers for public calls, and JSON bodies with their content type', async () => {
+    const { api, calls } = client(() => json({ ok: true }));
+    await api.request('/auth-service/login', { method: 'POST', auth: false, body: { a: 1 }, query: { x: 'y z', skip: undefined } });
+    expect(header(calls[0]!.init, 'authorization')).toBeUndefined();
+    expect(header(calls[0]!.init, 'content-type')).toBe('application/json');
+    expect(calls[0]!.init.body).toBe('{"a":1}');
+    expect(calls[0]!.url).toBe('/auth-service/login?x=y+z');
+  });
+});
+
+describe('api client errors', () => {
+  it('rejects an answer with an error field even when HTTP says 200', async () => {
+    const { api } = client(() => json({ error: 'Practice not found' }));
+    await expect(api.request('/x')).rejects.toMatchObject({ name: 'ApiError', message: 'Practice not found' });
+  });
+
+  it("rejects status 'ERROR' with the spec's message", async () => {
+    const { api } = client(() => json({ status: 'ERROR' }));
+    await expect(api.request('/x')).rejects.toMatchObject({ message: STATUS_ERROR_MESSAGE });
+  });
+
+  it('throws typed errors from our error shape, keeping the HTTP status and details', async () => {
+    const { api } = client(() =>
+      json({ error: { code: 'VALIDATION_FAILED', message: 'Some fields are not valid.', details: [{ path: 'body.email', message: 'Bad' }] } }, 400),
+    );
+    const error = await api.request('/x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', details: [{ path: 'body.email', message: 'Bad' }] });
+    expect(isRequestId((error as ApiError).requestId)).toBe(true);
+  });
+
+  it('turns a network failure into a typed error', async () => {
+    const { api } = client(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(api.request('/x')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: NETWORK_ERROR_MESSAGE });
+  });
+
+  it('checks the answer against a schema when given', async () => {
+    const { api } = client(() => json({ total: 'many' }));
+    await expect(api.request('/x', { schema: z.object({ total: z.number() }) })).rejects.toMatchObject({ code: 'INTERNAL' });
+    const ok = client(() => json({ total: 3 }));
+    await expect(ok.api.request('/x', { schema: z.object({ total: z.number() }) })).resolves.toEqual({ total: 3 });
+  });
+});
+
+describe('session renewal', () => {
+  it('refreshes once on 401, stores the new tokens and retries with the same request id', async () => {
+    let n = 0;
+    const { api, calls } = client((url, init) => {
+      if (url.endsWith('/auth-service/refresh')) {
+        expect(JSON.parse(String(init.body))).toEqual({ refreshToken: 'refresh-1', dashboard: 'MD Dashboard' });
+        return json({ accessToken: 'access-2', refreshToken: 'refresh-2' });
+      }
+      n += 1;
+      return n === 1 ? json({ error: { code: 'UNAUTHORIZED', message: 'expired' } }, 401) : json({ ok: true });
+    });
+    await expect(api.request('/api/x')).resolves.toEqual({ ok: true });
+    expect(calls.map((c) => c.url)).toEqual(['/api/x', '/auth-service/refresh', '/api/x']);
+    expect(header(calls[2]!.init, 'authorization')).toBe('Bearer access-2');
+    expect(header(calls[2]!.init, 'x-request-id')).toBe(header(calls[0]!.init, 'x-request-id'));
+    expect(storage.get('refreshToken')).toBe('refresh-2');
+  });
+
+  it('parallel 401s share one refresh', async () => {
+    let refreshes = 0;
+    const { api } = client(async (url, init) => {
+      if (url.endsWith('/refresh')) {
+        refreshes += 1;
+        await new Promise((r) => setTimeout(r, 10));
+        return json({ accessToken: 'access-2', refreshToken: 'refresh-2' });
+      }
+      return header(init, 'authorization') === 'Bearer access-2' ? json({ ok: true }) : json({}, 401);
+    });
+    await Promise.all([api.request('/a'), api.request('/b'), api.request('/c')]);
+    expect(refreshes).toBe(1);
+  });
+
+  it('clears the session and throws SessionExpiredError when the refresh fails', async () => {
+    const { api, calls } = client((url) => (url.endsWith('/refresh') ? json({ error: { code: 'UNAUTHORIZED', message: 'no' } }, 401) : json({}, 401)));
+    await expect(api.request('/api/x')).rejects.toBeInstanceOf(SessionExpiredError);
+    expect(readSession()).toBeNull();
+    expect(calls).toHaveLength(2);
+  });
+});

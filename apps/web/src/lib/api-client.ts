@@ -1,0 +1,186 @@
+/**
+ * The API client only adds headers, refreshes once on 401 and throws typed errors (spec §7, STYLE
+ * "Avoid"): it shows nothing and navigates nowhere. The query client decides what a failure means.
+ */
+import {
+  API_HEADERS,
+  APP_SOURCE,
+  apiPaths,
+  DASHBOARD,
+  type ErrorCode,
+  type ErrorDetail,
+  generateRequestId,
+  type NormalizedError,
+  normalizeError,
+  refreshResponseSchema,
+} from '@hcp/contract';
+import type { z } from 'zod';
+import { clearSession, readSession, storage } from './storage.ts';
+
+export class ApiError extends Error implements NormalizedError {
+  override name = 'ApiError';
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: ErrorDetail[];
+  readonly requestId: string;
+  constructor(normalized: NormalizedError, requestId: string) {
+    super(normalized.message);
+    this.code = normalized.code;
+    this.status = normalized.status;
+    this.details = normalized.details;
+    this.requestId = requestId;
+  }
+}
+
+/** The session could not be renewed: the app sends the user to /logout (spec §4). */
+export class SessionExpiredError extends ApiError {
+  override name = 'SessionExpiredError';
+}
+
+export const NETWORK_ERROR_MESSAGE = 'Cannot reach the HCP Portal server. Check your connection and try again.';
+
+export interface RequestOptions<S extends z.ZodType | undefined = undefined> {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  query?: Record<string, string | number | boolean | undefined | null>;
+  body?: unknown;
+  /** Validates the answer; a mismatch is a typed error rather than a crash later in a screen. */
+  schema?: S;
+  signal?: AbortSignal;
+  /** Send the session headers and renew the session on 401 (default true). */
+  auth?: boolean;
+}
+
+type Answer<S> = S extends z.ZodType ? z.infer<S> : unknown;
+
+export interface ApiClientConfig {
+  baseUrl?: string;
+  authBaseUrl?: string;
+  fetch?: typeof fetch;
+}
+
+export function createApiClient(config: ApiClientConfig = {}) {
+  const baseUrl = config.baseUrl ?? '';
+  const doFetch = (...args: Parameters<typeof fetch>) => (config.fetch ?? globalThis.fetch)(...args);
+  let refreshing: Promise<boolean> | null = null;
+
+  function buildUrl(path: string, query?: RequestOptions['query']): string {
+    const base = path.startsWith('/auth-service') ? (config.authBaseUrl ?? baseUrl) : baseUrl;
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined && value !== null) params.set(key, String(value));
+    }
+    const qs = params.toString();
+    return `${base}${path}${qs ? `?${qs}` : ''}`;
+  }
+
+  async function send(path: string, options: RequestOptions<z.ZodType | undefined>, requestId: string): Promise<Response> {
+    const headers: Record<string, string> = {
+      [API_HEADERS.requestId]: requestId,
+      [API_HEADERS.appSource]: APP_SOURCE,
+      accept: 'application/json',
+    };
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.auth !== false) {
+      const session = readSession();
+      if (session) {
+        headers[API_HEADERS.authorization] = `Bearer ${session.accessToken}`;
+        headers[API_HEADERS.userId] = session.userId;
+      }
+    }
+    try {
+      // No timeout on purpose (spec §9: HTTP default timeout none); callers cancel with `signal`.
+      return await doFetch(buildUrl(path, options.query), {
+        method: options.method ?? 'GET',
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: options.signal,
+      });
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') throw error;
+      throw new ApiError({ code: 'SERVICE_UNAVAILABLE', status: 0, message: NETWORK_ERROR_MESSAGE, details: [] }, requestId);
+    }
+  }
+
+  /** One refresh at a time: parallel 401s share it, so a rotated refresh token is never reused. */
+  function refreshOnce(): Promise<boolean> {
+    refreshing ??= (async () => {
+      const refreshToken = storage.get('refreshToken');
+      if (!refreshToken) return false;
+      try {
+        const res = await doFetch(buildUrl(apiPaths.refresh), {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            [API_HEADERS.requestId]: generateRequestId(),
+            [API_HEADERS.appSource]: APP_SOURCE,
+          },
+          body: JSON.stringify({ refreshToken, dashboard: DASHBOARD }),
+        });
+        if (!res.ok) return false;
+        const tokens = refreshResponseSchema.safeParse(await res.json());
+        if (!tokens.success) return false;
+        storage.set('accessToken', tokens.data.accessToken);
+        storage.set('refreshToken', tokens.data.refreshToken);
+        return true;
+      } catch {
+        return false;
+      }
+    })().finally(() => {
+      refreshing = null;
+    });
+    return refreshing;
+  }
+
+  async function request<S extends z.ZodType | undefined = undefined>(path: string, options: RequestOptions<S> = {}): Promise<Answer<S>> {
+    const requestId = generateRequestId();
+    let res = await send(path, options, requestId);
+    if (res.status === 401 && options.auth !== false && readSession()) {
+      if (await refreshOnce()) {
+        res = await send(path, options, requestId);
+      }
+      if (res.status === 401) {
+        clearSession();
+        throw new SessionExpiredError(
+          { code: 'UNAUTHORIZED', status: 401, message: 'Your session has ended. Please sign in again.', details: [] },
+          requestId,
+        );
+      }
+    }
+    const text = await res.text();
+    let body: unknown = null;
+    if (text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new ApiError(normalizeError(null), requestId);
+      }
+    }
+    // Spec §7: an answer with an error field or status 'ERROR' is a failure whatever its HTTP status.
+    const record = body as Record<string, unknown> | null;
+    if (!res.ok || (record && typeof record === 'object' && ('error' in record || record.status === 'ERROR'))) {
+      const normalized = normalizeError(body);
+      throw new ApiError({ ...normalized, status: res.ok ? normalized.status : res.status }, requestId);
+    }
+    if (options.schema) {
+      const parsed = options.schema.safeParse(body);
+      if (!parsed.success) {
+        throw new ApiError(
+          { code: 'INTERNAL', status: 500, message: 'The server answered in an unexpected shape.', details: [] },
+          requestId,
+        );
+      }
+      return parsed.data as Answer<S>;
+    }
+    return body as Answer<S>;
+  }
+
+  return { request };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+/** The app's client; base URLs can be split later through Vite env (DESIGN §3). */
+export const api = createApiClient({
+  baseUrl: import.meta.env.VITE_API_BASE_URL ?? '',
+  authBaseUrl: import.meta.env.VITE_AUTH_BASE_URL ?? import.meta.env.VITE_API_BASE_URL ?? '',
+});
