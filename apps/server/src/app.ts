@@ -1,8 +1,8 @@
 /** buildApp(config, deps) -> Fastify instance without listen; tests drive it with app.inject. */
 import { generateRequestId, isRequestId } from '@hcp/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { healthRoutes } from './features/health/routes.ts';

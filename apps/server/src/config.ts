@@ -55,9 +55,7 @@ export class ConfigError extends Error {
 
 /** Reads the environment; empty strings count as unset so `FOO= npm start` means "use the default". */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const cleaned = Object.fromEntries(
-    Object.keys(envSchema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
-  );
+  const cleaned = Object.fromEntries(Object.keys(envSchema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]));
   const parsed = envSchema.safeParse(cleaned);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
-import { describeStartupError } from './startup-errors.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed/index.ts';
+import { describeStartupError } from './startup-errors.ts';
 
 function fail(message: string): never {
   console.error(`hcp-portal: ${message}`);
@@ -26,8 +26,11 @@ export async function start(): Promise<{ app: FastifyInstance; database: Databas
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    const url = config.publicUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
-    console.log(`\nHCP Portal is running at ${url}  (database: ${database.kind === 'pglite' ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`);
+    const url =
+      config.publicUrl ?? `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
+    console.log(
+      `\nHCP Portal is running at ${url}  (database: ${database.kind === 'pglite' ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`,
+    );
     if (config.seedDemo) {
       console.log(`Demo accounts (password for all: ${DEMO_PASSWORD}):`);
       for (const account of DEMO_ACCOUNTS) console.log(`  ${account.email.padEnd(26)} ${account.description}`);

@@ -11,7 +11,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { wrapPglite, wrapPool } from '../src/db/client.ts';
 import { seedDemoData } from '../src/seed/index.ts';
-import { TEST_NOW, TEMPLATE_DBS, withTimeout } from './support/constants.ts';
+import { TEMPLATE_DBS, TEST_NOW, withTimeout } from './support/constants.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

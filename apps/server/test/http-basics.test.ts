@@ -1,7 +1,7 @@
-import { AppError } from '../src/lib/errors.ts';
 import { errorBodySchema, isRequestId } from '@hcp/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { AppError } from '../src/lib/errors.ts';
 import { INTERNAL_ERROR_MESSAGE } from '../src/plugins/errors.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 
@@ -12,7 +12,12 @@ beforeAll(async () => {
   // Test-only routes exercise the shared error handling the feature routes rely on.
   t.app.post(
     '/api/mdo/v1/test-echo',
-    { schema: { body: z.object({ name: z.string().min(2), age: z.number().int() }), querystring: z.object({ q: z.string().optional() }) } },
+    {
+      schema: {
+        body: z.object({ name: z.string().min(2), age: z.number().int() }),
+        querystring: z.object({ q: z.string().optional() }),
+      },
+    },
     async (request) => ({ ok: true, name: request.body.name }),
   );
   t.app.get('/api/mdo/v1/test-conflict', async () => {
@@ -97,7 +102,9 @@ describe('error shape', () => {
   it('an expected failure keeps its status and message', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/mdo/v1/test-conflict' });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: { code: 'CONFLICT', message: 'This prescription no longer needs a refill authorisation.' } });
+    expect(res.json()).toEqual({
+      error: { code: 'CONFLICT', message: 'This prescription no longer needs a refill authorisation.' },
+    });
   });
 
   it('anything unexpected -> 500 without internals, logged with the request id', async () => {

@@ -1,10 +1,5 @@
+import { isNpi, ORDER_STATUS_PENDING_PAYMENT_APPROVAL, PRIOR_AUTH_STATUSES, SUBSTITUTION_STATUSES } from '@hcp/contract';
 import { verify } from '@node-rs/argon2';
-import {
-  ORDER_STATUS_PENDING_PAYMENT_APPROVAL,
-  PRIOR_AUTH_STATUSES,
-  SUBSTITUTION_STATUSES,
-  isNpi,
-} from '@hcp/contract';
 import { count, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/db/client.ts';

@@ -20,7 +20,15 @@ afterAll(async () => {
 function run(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, SEED_DEMO: 'off', LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', PORT: '0', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      SEED_DEMO: 'off',
+      LOG_LEVEL: 'warn',
+      WEB_DIST: '/nonexistent',
+      PORT: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -63,7 +71,9 @@ describe('process start-up and shutdown', () => {
     try {
       const proc = run({ PORT: String(port) });
       expect(await proc.exited).toBe(1);
-      expect(proc.err().trim()).toBe(`hcp-portal: Port ${port} is already in use. Stop the other process or set PORT to a free port.`);
+      expect(proc.err().trim()).toBe(
+        `hcp-portal: Port ${port} is already in use. Stop the other process or set PORT to a free port.`,
+      );
     } finally {
       blocker.close();
     }
@@ -80,6 +90,8 @@ describe('process start-up and shutdown', () => {
     await writeFile(file, '');
     const proc = run({ DATA_DIR: file });
     expect(await proc.exited).toBe(1);
-    expect(proc.err().trim()).toBe(`hcp-portal: DATA_DIR '${file}/pglite' is not writable (ENOTDIR); set DATA_DIR to a writable folder.`);
+    expect(proc.err().trim()).toBe(
+      `hcp-portal: DATA_DIR '${file}/pglite' is not writable (ENOTDIR); set DATA_DIR to a writable folder.`,
+    );
   }, 30_000);
 });

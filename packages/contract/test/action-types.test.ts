@@ -75,19 +75,21 @@ const rxArb = (patientIds: string[]) =>
     hcpActionRequired: fc.boolean(),
   });
 
-const nestedArb = fc
-  .uniqueArray(fc.uuid(), { minLength: 1, maxLength: 6 })
-  .chain((patientIds) =>
-    fc.array(
-      fc.record({
-        doctorId: fc.uuid(),
-        patients: fc.subarray(patientIds).chain((ids) =>
-          fc.tuple(...ids.map((id) => fc.record({ id: fc.constant(id), prescriptions: fc.array(rxArb(patientIds), { maxLength: 4 }) }))),
+const nestedArb = fc.uniqueArray(fc.uuid(), { minLength: 1, maxLength: 6 }).chain((patientIds) =>
+  fc.array(
+    fc.record({
+      doctorId: fc.uuid(),
+      patients: fc
+        .subarray(patientIds)
+        .chain((ids) =>
+          fc.tuple(
+            ...ids.map((id) => fc.record({ id: fc.constant(id), prescriptions: fc.array(rxArb(patientIds), { maxLength: 4 }) })),
+          ),
         ),
-      }),
-      { maxLength: 4 },
-    ),
-  );
+    }),
+    { maxLength: 4 },
+  ),
+);
 
 describe('counts', () => {
   it('total is the sum of the five categories', () => {

@@ -62,13 +62,18 @@ describe('parseDateInput is strict', () => {
 
   it('round-trips every real date through MM/DD/YYYY', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1000, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }), (year, month, day) => {
-        const valid = day <= daysInMonth(year, month);
-        const text = `${String(month).padStart(2, '0')}/${String(day).padStart(2, '0')}/${year}`;
-        const parsed = parseDateInput(text, ref);
-        if (valid) expect(parsed).toEqual({ year, month, day });
-        else expect(parsed).toBeNull();
-      }),
+      fc.property(
+        fc.integer({ min: 1000, max: 9999 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 31 }),
+        (year, month, day) => {
+          const valid = day <= daysInMonth(year, month);
+          const text = `${String(month).padStart(2, '0')}/${String(day).padStart(2, '0')}/${year}`;
+          const parsed = parseDateInput(text, ref);
+          if (valid) expect(parsed).toEqual({ year, month, day });
+          else expect(parsed).toBeNull();
+        },
+      ),
     );
   });
 });

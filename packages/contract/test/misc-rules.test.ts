@@ -11,8 +11,8 @@ import {
   nextRxListSort,
   normalizeError,
   resolveSkipErxConfirmation,
-  sortRxRows,
   STATUS_ERROR_MESSAGE,
+  sortRxRows,
   webPaths,
 } from '../src/index.ts';
 
@@ -59,12 +59,15 @@ describe('Rx list sorting', () => {
   });
   it('descending is the reverse of ascending for distinct values', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.string({ minLength: 1 }), { comparator: (a, b) => a.toLowerCase() === b.toLowerCase() }), (names) => {
-        const data = names.map((patientName) => ({ patientName }));
-        const asc = data.sort(compareRxRows({ key: 'patientName', direction: 'asc' })).map((r) => r.patientName);
-        const desc = [...data].sort(compareRxRows({ key: 'patientName', direction: 'desc' })).map((r) => r.patientName);
-        expect(desc).toEqual([...asc].reverse());
-      }),
+      fc.property(
+        fc.uniqueArray(fc.string({ minLength: 1 }), { comparator: (a, b) => a.toLowerCase() === b.toLowerCase() }),
+        (names) => {
+          const data = names.map((patientName) => ({ patientName }));
+          const asc = data.sort(compareRxRows({ key: 'patientName', direction: 'asc' })).map((r) => r.patientName);
+          const desc = [...data].sort(compareRxRows({ key: 'patientName', direction: 'desc' })).map((r) => r.patientName);
+          expect(desc).toEqual([...asc].reverse());
+        },
+      ),
     );
   });
 });

@@ -21,15 +21,78 @@ export interface DrugSeed {
 }
 
 export const DRUGS: DrugSeed[] = [
-  { ndc: '65649-0303-03', name: 'Xifaxan', strength: '550 mg', form: 'tablet', manufacturer: 'Salix (Bausch Health)', productLine: 'bausch' },
-  { ndc: '65649-0301-41', name: 'Xifaxan', strength: '200 mg', form: 'tablet', manufacturer: 'Salix (Bausch Health)', productLine: 'bausch' },
-  { ndc: '65649-0551-90', name: 'Trulance', strength: '3 mg', form: 'tablet', manufacturer: 'Salix (Bausch Health)', productLine: 'bausch' },
-  { ndc: '65649-0150-30', name: 'Relistor', strength: '150 mg', form: 'tablet', manufacturer: 'Salix (Bausch Health)', productLine: 'bausch' },
-  { ndc: '24208-0390-05', name: 'Lotemax SM', strength: '0.38%', form: 'ophthalmic gel', manufacturer: 'Bausch + Lomb', productLine: 'bausch' },
-  { ndc: '24208-0503-10', name: 'Vyzulta', strength: '0.024%', form: 'ophthalmic solution', manufacturer: 'Bausch + Lomb', productLine: 'bausch' },
-  { ndc: '68968-0065-60', name: 'Tolsura', strength: '65 mg', form: 'capsule', manufacturer: 'Mayne Pharma', productLine: 'tolsura' },
-  { ndc: '69784-0101-01', name: 'Trudhesa (Impel)', strength: '0.725 mg', form: 'nasal spray', manufacturer: 'Impel Pharmaceuticals', productLine: null },
-  { ndc: '72418-0030-01', name: 'Tyrvaya (OysterPoint)', strength: '0.03 mg', form: 'nasal spray', manufacturer: 'Oyster Point Pharma', productLine: null },
+  {
+    ndc: '65649-0303-03',
+    name: 'Xifaxan',
+    strength: '550 mg',
+    form: 'tablet',
+    manufacturer: 'Salix (Bausch Health)',
+    productLine: 'bausch',
+  },
+  {
+    ndc: '65649-0301-41',
+    name: 'Xifaxan',
+    strength: '200 mg',
+    form: 'tablet',
+    manufacturer: 'Salix (Bausch Health)',
+    productLine: 'bausch',
+  },
+  {
+    ndc: '65649-0551-90',
+    name: 'Trulance',
+    strength: '3 mg',
+    form: 'tablet',
+    manufacturer: 'Salix (Bausch Health)',
+    productLine: 'bausch',
+  },
+  {
+    ndc: '65649-0150-30',
+    name: 'Relistor',
+    strength: '150 mg',
+    form: 'tablet',
+    manufacturer: 'Salix (Bausch Health)',
+    productLine: 'bausch',
+  },
+  {
+    ndc: '24208-0390-05',
+    name: 'Lotemax SM',
+    strength: '0.38%',
+    form: 'ophthalmic gel',
+    manufacturer: 'Bausch + Lomb',
+    productLine: 'bausch',
+  },
+  {
+    ndc: '24208-0503-10',
+    name: 'Vyzulta',
+    strength: '0.024%',
+    form: 'ophthalmic solution',
+    manufacturer: 'Bausch + Lomb',
+    productLine: 'bausch',
+  },
+  {
+    ndc: '68968-0065-60',
+    name: 'Tolsura',
+    strength: '65 mg',
+    form: 'capsule',
+    manufacturer: 'Mayne Pharma',
+    productLine: 'tolsura',
+  },
+  {
+    ndc: '69784-0101-01',
+    name: 'Trudhesa (Impel)',
+    strength: '0.725 mg',
+    form: 'nasal spray',
+    manufacturer: 'Impel Pharmaceuticals',
+    productLine: null,
+  },
+  {
+    ndc: '72418-0030-01',
+    name: 'Tyrvaya (OysterPoint)',
+    strength: '0.03 mg',
+    form: 'nasal spray',
+    manufacturer: 'Oyster Point Pharma',
+    productLine: null,
+  },
   { ndc: '00378-0018-01', name: 'Atorvastatin', strength: '20 mg', form: 'tablet', manufacturer: 'Mylan', productLine: null },
   { ndc: '00093-7180-56', name: 'Lisinopril', strength: '10 mg', form: 'tablet', manufacturer: 'Teva', productLine: null },
   { ndc: '00591-2720-01', name: 'Metformin', strength: '500 mg', form: 'tablet', manufacturer: 'Actavis', productLine: null },
@@ -37,10 +100,39 @@ export const DRUGS: DrugSeed[] = [
   { ndc: '00781-5184-01', name: 'Amlodipine', strength: '5 mg', form: 'tablet', manufacturer: 'Sandoz', productLine: null },
   { ndc: '16729-0182-01', name: 'Sertraline', strength: '50 mg', form: 'tablet', manufacturer: 'Accord', productLine: null },
   { ndc: '00006-0277-31', name: 'Januvia', strength: '100 mg', form: 'tablet', manufacturer: 'Merck', productLine: null },
-  { ndc: '00169-4132-12', name: 'Ozempic', strength: '1 mg/dose', form: 'pen injector', manufacturer: 'Novo Nordisk', productLine: null },
-  { ndc: '00074-3799-02', name: 'Humira', strength: '40 mg/0.4 mL', form: 'pen injector', manufacturer: 'AbbVie', productLine: null },
-  { ndc: '00023-3205-03', name: 'Restasis', strength: '0.05%', form: 'ophthalmic emulsion', manufacturer: 'Allergan', productLine: null },
-  { ndc: '00406-0123-01', name: 'Hydrocodone/APAP', strength: '5/325 mg', form: 'tablet', manufacturer: 'SpecGx', productLine: null, isControlled: true },
+  {
+    ndc: '00169-4132-12',
+    name: 'Ozempic',
+    strength: '1 mg/dose',
+    form: 'pen injector',
+    manufacturer: 'Novo Nordisk',
+    productLine: null,
+  },
+  {
+    ndc: '00074-3799-02',
+    name: 'Humira',
+    strength: '40 mg/0.4 mL',
+    form: 'pen injector',
+    manufacturer: 'AbbVie',
+    productLine: null,
+  },
+  {
+    ndc: '00023-3205-03',
+    name: 'Restasis',
+    strength: '0.05%',
+    form: 'ophthalmic emulsion',
+    manufacturer: 'Allergan',
+    productLine: null,
+  },
+  {
+    ndc: '00406-0123-01',
+    name: 'Hydrocodone/APAP',
+    strength: '5/325 mg',
+    form: 'tablet',
+    manufacturer: 'SpecGx',
+    productLine: null,
+    isControlled: true,
+  },
 ];
 
 /** Drugs the alternative-medication screens offer, by name. */
@@ -64,7 +156,14 @@ export const ORDER_STATUSES = [
   'Refill Denied',
 ] as const;
 
-export const SPECIALTIES = ['Family Medicine', 'Internal Medicine', 'Gastroenterology', 'Ophthalmology', 'Endocrinology', 'Dermatology'];
+export const SPECIALTIES = [
+  'Family Medicine',
+  'Internal Medicine',
+  'Gastroenterology',
+  'Ophthalmology',
+  'Endocrinology',
+  'Dermatology',
+];
 
 export const ZIPS = [
   { zip: '43215', city: 'Columbus', state: 'OH' },

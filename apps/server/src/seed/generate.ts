@@ -2,6 +2,8 @@
  * Deterministic demo data: the same seed number and clock give the same rows every run (seeded PRNG,
  * generated UUIDs). Dates are relative to `now` so "the last 24 hours" always has prescriptions.
  */
+
+import { en, Faker } from '@faker-js/faker';
 import {
   npiCheckDigit,
   PRIOR_AUTH_METHODS,
@@ -9,7 +11,6 @@ import {
   SUBSTITUTION_PENDING_STATUSES,
   SUBSTITUTION_RESOLVED_STATUSES,
 } from '@hcp/contract';
-import { en, Faker } from '@faker-js/faker';
 import type * as schema from '../db/schema.ts';
 import { DRUGS, ORDER_STATUSES, PAYERS, SIGS, SPECIALTIES, TENANTS, ZIPS } from './catalogue.ts';
 
@@ -95,7 +96,8 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
   const sizes = SEED_SIZES[options.size];
   const pick = <T>(items: readonly T[]): T => f.helpers.arrayElement(items);
   const chance = (p: number) => f.number.float({ min: 0, max: 1 }) < p;
-  const phone = () => `(${f.string.numeric({ length: 1, allowLeadingZeros: false }).replace(/[01]/, '6')}${f.string.numeric(2)}) 555-01${f.string.numeric(2)}`;
+  const phone = () =>
+    `(${f.string.numeric({ length: 1, allowLeadingZeros: false }).replace(/[01]/, '6')}${f.string.numeric(2)}) 555-01${f.string.numeric(2)}`;
   const ago = (minMs: number, maxMs: number) => new Date(now - f.number.int({ min: minMs, max: maxMs }));
 
   const data: DemoData = {
@@ -123,7 +125,14 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
   for (const tenant of TENANTS) {
     const id = uuid();
     tenantIds[tenant.key] = id;
-    data.tenants.push({ id, key: tenant.key, name: tenant.name, title: tenant.title, colour: tenant.colour, hostnames: [...tenant.hostnames] });
+    data.tenants.push({
+      id,
+      key: tenant.key,
+      name: tenant.name,
+      title: tenant.title,
+      colour: tenant.colour,
+      hostnames: [...tenant.hostnames],
+    });
   }
   for (const drug of DRUGS) data.drugProducts.push({ id: uuid(), ...drug, isControlled: drug.isControlled ?? false });
   const prescribable = DRUGS.filter((d) => !d.isControlled);
@@ -132,8 +141,26 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
   const adminId = uuid();
   const salesId = uuid();
   data.users.push(
-    { id: adminId, tenantId: tenantIds.main as string, email: 'admin@demo.hcp', role: 'provider.admin', userType: 'provider_admin', displayName: 'Avery Admin', phone: '(614) 555-0100', demoKey: 'admin' },
-    { id: salesId, tenantId: tenantIds.main as string, email: 'sales@demo.hcp', role: 'provider.sales', userType: 'provider_sales', displayName: 'Sam Sales', phone: '(614) 555-0101', demoKey: 'sales' },
+    {
+      id: adminId,
+      tenantId: tenantIds.main as string,
+      email: 'admin@demo.hcp',
+      role: 'provider.admin',
+      userType: 'provider_admin',
+      displayName: 'Avery Admin',
+      phone: '(614) 555-0100',
+      demoKey: 'admin',
+    },
+    {
+      id: salesId,
+      tenantId: tenantIds.main as string,
+      email: 'sales@demo.hcp',
+      role: 'provider.sales',
+      userType: 'provider_sales',
+      displayName: 'Sam Sales',
+      phone: '(614) 555-0101',
+      demoKey: 'sales',
+    },
   );
 
   // --- practices, HCPs and staff ---
@@ -143,7 +170,10 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
     const tenant = o < sizes.mainOffices ? 'main' : 'harrow';
     const zip = ZIPS[o % ZIPS.length] as (typeof ZIPS)[number];
     const id = uuid();
-    const name = o === 0 ? 'Morgan Family Medicine' : `${f.location.street()} ${pick(['Medical Group', 'Family Practice', 'Clinic', 'Associates', 'Health Center'])}`;
+    const name =
+      o === 0
+        ? 'Morgan Family Medicine'
+        : `${f.location.street()} ${pick(['Medical Group', 'Family Practice', 'Clinic', 'Associates', 'Health Center'])}`;
     data.mdOffices.push({
       id,
       tenantId: tenantIds[tenant] as string,
@@ -177,11 +207,15 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
       const isStaff = s >= sizes.prescribersPerOffice;
       const staffId = uuid();
       const fixed =
-        o === 0 && s === 0 ? { firstName: 'Alex', lastName: 'Morgan' }
-        : o === 0 && isStaff ? { firstName: 'Jamie', lastName: 'Lee' }
-        : o === 1 && s === 0 ? { firstName: 'Priya', lastName: 'Patel' }
-        : o === sizes.mainOffices && s === 0 ? { firstName: 'Daniel', lastName: 'Kim' }
-        : { firstName: f.person.firstName(), lastName: f.person.lastName() };
+        o === 0 && s === 0
+          ? { firstName: 'Alex', lastName: 'Morgan' }
+          : o === 0 && isStaff
+            ? { firstName: 'Jamie', lastName: 'Lee' }
+            : o === 1 && s === 0
+              ? { firstName: 'Priya', lastName: 'Patel' }
+              : o === sizes.mainOffices && s === 0
+                ? { firstName: 'Daniel', lastName: 'Kim' }
+                : { firstName: f.person.firstName(), lastName: f.person.lastName() };
       data.mdStaff.push({
         id: staffId,
         tenantId: tenantIds[tenant] as string,
@@ -206,10 +240,56 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
   const secondMain = offices[1] as (typeof offices)[number];
   const firstHarrow = offices[sizes.mainOffices] as (typeof offices)[number];
   data.users.push(
-    { id: uuid(), tenantId: tenantIds.main as string, email: 'dr.morgan@demo.hcp', role: 'mdo.user', userType: 'mdo_user.prescriber', displayName: 'Dr. Alex Morgan', phone: '(614) 555-0110', mdStaffId: firstMain.prescribers[0], mdOfficeId: firstMain.id, skipErxConfirmation: false, demoKey: 'prescriber' },
-    { id: uuid(), tenantId: tenantIds.main as string, email: 'staff.lee@demo.hcp', role: 'mdo.user', userType: 'mdo_user.staff', displayName: 'Jamie Lee', phone: '(614) 555-0111', mdStaffId: firstMain.staff[0], mdOfficeId: firstMain.id, demoKey: 'staff' },
-    { id: uuid(), tenantId: tenantIds.main as string, email: 'dr.patel@demo.hcp', role: 'mdo.user', userType: 'mdo_user.prescriber', displayName: 'Dr. Priya Patel', phone: '(312) 555-0112', mdStaffId: secondMain.prescribers[0], mdOfficeId: secondMain.id, mfaEnabled: true, demoKey: 'mfa' },
-    { id: uuid(), tenantId: tenantIds.harrow as string, email: 'dr.kim@harrow.demo.hcp', role: 'mdo.user', userType: 'mdo_user.prescriber', displayName: 'Dr. Daniel Kim', phone: '(206) 555-0113', mdStaffId: firstHarrow.prescribers[0], mdOfficeId: firstHarrow.id, demoKey: 'harrow' },
+    {
+      id: uuid(),
+      tenantId: tenantIds.main as string,
+      email: 'dr.morgan@demo.hcp',
+      role: 'mdo.user',
+      userType: 'mdo_user.prescriber',
+      displayName: 'Dr. Alex Morgan',
+      phone: '(614) 555-0110',
+      mdStaffId: firstMain.prescribers[0],
+      mdOfficeId: firstMain.id,
+      skipErxConfirmation: false,
+      demoKey: 'prescriber',
+    },
+    {
+      id: uuid(),
+      tenantId: tenantIds.main as string,
+      email: 'staff.lee@demo.hcp',
+      role: 'mdo.user',
+      userType: 'mdo_user.staff',
+      displayName: 'Jamie Lee',
+      phone: '(614) 555-0111',
+      mdStaffId: firstMain.staff[0],
+      mdOfficeId: firstMain.id,
+      demoKey: 'staff',
+    },
+    {
+      id: uuid(),
+      tenantId: tenantIds.main as string,
+      email: 'dr.patel@demo.hcp',
+      role: 'mdo.user',
+      userType: 'mdo_user.prescriber',
+      displayName: 'Dr. Priya Patel',
+      phone: '(312) 555-0112',
+      mdStaffId: secondMain.prescribers[0],
+      mdOfficeId: secondMain.id,
+      mfaEnabled: true,
+      demoKey: 'mfa',
+    },
+    {
+      id: uuid(),
+      tenantId: tenantIds.harrow as string,
+      email: 'dr.kim@harrow.demo.hcp',
+      role: 'mdo.user',
+      userType: 'mdo_user.prescriber',
+      displayName: 'Dr. Daniel Kim',
+      phone: '(206) 555-0113',
+      mdStaffId: firstHarrow.prescribers[0],
+      mdOfficeId: firstHarrow.id,
+      demoKey: 'harrow',
+    },
   );
 
   // --- patients and prescriptions ---
@@ -236,7 +316,10 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
     for (let r = 0; r < sizes.rxPerPatient; r += 1) {
       const queue = coverageLeft.get(office.id) as Scenario[];
       const scenario: Scenario = queue.shift() ?? randomScenario(f);
-      const drug = scenario.kind === 'substitution' ? pick(prescribable.filter((d) => ['Januvia', 'Ozempic', 'Restasis', 'Humira'].includes(d.name))) : pick(prescribable);
+      const drug =
+        scenario.kind === 'substitution'
+          ? pick(prescribable.filter((d) => ['Januvia', 'Ozempic', 'Restasis', 'Humira'].includes(d.name)))
+          : pick(prescribable);
       const recent = chance(0.08);
       const prescribedAt = recent ? ago(10 * 60_000, 23 * HOUR) : ago(1 * DAY, 120 * DAY);
       const processedAt = new Date(Math.min(now, prescribedAt.getTime() + f.number.int({ min: 1, max: 72 }) * HOUR));
@@ -259,7 +342,9 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
         orderStatus,
         pending: ['Processing', 'On Hold', 'Price Verification', 'Pending payment approval'].includes(orderStatus) && chance(0.7),
         isWholesale: chance(0.05),
-        price: ['Price Verification', 'Pending payment approval'].includes(orderStatus) ? f.commerce.price({ min: 5, max: 900 }) : null,
+        price: ['Price Verification', 'Pending payment approval'].includes(orderStatus)
+          ? f.commerce.price({ min: 5, max: 900 })
+          : null,
         prescribedAt,
         lastProcessedAt: processedAt,
       };
@@ -306,7 +391,12 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
           status: 'HCP_ACTION_REQUIRED',
           npi: prescriberNpi,
           payer: pick(PAYERS),
-          denialReason: pick(['Step therapy required', 'Not on formulary', 'Quantity limit exceeded', 'Medical necessity not established']),
+          denialReason: pick([
+            'Step therapy required',
+            'Not on formulary',
+            'Quantity limit exceeded',
+            'Medical necessity not established',
+          ]),
           denialDate: isoDay(now - f.number.int({ min: 1, max: 20 }) * DAY),
           whatIsNeeded: 'Letter of medical necessity and chart notes showing prior therapies tried.',
           clinicalNotesRequired: chance(0.5),

@@ -9,8 +9,8 @@ import * as schema from '../db/schema.ts';
 import { DEMO_PASSWORD } from './catalogue.ts';
 import { generateDemoData, type SeedSize } from './generate.ts';
 
-export { DEMO_ACCOUNTS } from './generate.ts';
 export { DEMO_PASSWORD } from './catalogue.ts';
+export { DEMO_ACCOUNTS } from './generate.ts';
 
 const SEED_MARKER = 'demoSeed';
 const SEED_LOCK_ID = 7_304_211;
@@ -36,10 +36,7 @@ export async function isSeeded(db: Executor): Promise<boolean> {
   return rows.length > 0;
 }
 
-export async function seedDemoData(
-  db: Database,
-  options: { size: SeedSize; now?: Date; seed?: number },
-): Promise<SeedResult> {
+export async function seedDemoData(db: Database, options: { size: SeedSize; now?: Date; seed?: number }): Promise<SeedResult> {
   const now = options.now ?? new Date();
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_ID})`);

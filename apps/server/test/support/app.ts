@@ -18,7 +18,12 @@ export async function buildTestApp(
   options: { template?: Template; env?: Record<string, string>; database?: DatabaseHandle } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase(options.template ?? 'demo'));
-  const config = loadConfig({ LOG_LEVEL: 'info', WEB_DIST: '/nonexistent-web-dist', DATA_DIR: '/tmp/hcp-test-unused', ...options.env });
+  const config = loadConfig({
+    LOG_LEVEL: 'info',
+    WEB_DIST: '/nonexistent-web-dist',
+    DATA_DIR: '/tmp/hcp-test-unused',
+    ...options.env,
+  });
   const logs: Record<string, unknown>[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {

@@ -16,9 +16,9 @@ export function NavTabs() {
         {TABS.map(({ tab, displayName, href }) => (
           <li key={tab}>
             {tab === active ? (
-              <a aria-current="page" className={styles.activeTab}>
+              <span aria-current="page" className={styles.activeTab}>
                 {displayName}
-              </a>
+              </span>
             ) : (
               <Link to={href}>{displayName}</Link>
             )}

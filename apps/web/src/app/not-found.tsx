@@ -8,13 +8,7 @@ export default function NotFoundRoute() {
   return (
     <Page title="Page not found">
       <p>We could not find that page. The link may be old, or the address may have a typo.</p>
-      <p>
-        {signedIn ? (
-          <Link to={ROUTES.actionNeeded}>Go to Action Needed</Link>
-        ) : (
-          <Link to={ROUTES.login}>Go to sign in</Link>
-        )}
-      </p>
+      <p>{signedIn ? <Link to={ROUTES.actionNeeded}>Go to Action Needed</Link> : <Link to={ROUTES.login}>Go to sign in</Link>}</p>
     </Page>
   );
 }

@@ -44,8 +44,14 @@ export const routes: RouteObject[] = [
       { path: ROUTES.manageAccounts, lazy: page(() => import('../features/manage-accounts/routes/manage-accounts.tsx')) },
       { path: `${ROUTES.manageComms}/*`, lazy: page(() => import('../features/manage-comms/routes/manage-comms.tsx')) },
       { path: ROUTES.termsOfUse, lazy: page(() => import('../features/legal/routes/terms-of-use.tsx')) },
-      { path: ROUTES.practicePreferences, lazy: page(() => import('../features/practice-preferences/routes/practice-preferences.tsx')) },
-      { path: ROUTES.practicePreferencesDetail, lazy: page(() => import('../features/practice-preferences/routes/practice-preferences.tsx')) },
+      {
+        path: ROUTES.practicePreferences,
+        lazy: page(() => import('../features/practice-preferences/routes/practice-preferences.tsx')),
+      },
+      {
+        path: ROUTES.practicePreferencesDetail,
+        lazy: page(() => import('../features/practice-preferences/routes/practice-preferences.tsx')),
+      },
       { path: ROUTES.rxList, lazy: page(() => import('../features/rx-list/routes/rx-list.tsx')) },
     ],
   },

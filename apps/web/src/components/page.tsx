@@ -3,7 +3,15 @@ import type { ReactNode } from 'react';
 export const APP_TITLE = 'HCP Portal';
 
 /** A screen: sets the document title (React 19 hoists <title>) and renders its heading. */
-export function Page({ title, children, headingHidden = false }: { title: string; children?: ReactNode; headingHidden?: boolean }) {
+export function Page({
+  title,
+  children,
+  headingHidden = false,
+}: {
+  title: string;
+  children?: ReactNode;
+  headingHidden?: boolean;
+}) {
   return (
     <>
       <title>{`${title} · ${APP_TITLE}`}</title>

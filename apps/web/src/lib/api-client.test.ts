@@ -17,6 +17,11 @@ function client(handler: Handler) {
   return { api: createApiClient({ fetch: fetchImpl as typeof fetch }), calls };
 }
 const header = (init: RequestInit, name: string) => (init.headers as Record<string, string>)[name];
+function nth<T>(items: T[], index: number): T {
+  const item = items[index];
+  if (item === undefined) throw new Error(`no item ${index}`);
+  return item;
+}
 
 beforeEach(() => {
   saveSession({ accessToken: 'access-1', refreshToken: 'refresh-1', userID: 'user-1' });
@@ -27,21 +32,27 @@ describe('api client headers', () => {
     const { api, calls } = client(() => json({ ok: true }));
     await api.request('/api/mdo/v1/feature-flags');
     await api.request('/api/mdo/v1/feature-flags');
-    const [first, second] = calls;
-    expect(header(first!.init, 'authorization')).toBe('Bearer access-1');
-    expect(header(first!.init, 'x-user-id')).toBe('user-1');
-    expect(header(first!.init, 'x-app-source')).toBe('md-dashboard');
-    expect(isRequestId(header(first!.init, 'x-request-id'))).toBe(true);
-    expect(header(second!.init, 'x-request-id')).not.toBe(header(first!.init, 'x-request-id'));
+    const first = nth(calls, 0);
+    const second = nth(calls, 1);
+    expect(header(first.init, 'authorization')).toBe('Bearer access-1');
+    expect(header(first.init, 'x-user-id')).toBe('user-1');
+    expect(header(first.init, 'x-app-source')).toBe('md-dashboard');
+    expect(isRequestId(header(first.init, 'x-request-id'))).toBe(true);
+    expect(header(second.init, 'x-request-id')).not.toBe(header(first.init, 'x-request-id'));
   });
 
   it('sends no session headers for public calls, and JSON bodies with their content type', async () => {
     const { api, calls } = client(() => json({ ok: true }));
-    await api.request('/auth-service/login', { method: 'POST', auth: false, body: { a: 1 }, query: { x: 'y z', skip: undefined } });
-    expect(header(calls[0]!.init, 'authorization')).toBeUndefined();
-    expect(header(calls[0]!.init, 'content-type')).toBe('application/json');
-    expect(calls[0]!.init.body).toBe('{"a":1}');
-    expect(calls[0]!.url).toBe('/auth-service/login?x=y+z');
+    await api.request('/auth-service/login', {
+      method: 'POST',
+      auth: false,
+      body: { a: 1 },
+      query: { x: 'y z', skip: undefined },
+    });
+    expect(header(nth(calls, 0).init, 'authorization')).toBeUndefined();
+    expect(header(nth(calls, 0).init, 'content-type')).toBe('application/json');
+    expect(nth(calls, 0).init.body).toBe('{"a":1}');
+    expect(nth(calls, 0).url).toBe('/auth-service/login?x=y+z');
   });
 });
 
@@ -58,7 +69,16 @@ describe('api client errors', () => {
 
   it('throws typed errors from our error shape, keeping the HTTP status and details', async () => {
     const { api } = client(() =>
-      json({ error: { code: 'VALIDATION_FAILED', message: 'Some fields are not valid.', details: [{ path: 'body.email', message: 'Bad' }] } }, 400),
+      json(
+        {
+          error: {
+            code: 'VALIDATION_FAILED',
+            message: 'Some fields are not valid.',
+            details: [{ path: 'body.email', message: 'Bad' }],
+          },
+        },
+        400,
+      ),
     );
     const error = await api.request('/x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -94,8 +114,8 @@ describe('session renewal', () => {
     });
     await expect(api.request('/api/x')).resolves.toEqual({ ok: true });
     expect(calls.map((c) => c.url)).toEqual(['/api/x', '/auth-service/refresh', '/api/x']);
-    expect(header(calls[2]!.init, 'authorization')).toBe('Bearer access-2');
-    expect(header(calls[2]!.init, 'x-request-id')).toBe(header(calls[0]!.init, 'x-request-id'));
+    expect(header(nth(calls, 2).init, 'authorization')).toBe('Bearer access-2');
+    expect(header(nth(calls, 2).init, 'x-request-id')).toBe(header(nth(calls, 0).init, 'x-request-id'));
     expect(storage.get('refreshToken')).toBe('refresh-2');
   });
 
@@ -114,7 +134,9 @@ describe('session renewal', () => {
   });
 
   it('clears the session and throws SessionExpiredError when the refresh fails', async () => {
-    const { api, calls } = client((url) => (url.endsWith('/refresh') ? json({ error: { code: 'UNAUTHORIZED', message: 'no' } }, 401) : json({}, 401)));
+    const { api, calls } = client((url) =>
+      url.endsWith('/refresh') ? json({ error: { code: 'UNAUTHORIZED', message: 'no' } }, 401) : json({}, 401),
+    );
     await expect(api.request('/api/x')).rejects.toBeInstanceOf(SessionExpiredError);
     expect(readSession()).toBeNull();
     expect(calls).toHaveLength(2);

@@ -131,7 +131,10 @@ export function createApiClient(config: ApiClientConfig = {}) {
     return refreshing;
   }
 
-  async function request<S extends z.ZodType | undefined = undefined>(path: string, options: RequestOptions<S> = {}): Promise<Answer<S>> {
+  async function request<S extends z.ZodType | undefined = undefined>(
+    path: string,
+    options: RequestOptions<S> = {},
+  ): Promise<Answer<S>> {
     const requestId = generateRequestId();
     let res = await send(path, options, requestId);
     if (res.status === 401 && options.auth !== false && readSession()) {

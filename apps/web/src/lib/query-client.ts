@@ -1,5 +1,5 @@
 /** TanStack Query defaults of spec §9: stale after 300 s, kept 1800 s. */
-import { QueryCache, QueryClient, MutationCache } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError, SessionExpiredError } from './api-client.ts';
 
 export const QUERY_STALE_MS = 300_000;

@@ -62,7 +62,12 @@ export function readSession(): StoredSession | null {
   return { accessToken, userId, refreshToken: storage.get('refreshToken') };
 }
 
-export function saveSession(tokens: { accessToken: string; refreshToken: string; userID?: string; rememberMeToken?: string }): void {
+export function saveSession(tokens: {
+  accessToken: string;
+  refreshToken: string;
+  userID?: string;
+  rememberMeToken?: string;
+}): void {
   storage.set('accessToken', tokens.accessToken);
   storage.set('refreshToken', tokens.refreshToken);
   if (tokens.userID) storage.set('userId', tokens.userID);

@@ -29,25 +29,15 @@ export const SUBSTITUTION_PENDING_STATUSES = [
 ] as const;
 
 /** Statuses a substitution reaches after the prescriber answered (our design, DESIGN §5). */
-export const SUBSTITUTION_RESOLVED_STATUSES = [
-  'SUBSTITUTION_MD_SELECTED',
-  'SUBSTITUTION_DECLINED_BY_MD',
-] as const;
+export const SUBSTITUTION_RESOLVED_STATUSES = ['SUBSTITUTION_MD_SELECTED', 'SUBSTITUTION_DECLINED_BY_MD'] as const;
 
-export const SUBSTITUTION_STATUSES = [
-  ...SUBSTITUTION_PENDING_STATUSES,
-  ...SUBSTITUTION_RESOLVED_STATUSES,
-] as const;
+export const SUBSTITUTION_STATUSES = [...SUBSTITUTION_PENDING_STATUSES, ...SUBSTITUTION_RESOLVED_STATUSES] as const;
 export type SubstitutionStatus = (typeof SUBSTITUTION_STATUSES)[number];
 
 export const PRIOR_AUTH_METHODS = ['CMM_PA', 'VERBAL_PA', 'WEBLINK_PA'] as const;
 export type PriorAuthMethod = (typeof PRIOR_AUTH_METHODS)[number];
 
-export const REFILL_DENIAL_REASONS = [
-  'NEED_OFFICE_VISIT',
-  'NO_LONGER_TAKING_MEDS',
-  'POSTPONE_REFILL_AUTH',
-] as const;
+export const REFILL_DENIAL_REASONS = ['NEED_OFFICE_VISIT', 'NO_LONGER_TAKING_MEDS', 'POSTPONE_REFILL_AUTH'] as const;
 export type RefillDenialReason = (typeof REFILL_DENIAL_REASONS)[number];
 
 /** Categories of the Action Needed screen, in the order the tabs show them. */
@@ -145,11 +135,9 @@ export interface ActionEntry<R, P, D> {
  * answer. A prescription whose patientID points at no patient of the answer is dropped (spec §4:
  * counted only if its patient is found) — it could not be shown on a patient card anyway.
  */
-export function flattenActionNeeded<
-  R extends NestedRx,
-  P extends NestedPatient<R>,
-  D extends NestedDoctor<R, P>,
->(doctors: readonly D[]): ActionEntry<R, P, D>[] {
+export function flattenActionNeeded<R extends NestedRx, P extends NestedPatient<R>, D extends NestedDoctor<R, P>>(
+  doctors: readonly D[],
+): ActionEntry<R, P, D>[] {
   const patientsById = new Map<string, P>();
   for (const doctor of doctors) {
     for (const patient of doctor.patients) patientsById.set(patient.id, patient);

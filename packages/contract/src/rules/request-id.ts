@@ -23,5 +23,4 @@ export function generateRequestId(): string {
   return id;
 }
 
-export const isRequestId = (value: unknown): value is string =>
-  typeof value === 'string' && REQUEST_ID_PATTERN.test(value);
+export const isRequestId = (value: unknown): value is string => typeof value === 'string' && REQUEST_ID_PATTERN.test(value);

@@ -5,11 +5,9 @@ import { AppError } from '../../lib/errors.ts';
 const READY_TIMEOUT_MS = 2000;
 
 export const healthRoutes: FastifyPluginAsyncZod<{ ping: () => Promise<void> }> = async (app, { ping }) => {
-  app.get(
-    '/healthz',
-    { schema: { hide: true, response: { 200: healthResponseSchema } }, logLevel: 'warn' },
-    async () => ({ status: 'ok' as const }),
-  );
+  app.get('/healthz', { schema: { hide: true, response: { 200: healthResponseSchema } }, logLevel: 'warn' }, async () => ({
+    status: 'ok' as const,
+  }));
 
   app.get('/readyz', { schema: { hide: true, response: { 200: readyResponseSchema } }, logLevel: 'warn' }, async () => {
     let timer: NodeJS.Timeout | undefined;

@@ -15,7 +15,15 @@ describe('Pagination', () => {
     const { rerender } = render(<Pagination page={1} limit={25} total={125} onPageChange={vi.fn()} />);
     expect(screen.getAllByRole('button', { name: /^Page / }).map((b) => b.textContent)).toEqual(['1', '2', '3', '4', '5']);
     rerender(<Pagination page={10} limit={25} total={500} onPageChange={vi.fn()} />);
-    expect(screen.getAllByRole('button', { name: /^Page / }).map((b) => b.textContent)).toEqual(['1', '8', '9', '10', '11', '12', '20']);
+    expect(screen.getAllByRole('button', { name: /^Page / }).map((b) => b.textContent)).toEqual([
+      '1',
+      '8',
+      '9',
+      '10',
+      '11',
+      '12',
+      '20',
+    ]);
     expect(screen.getAllByText('…')).toHaveLength(2);
   });
 

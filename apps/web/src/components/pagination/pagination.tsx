@@ -24,7 +24,13 @@ export function Pagination({ page, limit, total, onPageChange, label = 'Paginati
       </p>
       <ul className={styles.pages}>
         <li>
-          <button type="button" className={styles.arrow} aria-label="Previous page" disabled={page <= 1} onClick={() => go(page - 1)}>
+          <button
+            type="button"
+            className={styles.arrow}
+            aria-label="Previous page"
+            disabled={page <= 1}
+            onClick={() => go(page - 1)}
+          >
             <span aria-hidden="true">‹</span>
           </button>
         </li>
@@ -48,7 +54,13 @@ export function Pagination({ page, limit, total, onPageChange, label = 'Paginati
           ),
         )}
         <li>
-          <button type="button" className={styles.arrow} aria-label="Next page" disabled={page >= pages} onClick={() => go(page + 1)}>
+          <button
+            type="button"
+            className={styles.arrow}
+            aria-label="Next page"
+            disabled={page >= pages}
+            onClick={() => go(page + 1)}
+          >
             <span aria-hidden="true">›</span>
           </button>
         </li>

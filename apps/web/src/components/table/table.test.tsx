@@ -25,7 +25,15 @@ describe('Table', () => {
   it("shows 'No data found.' by default and a custom empty message when given", () => {
     const { rerender } = render(<Table caption="T" columns={columns} rows={[]} rowKey={(r) => r.id} />);
     expect(screen.getByRole('cell', { name: 'No data found.' })).toBeInTheDocument();
-    rerender(<Table caption="T" columns={columns} rows={[]} rowKey={(r) => r.id} emptyMessage="No practices matching your search criteria." />);
+    rerender(
+      <Table
+        caption="T"
+        columns={columns}
+        rows={[]}
+        rowKey={(r) => r.id}
+        emptyMessage="No practices matching your search criteria."
+      />,
+    );
     expect(screen.getByRole('cell', { name: 'No practices matching your search criteria.' })).toBeInTheDocument();
   });
 

@@ -1,0 +1,43 @@
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const port = Number(process.env.E2E_PORT ?? 4310);
+const dataDir = path.join(os.tmpdir(), `hcp-e2e-${process.pid}-${Date.now()}`);
+const reportFile = process.env.CI_E2E_REPORT;
+
+/** Debian's Chromium with the flags this machine needs (no downloads: `npx playwright install` fails here). */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export default defineConfig({
+  testDir: './tests',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 30_000,
+  forbidOnly: true,
+  reporter: reportFile ? [['list'], ['json', { outputFile: reportFile }]] : [['list']],
+  use: {
+    baseURL: `http://localhost:${port}`,
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    trace: 'off',
+  },
+  webServer: {
+    // The built app served by the real server on a fresh embedded database with demo data.
+    command: 'node --import tsx ../apps/server/src/main.ts',
+    url: `http://localhost:${port}/readyz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: { PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: 'on', LOG_LEVEL: 'warn', HOST: 'localhost' },
+  },
+});

@@ -1,0 +1,94 @@
+import { expect, expectAccessible, storeSession, test } from './fixtures.ts';
+
+test.describe('signed out', () => {
+  test('the root goes to action needed, which sends a signed-out user to the login page', async ({ page }) => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+    await expect(page).toHaveTitle('Sign in · HCP Portal');
+    await expect(page.getByLabel('Email')).toBeVisible();
+    await expect(page.getByLabel('Password')).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test('the login form is usable by keyboard and checks its fields', async ({ page }) => {
+    await page.goto('/login');
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Skip to main content' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'HCP Portal' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel('Email')).toBeFocused();
+    await page.keyboard.type('not-an-email');
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel('Password')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Enter a valid email address.')).toBeVisible();
+    await expect(page.getByText('Password is required.')).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test('a signed-in route sends a signed-out user to login', async ({ page }) => {
+    await page.goto('/rx-list');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('an unknown path goes to a real not-found page with a way back', async ({ page }) => {
+    await page.goto('/this/does/not/exist');
+    await expect(page).toHaveURL(/\/not-found$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole('link', { name: 'Go to sign in' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  for (const [path, title] of [
+    ['/password-reset-expired', 'This reset link has expired'],
+    ['/password-reset-request', 'Reset your password'],
+    ['/getcovered', 'Get Covered'],
+    ['/appeals-form', 'HCP Appeal'],
+  ] as const) {
+    test(`public page ${path} opens without signing in`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+      await expectAccessible(page);
+    });
+  }
+});
+
+test.describe('with a stored session', () => {
+  test.beforeEach(async ({ page }) => {
+    await storeSession(page);
+  });
+
+  test('the root opens action needed inside the shell', async ({ page }) => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/action-needed$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Action Needed' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test('the terms of use page has its content and is reachable from the footer', async ({ page }) => {
+    await page.goto('/action-needed');
+    await page.getByRole('link', { name: 'Terms of Use' }).click();
+    await expect(page).toHaveURL(/\/terms-of-use$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Terms of Use' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: '3. Protected health information' })).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test('log out clears the session', async ({ page }) => {
+    await page.goto('/action-needed');
+    await page.getByRole('link', { name: 'Log Out' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await page.evaluate(() => window.localStorage.getItem('hcp.accessToken'))).toBeNull();
+  });
+});
+
+test('the server answers unknown API paths with JSON, never the web page', async ({ request }) => {
+  const res = await request.get('/api/mdo/v1/does-not-exist');
+  expect(res.status()).toBe(404);
+  expect((await res.json()).error.code).toBe('NOT_FOUND');
+});
