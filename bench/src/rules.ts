@@ -19,8 +19,8 @@ function nestedAnswer(prescriptions: number) {
           patientID: id,
           needsRefillAuth: n % 3 === 0,
           phoneException: n % 17 === 0,
-          substitutionStatus: n % 11 === 0 ? SUBSTITUTION_PENDING_STATUSES[n % 4] ?? null : null,
-          priorAuthStatus: n % 7 === 0 ? PRIOR_AUTH_STATUSES[n % 5] ?? null : null,
+          substitutionStatus: n % 11 === 0 ? (SUBSTITUTION_PENDING_STATUSES[n % 4] ?? null) : null,
+          priorAuthStatus: n % 7 === 0 ? (PRIOR_AUTH_STATUSES[n % 5] ?? null) : null,
           hcpActionRequired: n % 29 === 0,
         });
       }
@@ -33,7 +33,12 @@ function nestedAnswer(prescriptions: number) {
 
 export function rulesBench(): void {
   const doctors = nestedAnswer(10_000);
-  const paAction = new Set(['PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY', 'PRIOR_AUTH_CHART_NOTES_NEEDED', 'PRIOR_AUTH_REQUIRED', 'PRIOR_AUTH_ICD10_NEEDED']);
+  const paAction = new Set([
+    'PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY',
+    'PRIOR_AUTH_CHART_NOTES_NEEDED',
+    'PRIOR_AUTH_REQUIRED',
+    'PRIOR_AUTH_ICD10_NEEDED',
+  ]);
   const subPending = new Set<string>(SUBSTITUTION_PENDING_STATUSES);
   let sink = 0;
   const baseline = timeLoop(() => {
@@ -52,5 +57,11 @@ export function rulesBench(): void {
   const ours = timeLoop(() => {
     sink += countActionNeeded(flattenActionNeeded(doctors)).total;
   });
-  report('rules', 'flatten+count 10k prescriptions', 'hand-written loop', ours / baseline, `${ours.toFixed(2)} vs ${baseline.toFixed(2)} ms per run (lower is better); ${sink > 0 ? 'ok' : ''}`);
+  report(
+    'rules',
+    'flatten+count 10k prescriptions',
+    'hand-written loop',
+    ours / baseline,
+    `${ours.toFixed(2)} vs ${baseline.toFixed(2)} ms per run (lower is better); ${sink > 0 ? 'ok' : ''}`,
+  );
 }

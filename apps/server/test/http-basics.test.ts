@@ -1,4 +1,5 @@
 import { errorBodySchema, isRequestId } from '@hcp/contract';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError } from '../src/lib/errors.ts';
@@ -10,7 +11,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await buildTestApp({ template: 'empty', env: { BODY_LIMIT_BYTES: '2048' } });
   // Test-only routes exercise the shared error handling the feature routes rely on.
-  t.app.post(
+  t.app.withTypeProvider<ZodTypeProvider>().post(
     '/api/mdo/v1/test-echo',
     {
       schema: {
