@@ -1,11 +1,22 @@
 /** buildApp(config, deps) -> Fastify instance without listen; tests drive it with app.inject. */
+
+import rateLimit from '@fastify/rate-limit';
 import { generateRequestId, isRequestId } from '@hcp/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
+import { authRoutes } from './features/auth/routes.ts';
+import { createAuthService } from './features/auth/service.ts';
+import { createTokenSigner } from './features/auth/tokens.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { usersRoutes } from './features/users/routes.ts';
+import { devMailer, type Mailer } from './lib/mailer.ts';
+import { resolveSigningKey } from './lib/signing-key.ts';
+import { registerAuthGuard } from './plugins/auth.ts';
+import { databaseDenyList, redisDenyList } from './plugins/deny-list.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -16,6 +27,8 @@ export interface AppDeps {
   database: DatabaseHandle;
   /** Where log lines go; tests pass a stream to read them. Defaults to stdout. */
   logStream?: DestinationStream;
+  /** Outgoing mail; defaults to the dev transport (outbox + DATA_DIR/dev-mail.jsonl). */
+  mailer?: Mailer;
 }
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -43,7 +56,29 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await registerSecurityHeaders(app);
   await registerOpenApi(app);
 
+  // Shared state for several instances lives in Redis when configured (DESIGN §2).
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+  await app.register(rateLimit, { global: false, ...(redis ? { redis, nameSpace: 'hcp:rl:' } : {}) });
+
+  const db = deps.database.db;
+  const signingKey = await resolveSigningKey(config);
+  const signer = createTokenSigner(signingKey, config.accessTokenTtlSeconds);
+  const denyList = redis ? redisDenyList(redis) : databaseDenyList(db);
+  const mailer = deps.mailer ?? devMailer({ dataDir: config.dataDir, log: app.log, writeFile: config.devMailLog });
+  registerAuthGuard(app, { signer, denyList });
+  const auth = createAuthService({
+    db,
+    signer,
+    denyList,
+    mailer,
+    signingKey,
+    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+  });
+
   await app.register(healthRoutes, { ping: () => deps.database.ping() });
+  await app.register(authRoutes, { auth, perMinute: config.authRateLimitPerMinute });
+  await app.register(usersRoutes, { db });
 
   await registerWebApp(app, config.webDist);
   return app;

@@ -29,6 +29,11 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url({ message: 'must be a URL such as https://portal.example.com' }).optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   TRUST_PROXY: flag.default(false),
+  AUTH_SIGNING_KEY: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(900),
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(2_592_000).default(43_200),
+  DEV_MAIL_LOG: flag.default(true),
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -47,6 +52,14 @@ export interface Config {
   publicUrl: string | undefined;
   bodyLimitBytes: number;
   trustProxy: boolean;
+  /** HS256 key shared by every instance; generated into DATA_DIR when unset (single-instance dev). */
+  authSigningKey: string | undefined;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  /** Without SMTP, mails (MFA codes, reset links) go to the outbox, the log and DATA_DIR/dev-mail.jsonl. */
+  devMailLog: boolean;
+  /** Sign-in calls (login, MFA) allowed per client IP per minute; refresh and logout get six times as many. */
+  authRateLimitPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -80,5 +93,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: e.PUBLIC_URL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     trustProxy: e.TRUST_PROXY,
+    authSigningKey: e.AUTH_SIGNING_KEY,
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenTtlSeconds: e.REFRESH_TOKEN_TTL_SECONDS,
+    devMailLog: e.DEV_MAIL_LOG,
+    authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
   };
 }

@@ -7,6 +7,7 @@ export * from './api/prescriptions.ts';
 export * from './api/users.ts';
 export * from './routes.ts';
 export * from './rules/action-types.ts';
+export * from './rules/brand.ts';
 export * from './rules/dates.ts';
 export * from './rules/environment.ts';
 export * from './rules/order-status.ts';

@@ -455,3 +455,18 @@ export const zipCodes = pgTable('zip_codes', {
   city: text('city').notNull(),
   state: text('state').notNull(),
 });
+
+/**
+ * Deny-list of access tokens (by jti) and whole token families (by family id) until they expire; used
+ * when no Redis is configured. Entries past `expires_at` are ignored and may be purged.
+ */
+export const revokedTokens = pgTable(
+  'revoked_tokens',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('revoked_tokens_expires_idx').on(t.expiresAt)],
+);

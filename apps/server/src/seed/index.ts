@@ -2,10 +2,10 @@
  * Inserts the demo data once. The whole seed is one transaction under an advisory lock, so two
  * instances starting together, or a crash half-way, never leave a half-seeded database.
  */
-import { hash } from '@node-rs/argon2';
 import { eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
+import { hashPassword } from '../lib/passwords.ts';
 import { DEMO_PASSWORD } from './catalogue.ts';
 import { generateDemoData, type SeedSize } from './generate.ts';
 
@@ -47,7 +47,7 @@ export async function seedDemoData(db: Database, options: { size: SeedSize; now?
     const users = await Promise.all(
       data.users.map(async ({ demoKey, ...user }) => ({
         ...user,
-        passwordHash: demoKey ? await hash(DEMO_PASSWORD) : null,
+        passwordHash: demoKey ? await hashPassword(DEMO_PASSWORD) : null,
       })),
     );
 

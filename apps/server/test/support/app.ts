@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { DatabaseHandle } from '../../src/db/client.ts';
+import { enqueueMail, type Mail } from '../../src/lib/mailer.ts';
 import { createTestDatabase, type Template } from './database.ts';
 
 export interface TestApp {
@@ -11,6 +12,8 @@ export interface TestApp {
   database: DatabaseHandle;
   config: Config;
   logs: Record<string, unknown>[];
+  /** Mails the app delivered (MFA codes, reset links), newest last. */
+  mail: Mail[];
   close(): Promise<void>;
 }
 
@@ -22,6 +25,8 @@ export async function buildTestApp(
     LOG_LEVEL: 'info',
     WEB_DIST: '/nonexistent-web-dist',
     DATA_DIR: '/tmp/hcp-test-unused',
+    AUTH_SIGNING_KEY: 'test-signing-key-0123456789abcdefghijklmnop',
+    AUTH_RATE_LIMIT_PER_MINUTE: '1000',
     ...options.env,
   });
   const logs: Record<string, unknown>[] = [];
@@ -31,12 +36,15 @@ export async function buildTestApp(
       done();
     },
   });
-  const app = await buildApp(config, { database, logStream });
+  const mail: Mail[] = [];
+  const mailer = { enqueue: enqueueMail, deliver: async (m: Mail) => void mail.push(m) };
+  const app = await buildApp(config, { database, logStream, mailer });
   return {
     app,
     database,
     config,
     logs,
+    mail,
     close: async () => {
       await app.close();
       await database.close();

@@ -1,0 +1,144 @@
+/** SQL of the auth feature. Returns rows or null; the service decides what a missing row means. */
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import {
+  featureFlags,
+  loginAttempts,
+  mdOffices,
+  mfaChallenges,
+  refreshTokens,
+  rememberMeDevices,
+  tenants,
+  users,
+} from '../../db/schema.ts';
+
+export async function findUserForLogin(db: Executor, email: string) {
+  const rows = await db
+    .select({
+      id: users.id,
+      tenantId: users.tenantId,
+      tenantKey: tenants.key,
+      email: users.email,
+      phone: users.phone,
+      role: users.role,
+      passwordHash: users.passwordHash,
+      mfaEnabled: users.mfaEnabled,
+      failedLogins: users.failedLogins,
+      lockedUntil: users.lockedUntil,
+      disabledAt: users.disabledAt,
+      harrowPortalAccess: mdOffices.harrowPortalAccess,
+    })
+    .from(users)
+    .innerJoin(tenants, eq(tenants.id, users.tenantId))
+    .leftJoin(mdOffices, eq(mdOffices.id, users.mdOfficeId))
+    .where(eq(sql`lower(${users.email})`, email.toLowerCase()))
+    .limit(1);
+  return rows[0] ?? null;
+}
+export type LoginUser = NonNullable<Awaited<ReturnType<typeof findUserForLogin>>>;
+
+export async function findUserById(db: Executor, id: string) {
+  const rows = await db
+    .select({ id: users.id, tenantId: users.tenantId, role: users.role, disabledAt: users.disabledAt })
+    .from(users)
+    .where(eq(users.id, id))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function recordLoginAttempt(db: Executor, email: string, ip: string | null, succeeded: boolean) {
+  await db.insert(loginAttempts).values({ email: email.toLowerCase(), ip, succeeded });
+}
+
+export async function setLoginFailures(db: Executor, userId: string, failedLogins: number, lockedUntil: Date | null) {
+  await db.update(users).set({ failedLogins, lockedUntil, updatedAt: new Date() }).where(eq(users.id, userId));
+}
+
+export async function tenantByKey(db: Executor, key: string) {
+  const rows = await db.select().from(tenants).where(eq(tenants.key, key)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function allTenants(db: Executor) {
+  return db.select({ key: tenants.key, hostnames: tenants.hostnames }).from(tenants);
+}
+
+export async function flagEnabled(db: Executor, key: string): Promise<boolean> {
+  const rows = await db.select({ enabled: featureFlags.enabled }).from(featureFlags).where(eq(featureFlags.key, key)).limit(1);
+  return rows[0]?.enabled ?? false;
+}
+
+export async function insertRefreshToken(
+  db: Executor,
+  row: { familyId: string; userId: string; tokenHash: string; expiresAt: Date },
+) {
+  await db.insert(refreshTokens).values(row);
+}
+
+export async function findRefreshToken(db: Executor, tokenHash: string) {
+  const rows = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1);
+  return rows[0] ?? null;
+}
+
+/** Marks a refresh token used; false when another request rotated it first. */
+export async function markRotated(db: Executor, id: string, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(refreshTokens)
+    .set({ rotatedAt: at })
+    .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.rotatedAt), isNull(refreshTokens.revokedAt)))
+    .returning({ id: refreshTokens.id });
+  return rows.length === 1;
+}
+
+export async function revokeFamily(db: Executor, familyId: string, at: Date) {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+}
+
+export async function revokeAllFamiliesOfUser(db: Executor, userId: string, at: Date) {
+  return db
+    .update(refreshTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)))
+    .returning({ familyId: refreshTokens.familyId });
+}
+
+export async function insertMfaChallenge(
+  db: Executor,
+  row: { id: string; userId: string; tokenHash: string; codeHash: string; expiresAt: Date },
+) {
+  await db.insert(mfaChallenges).values(row);
+}
+
+export async function findMfaChallenge(db: Executor, tokenHash: string) {
+  const rows = await db.select().from(mfaChallenges).where(eq(mfaChallenges.tokenHash, tokenHash)).limit(1);
+  return rows[0] ?? null;
+}
+
+export async function countMfaFailure(db: Executor, id: string, attempts: number, consume: boolean) {
+  await db
+    .update(mfaChallenges)
+    .set({ attempts, consumedAt: consume ? new Date() : null })
+    .where(eq(mfaChallenges.id, id));
+}
+
+/** Consumes a challenge once; false when it was already used (double submit). */
+export async function consumeMfaChallenge(db: Executor, id: string): Promise<boolean> {
+  const rows = await db
+    .update(mfaChallenges)
+    .set({ consumedAt: new Date() })
+    .where(and(eq(mfaChallenges.id, id), isNull(mfaChallenges.consumedAt)))
+    .returning({ id: mfaChallenges.id });
+  return rows.length === 1;
+}
+
+export async function insertRememberMe(db: Executor, row: { userId: string; tokenHash: string; expiresAt: Date }) {
+  await db.insert(rememberMeDevices).values(row);
+}
+
+export async function findRememberMe(db: Executor, tokenHash: string) {
+  const rows = await db.select().from(rememberMeDevices).where(eq(rememberMeDevices.tokenHash, tokenHash)).limit(1);
+  return rows[0] ?? null;
+}

@@ -1,0 +1,87 @@
+/** Auth service routes (spec §7) and their legacy twins with the legacy answer shapes. */
+import {
+  legacyLoginResponseSchema,
+  loginRequestSchema,
+  loginResponseSchema,
+  logoutRequestSchema,
+  mfaRequestSchema,
+  refreshRequestSchema,
+  refreshResponseSchema,
+  tokensSchema,
+} from '@hcp/contract';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AuthService, RequestContext } from './service.ts';
+
+function contextOf(request: FastifyRequest): RequestContext {
+  const host = request.host ?? '';
+  const [hostname = '', rawPort = ''] = host.startsWith('[') ? [host, ''] : host.split(':');
+  const defaultPort = request.protocol === 'https' ? '443' : '80';
+  const port = rawPort === defaultPort ? '' : rawPort;
+  return { ip: request.ip ?? null, requestId: request.id, hostname, origin: { protocol: request.protocol, port } };
+}
+
+/** Per-IP limits on every auth route (429 with Retry-After); the per-account lockout is in the service. */
+export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; perMinute: number }> = async (app, { auth, perMinute }) => {
+  const tags = ['auth'];
+  const signIn = { rateLimit: { max: perMinute, timeWindow: '1 minute' } };
+  const renew = { rateLimit: { max: perMinute * 6, timeWindow: '1 minute' } };
+
+  app.post(
+    '/auth-service/login',
+    { config: signIn, schema: { tags, body: loginRequestSchema, response: { 200: loginResponseSchema } } },
+    async (request) => auth.login(request.body, contextOf(request)),
+  );
+
+  app.post(
+    '/auth/mdo/login',
+    {
+      config: signIn,
+      schema: {
+        tags,
+        body: loginRequestSchema,
+        response: {
+          200: legacyLoginResponseSchema.extend({ userToken: z.string().optional(), redirectionUrl: z.string().optional() }),
+        },
+      },
+    },
+    async (request) => {
+      const answer = await auth.login(request.body, contextOf(request));
+      if ('jwtToken' in answer) {
+        const { accessToken, refreshToken, userID } = answer.jwtToken;
+        return { authToken: { accessToken, refreshToken, userID }, maskedEmail: null, maskedPhone: null };
+      }
+      if ('mfaResponse' in answer) {
+        const { maskedEmail, maskedPhone, userToken } = answer.mfaResponse;
+        return { authToken: null, maskedEmail, maskedPhone, userToken };
+      }
+      return { authToken: null, maskedEmail: null, maskedPhone: null, redirectionUrl: answer.redirectionUrl };
+    },
+  );
+
+  for (const path of ['/auth-service/mfa', '/auth/mdo/verify-2-step']) {
+    app.post(
+      path,
+      { config: signIn, schema: { tags, body: mfaRequestSchema, response: { 200: tokensSchema } } },
+      async (request) => auth.verifyMfa(request.body, contextOf(request)),
+    );
+  }
+
+  for (const path of ['/auth-service/refresh', '/auth/refresh-token']) {
+    app.post(
+      path,
+      { config: renew, schema: { tags, body: refreshRequestSchema, response: { 200: refreshResponseSchema } } },
+      async (request) => auth.refresh(request.body.refreshToken, contextOf(request)),
+    );
+  }
+
+  app.post(
+    '/auth/logout',
+    { config: renew, schema: { tags, body: logoutRequestSchema, response: { 200: z.object({ status: z.literal('ok') }) } } },
+    async (request) => {
+      await auth.logout(request.body, contextOf(request));
+      return { status: 'ok' as const };
+    },
+  );
+};

@@ -1,0 +1,302 @@
+/**
+ * Sign-in rules (DESIGN §6): argon2id passwords, lockout with back-off, MFA codes (6 digits, 10 minutes,
+ * 5 tries), remember-me devices (30 days), rotating refresh tokens in families with reuse detection, and
+ * logout that revokes the family and the access token. Every outcome lands in audit_log.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type BrandKey,
+  type LoginRequest,
+  type LoginResponse,
+  loginBrandDecision,
+  MFA_MESSAGES,
+  type MfaRequest,
+  maskEmail,
+  maskPhone,
+  type RefreshResponse,
+  type Tokens,
+} from '@hcp/contract';
+import type { Database } from '../../db/client.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { hmac, randomToken, sha256, sixDigitCode } from '../../lib/crypto.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import type { DenyList } from '../../plugins/deny-list.ts';
+import * as repo from './repository.ts';
+import type { TokenSigner } from './tokens.ts';
+
+export const AUTH_LIMITS = {
+  maxFailedLogins: 5,
+  lockBaseSeconds: 60,
+  lockMaxSeconds: 30 * 60,
+  mfaCodeSeconds: 10 * 60,
+  mfaMaxAttempts: 5,
+  rememberMeDays: 30,
+  /** A rotated refresh token presented again within this window is a race between tabs, not theft. */
+  refreshReuseGraceSeconds: 30,
+} as const;
+
+export const LOGIN_FAILED_MESSAGE = 'Email or password is incorrect.';
+export const REFRESH_FAILED_MESSAGE = 'Your session has ended. Please sign in again.';
+
+export interface RequestContext {
+  ip: string | null;
+  requestId: string;
+  /** Host name of the request (no port): decides the brand being signed in to. */
+  hostname: string;
+  /** protocol://host[:port] of the request, to build the other brand's address. */
+  origin: { protocol: string; port: string };
+}
+
+export interface AuthServiceDeps {
+  db: Database;
+  signer: TokenSigner;
+  denyList: DenyList;
+  mailer: Mailer;
+  signingKey: string;
+  refreshTokenTtlSeconds: number;
+}
+
+export function lockSecondsAfter(failedLogins: number): number {
+  if (failedLogins < AUTH_LIMITS.maxFailedLogins) return 0;
+  const doublings = failedLogins - AUTH_LIMITS.maxFailedLogins;
+  return Math.min(AUTH_LIMITS.lockBaseSeconds * 2 ** doublings, AUTH_LIMITS.lockMaxSeconds);
+}
+
+export function createAuthService(deps: AuthServiceDeps) {
+  const { db, signer, denyList, mailer } = deps;
+  // Verifying against a throwaway hash for unknown e-mails keeps their answer time like a real account's.
+  const dummyHash = hashPassword(randomToken());
+
+  async function issueTokens(user: { id: string; tenantId: string; role: string }, familyId = randomUUID()) {
+    const refreshToken = randomToken();
+    await repo.insertRefreshToken(db, {
+      familyId,
+      userId: user.id,
+      tokenHash: sha256(refreshToken),
+      expiresAt: new Date(Date.now() + deps.refreshTokenTtlSeconds * 1000),
+    });
+    const access = await signer.issue(user, familyId);
+    return { accessToken: access.token, refreshToken, userID: user.id };
+  }
+
+  async function requestBrand(hostname: string): Promise<BrandKey> {
+    const tenants = await repo.allTenants(db);
+    const match = tenants.find((t) => t.hostnames.includes(hostname.toLowerCase()));
+    return match?.key === 'harrow' ? 'harrow' : 'main';
+  }
+
+  async function login(input: LoginRequest, ctx: RequestContext): Promise<LoginResponse> {
+    const email = input.email.trim().toLowerCase();
+    const user = await repo.findUserForLogin(db, email);
+    const audit = (action: string, details: Record<string, unknown> = {}) =>
+      writeAudit(db, {
+        actorUserId: user?.id ?? null,
+        action,
+        entityType: 'user',
+        entityId: user?.id ?? null,
+        requestId: ctx.requestId,
+        ip: ctx.ip,
+        details,
+      });
+
+    if (user?.lockedUntil && user.lockedUntil > new Date()) {
+      await repo.recordLoginAttempt(db, email, ctx.ip, false);
+      await audit('auth.login.failure', { reason: 'locked' });
+      const retryAfter = Math.ceil((user.lockedUntil.getTime() - Date.now()) / 1000);
+      throw new AppError(
+        'RATE_LIMITED',
+        `Too many failed sign-ins. Try again in ${Math.ceil(retryAfter / 60)} minute(s), or reset your password.`,
+        [],
+        { 'retry-after': String(retryAfter) },
+      );
+    }
+
+    const passwordOk =
+      user?.passwordHash && !user.disabledAt
+        ? await verifyPassword(user.passwordHash, input.password)
+        : await verifyPassword(await dummyHash, input.password).then(() => false);
+    if (!user || !passwordOk) {
+      await repo.recordLoginAttempt(db, email, ctx.ip, false);
+      if (user) {
+        const failed = user.failedLogins + 1;
+        const lockSeconds = lockSecondsAfter(failed);
+        await repo.setLoginFailures(db, user.id, failed, lockSeconds > 0 ? new Date(Date.now() + lockSeconds * 1000) : null);
+        await audit('auth.login.failure', { reason: 'bad-password', failedLogins: failed, locked: lockSeconds > 0 });
+      } else {
+        await audit('auth.login.failure', { reason: 'unknown-email' });
+      }
+      throw new AppError('UNAUTHORIZED', LOGIN_FAILED_MESSAGE);
+    }
+
+    await repo.recordLoginAttempt(db, email, ctx.ip, true);
+    if (user.failedLogins > 0 || user.lockedUntil) await repo.setLoginFailures(db, user.id, 0, null);
+
+    const brand = await requestBrand(ctx.hostname);
+    const hasSecondBrandAccess = user.harrowPortalAccess === true && (await repo.flagEnabled(db, 'isHarrowPortalEnabled'));
+    const decision = loginBrandDecision({
+      requestBrand: brand,
+      userBrand: user.tenantKey === 'harrow' ? 'harrow' : 'main',
+      hasSecondBrandAccess,
+    });
+    if (decision === 'redirect') {
+      const tenant = await repo.tenantByKey(db, user.tenantKey);
+      const host = tenant?.hostnames[0] ?? ctx.hostname;
+      await audit('auth.login.redirected', { toBrand: user.tenantKey });
+      return { redirectionUrl: `${ctx.origin.protocol}://${host}${ctx.origin.port ? `:${ctx.origin.port}` : ''}/login` };
+    }
+
+    if (user.mfaEnabled && !(await rememberedDevice(user.id, input.rememberMeToken))) {
+      const challenge = await startMfa(user);
+      await audit('auth.mfa.sent', { channel: 'email' });
+      return { mfaResponse: { maskedEmail: maskEmail(user.email), maskedPhone: maskPhone(user.phone), userToken: challenge } };
+    }
+
+    const jwtToken = await issueTokens(user);
+    await audit('auth.login.success', { mfa: user.mfaEnabled ? 'remembered-device' : 'off' });
+    return { jwtToken };
+  }
+
+  async function rememberedDevice(userId: string, token: string | undefined): Promise<boolean> {
+    if (!token) return false;
+    const row = await repo.findRememberMe(db, sha256(token));
+    return row !== null && row.userId === userId && row.expiresAt > new Date();
+  }
+
+  async function startMfa(user: repo.LoginUser): Promise<string> {
+    const userToken = randomToken();
+    const code = sixDigitCode();
+    const id = randomUUID();
+    const mail = {
+      to: user.email,
+      subject: 'Your HCP Portal verification code',
+      text: `Your HCP Portal verification code is ${code}. It expires in 10 minutes. If you did not try to sign in, change your password.`,
+      kind: 'mfa-code',
+    };
+    await db.transaction(async (tx) => {
+      await repo.insertMfaChallenge(tx, {
+        id,
+        userId: user.id,
+        tokenHash: sha256(userToken),
+        codeHash: hmac(deps.signingKey, `${id}:${code}`),
+        expiresAt: new Date(Date.now() + AUTH_LIMITS.mfaCodeSeconds * 1000),
+      });
+      await mailer.enqueue(tx, mail);
+    });
+    await mailer.deliver(mail);
+    return userToken;
+  }
+
+  async function verifyMfa(input: MfaRequest, ctx: RequestContext): Promise<Tokens> {
+    const challenge = await repo.findMfaChallenge(db, sha256(input.authToken));
+    const expired = new AppError('UNAUTHORIZED', 'This verification code has expired. Sign in again to get a new code.');
+    if (!challenge || challenge.consumedAt || challenge.expiresAt < new Date()) throw expired;
+    const audit = (action: string, details: Record<string, unknown> = {}) =>
+      writeAudit(db, {
+        actorUserId: challenge.userId,
+        action,
+        entityType: 'user',
+        entityId: challenge.userId,
+        requestId: ctx.requestId,
+        ip: ctx.ip,
+        details,
+      });
+
+    if (hmac(deps.signingKey, `${challenge.id}:${input.mfaCode}`) !== challenge.codeHash) {
+      const attempts = challenge.attempts + 1;
+      await repo.countMfaFailure(db, challenge.id, attempts, attempts >= AUTH_LIMITS.mfaMaxAttempts);
+      await audit('auth.mfa.failure', { attempts });
+      // Spec §8: the client turns 'not found' into 'Incorrect verification code.'
+      throw new AppError('NOT_FOUND', MFA_MESSAGES.incorrect);
+    }
+    if (!(await repo.consumeMfaChallenge(db, challenge.id))) throw expired;
+    const user = await repo.findUserById(db, challenge.userId);
+    if (!user || user.disabledAt) throw expired;
+
+    const tokens: Tokens = await issueTokens(user);
+    if (input.rememberMe) {
+      const rememberMeToken = randomToken();
+      await repo.insertRememberMe(db, {
+        userId: user.id,
+        tokenHash: sha256(rememberMeToken),
+        expiresAt: new Date(Date.now() + AUTH_LIMITS.rememberMeDays * 86_400_000),
+      });
+      tokens.rememberMeToken = rememberMeToken;
+    }
+    await audit('auth.mfa.success', { rememberDevice: input.rememberMe === true });
+    await audit('auth.login.success', { mfa: 'code' });
+    return tokens;
+  }
+
+  async function refresh(refreshToken: string, ctx: RequestContext): Promise<RefreshResponse> {
+    const row = await repo.findRefreshToken(db, sha256(refreshToken));
+    const ended = new AppError('UNAUTHORIZED', REFRESH_FAILED_MESSAGE);
+    if (!row || row.revokedAt || row.expiresAt < new Date()) throw ended;
+    const now = new Date();
+    if (row.rotatedAt) {
+      const ageSeconds = (now.getTime() - row.rotatedAt.getTime()) / 1000;
+      if (ageSeconds > AUTH_LIMITS.refreshReuseGraceSeconds) {
+        // A token used twice, well apart: someone else holds a copy. End every session of that family.
+        await revokeFamily(row.familyId, now);
+        await writeAudit(db, {
+          actorUserId: row.userId,
+          action: 'auth.refresh.reuse',
+          entityType: 'user',
+          entityId: row.userId,
+          requestId: ctx.requestId,
+          ip: ctx.ip,
+        });
+      }
+      throw ended;
+    }
+    const user = await repo.findUserById(db, row.userId);
+    if (!user || user.disabledAt) throw ended;
+    const rotated = await db.transaction(async (tx) => {
+      if (!(await repo.markRotated(tx, row.id, now))) return null;
+      const next = randomToken();
+      await repo.insertRefreshToken(tx, {
+        familyId: row.familyId,
+        userId: row.userId,
+        tokenHash: sha256(next),
+        expiresAt: new Date(now.getTime() + deps.refreshTokenTtlSeconds * 1000),
+      });
+      return next;
+    });
+    if (!rotated) throw ended;
+    const access = await signer.issue(user, row.familyId);
+    return { accessToken: access.token, refreshToken: rotated };
+  }
+
+  async function revokeFamily(familyId: string, at: Date) {
+    await repo.revokeFamily(db, familyId, at);
+    // Access tokens of the family live at most one access-token lifetime from now.
+    await denyList.revoke(familyId, 'family', new Date(at.getTime() + signer.ttlSeconds * 1000));
+  }
+
+  /** Idempotent: whatever was presented and still valid is revoked; the answer is always the same. */
+  async function logout(
+    input: { userId: string; accessToken: string; refreshToken: string },
+    ctx: RequestContext,
+  ): Promise<void> {
+    const claims = await signer.verify(input.accessToken, { allowExpired: true });
+    if (claims && claims.userId === input.userId && claims.expiresAt > new Date()) {
+      await denyList.revoke(claims.jti, 'jti', claims.expiresAt);
+    }
+    const row = input.refreshToken ? await repo.findRefreshToken(db, sha256(input.refreshToken)) : null;
+    if (row && row.userId === input.userId) await revokeFamily(row.familyId, new Date());
+    if ((claims && claims.userId === input.userId) || (row && row.userId === input.userId)) {
+      await writeAudit(db, {
+        actorUserId: input.userId,
+        action: 'auth.logout',
+        entityType: 'user',
+        entityId: input.userId,
+        requestId: ctx.requestId,
+        ip: ctx.ip,
+      });
+    }
+  }
+
+  return { login, verifyMfa, refresh, logout };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,35 @@
+import { eq } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { featureFlags, mdOffices, mdStaff, users } from '../../db/schema.ts';
+
+export async function findUserDetails(db: Executor, userId: string) {
+  const rows = await db
+    .select({
+      id: users.id,
+      displayName: users.displayName,
+      email: users.email,
+      role: users.role,
+      userType: users.userType,
+      skipPriorAuthDismissNotice: users.skipPriorAuthDismissNotice,
+      skipErxConfirmation: users.skipErxConfirmation,
+      staffRole: mdStaff.role,
+      office: {
+        id: mdOffices.id,
+        prescribeVia: mdOffices.prescribeVia,
+        harrowPortalAccess: mdOffices.harrowPortalAccess,
+        prescribingEnabled: mdOffices.prescribingEnabled,
+        notOnboarded: mdOffices.notOnboarded,
+        isVam: mdOffices.isVam,
+      },
+    })
+    .from(users)
+    .leftJoin(mdStaff, eq(mdStaff.id, users.mdStaffId))
+    .leftJoin(mdOffices, eq(mdOffices.id, users.mdOfficeId))
+    .where(eq(users.id, userId))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function readFeatureFlags(db: Executor) {
+  return db.select({ key: featureFlags.key, enabled: featureFlags.enabled }).from(featureFlags);
+}

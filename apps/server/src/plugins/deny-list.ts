@@ -1,0 +1,48 @@
+/**
+ * Revoked access tokens and token families, until they expire. In the database by default; in Redis when
+ * REDIS_URL is set, so that every instance sees a logout at once without a database round trip.
+ */
+import { and, gt, inArray } from 'drizzle-orm';
+import type { Redis } from 'ioredis';
+import type { Database } from '../db/client.ts';
+import { revokedTokens } from '../db/schema.ts';
+
+export type RevokedKind = 'jti' | 'family';
+
+export interface DenyList {
+  revoke(id: string, kind: RevokedKind, expiresAt: Date): Promise<void>;
+  /** True when any of the ids is revoked and not yet expired. */
+  isRevoked(ids: string[]): Promise<boolean>;
+}
+
+export function databaseDenyList(db: Database): DenyList {
+  return {
+    async revoke(id, kind, expiresAt) {
+      await db
+        .insert(revokedTokens)
+        .values({ id, kind, expiresAt })
+        .onConflictDoUpdate({ target: revokedTokens.id, set: { expiresAt } });
+    },
+    async isRevoked(ids) {
+      const rows = await db
+        .select({ id: revokedTokens.id })
+        .from(revokedTokens)
+        .where(and(inArray(revokedTokens.id, ids), gt(revokedTokens.expiresAt, new Date())))
+        .limit(1);
+      return rows.length > 0;
+    },
+  };
+}
+
+export function redisDenyList(redis: Redis, prefix = 'hcp:revoked:'): DenyList {
+  return {
+    async revoke(id, _kind, expiresAt) {
+      const ttl = Math.max(1, Math.ceil((expiresAt.getTime() - Date.now()) / 1000));
+      await redis.set(`${prefix}${id}`, '1', 'EX', ttl);
+    },
+    async isRevoked(ids) {
+      const values = await redis.mget(ids.map((id) => `${prefix}${id}`));
+      return values.some((v) => v !== null);
+    },
+  };
+}
