@@ -3,7 +3,11 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 4310);
-const dataDir = path.join(os.tmpdir(), `hcp-e2e-${process.pid}-${Date.now()}`);
+// Set once in the runner; workers inherit it, so tests can read the dev mail file of this server.
+process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `hcp-e2e-${process.pid}-${Date.now()}`);
+const dataDir = process.env.E2E_DATA_DIR;
+/** Short access-token life so the tests see silent renewal; the refresh flow keeps sessions alive. */
+export const E2E_ACCESS_TOKEN_TTL_SECONDS = 10;
 const reportFile = process.env.CI_E2E_REPORT;
 
 /** Debian's Chromium with the flags this machine needs (no downloads: `npx playwright install` fails here). */
@@ -38,6 +42,14 @@ export default defineConfig({
     timeout: 120_000,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: 'on', LOG_LEVEL: 'warn', HOST: 'localhost' },
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      SEED_DEMO: 'on',
+      LOG_LEVEL: 'warn',
+      HOST: 'localhost',
+      ACCESS_TOKEN_TTL_SECONDS: String(E2E_ACCESS_TOKEN_TTL_SECONDS),
+      AUTH_RATE_LIMIT_PER_MINUTE: '300',
+    },
   },
 });

@@ -1,14 +1,24 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 
-/** Every test fails on a page error or console error, and can assert an axe-clean page. */
+export const DEMO_PASSWORD = 'demo-password-2026';
+
+/**
+ * Every test fails on a page error or console error, and can assert an axe-clean page. Chromium reports
+ * each non-2xx answer as "Failed to load resource"; those are expected (a wrong password is a 401), so
+ * only they are let through.
+ */
 export const test = base.extend<{ problems: string[] }>({
   problems: [
     async ({ page }, use) => {
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
       page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
+        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+          problems.push(`console.error: ${message.text()}`);
+        }
       });
       await use(problems);
       expect(problems, 'page errors or console errors').toEqual([]);
@@ -24,10 +34,35 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(summary).toEqual([]);
 }
 
-/** The signed-in shell only checks that a token and a user id are stored (spec §2). */
-export async function storeSession(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    window.localStorage.setItem('hcp.accessToken', 'e2e-access-token');
-    window.localStorage.setItem('hcp.userId', 'e2e-user');
+/** Signs in through the API and stores the session as the login page would, before the page loads. */
+export async function signInAs(
+  page: Page,
+  email: string,
+): Promise<{ accessToken: string; refreshToken: string; userID: string }> {
+  const res = await page.request.post('/auth-service/login', {
+    data: { email, username: email, password: DEMO_PASSWORD, dashboard: 'MD Dashboard' },
   });
+  expect(res.status()).toBe(200);
+  const { jwtToken } = await res.json();
+  await page.addInitScript((tokens) => {
+    if (window.sessionStorage.getItem('e2e.seeded')) return;
+    window.sessionStorage.setItem('e2e.seeded', '1');
+    window.localStorage.setItem('hcp.accessToken', tokens.accessToken);
+    window.localStorage.setItem('hcp.refreshToken', tokens.refreshToken);
+    window.localStorage.setItem('hcp.userId', tokens.userID);
+  }, jwtToken);
+  return jwtToken;
+}
+
+/** The newest MFA code the dev mail transport wrote for `to` (DATA_DIR/dev-mail.jsonl). */
+export function latestMfaCode(to: string): string {
+  const file = path.join(process.env.E2E_DATA_DIR ?? '', 'dev-mail.jsonl');
+  const mails = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { to: string; kind: string; text: string });
+  const mail = mails.filter((m) => m.to === to && m.kind === 'mfa-code').at(-1);
+  const code = /\b(\d{6})\b/.exec(mail?.text ?? '')?.[1];
+  if (!code) throw new Error(`no MFA code mailed to ${to}`);
+  return code;
 }

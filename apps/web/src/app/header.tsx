@@ -1,7 +1,20 @@
-import { ROUTES } from '@hcp/contract';
+import { canManageAccounts, ROUTES } from '@hcp/contract';
 import { Link } from 'react-router';
 import { APP_TITLE } from '../components/page.tsx';
+import { useUserDetails } from '../features/users/api/get-user-details.ts';
+import { readSession } from '../lib/storage.ts';
 import styles from './layout.module.css';
+
+/** The username links to manage accounts for admins only; for others it is plain text, not a link (spec §2). */
+function UserName() {
+  const { data: user } = useUserDetails(readSession()?.userId ?? null);
+  if (!user) return null;
+  return canManageAccounts(user) ? (
+    <Link to={ROUTES.manageAccounts}>{user.userName}</Link>
+  ) : (
+    <span className={styles.userName}>{user.userName}</span>
+  );
+}
 
 export function Header({ signedIn }: { signedIn: boolean }) {
   return (
@@ -12,6 +25,7 @@ export function Header({ signedIn }: { signedIn: boolean }) {
       </Link>
       {signedIn ? (
         <nav aria-label="Account" className={styles.account}>
+          <UserName />
           <Link to={ROUTES.logout}>Log Out</Link>
         </nav>
       ) : null}

@@ -67,7 +67,6 @@ describe('routing', () => {
 
   it.each([
     ['/login', 'Sign in'],
-    ['/login-verify', 'Verify it’s you'],
     ['/password-reset-request', 'Reset your password'],
     ['/password-reset', 'Choose a new password'],
     ['/password-reset/tok123', 'Choose a new password'],
@@ -80,6 +79,18 @@ describe('routing', () => {
     const router = renderAt(path);
     expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe(path);
+  });
+
+  it('the verify page needs a pending MFA challenge, else it goes to login', async () => {
+    window.sessionStorage.setItem('hcp.userToken', 'ut');
+    window.sessionStorage.setItem('hcp.maskedEmail', 'd***n@demo.hcp');
+    renderAt('/login-verify');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Verify it’s you' })).toBeInTheDocument();
+    expect(screen.getByText('d***n@demo.hcp')).toBeInTheDocument();
+    window.sessionStorage.clear();
+    const router = renderAt('/login-verify');
+    await screen.findByRole('heading', { name: 'Sign in' });
+    expect(router.state.location.pathname).toBe('/login');
   });
 
   it('logout clears the session and goes to login', async () => {

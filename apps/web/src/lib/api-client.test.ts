@@ -133,6 +133,19 @@ describe('session renewal', () => {
     expect(refreshes).toBe(1);
   });
 
+  it('uses tokens another tab rotated instead of ending the session', async () => {
+    const { api, calls } = client((url, init) => {
+      if (url.endsWith('/refresh')) {
+        // The other tab won the race: our refresh token is already rotated, and its new tokens are stored.
+        saveSession({ accessToken: 'access-tab2', refreshToken: 'refresh-tab2', userID: 'user-1' });
+        return json({ error: { code: 'UNAUTHORIZED', message: 'used' } }, 401);
+      }
+      return header(init, 'authorization') === 'Bearer access-tab2' ? json({ ok: true }) : json({}, 401);
+    });
+    await expect(api.request('/api/x')).resolves.toEqual({ ok: true });
+    expect(calls.map((c) => c.url)).toEqual(['/api/x', '/auth-service/refresh', '/api/x']);
+  });
+
   it('clears the session and throws SessionExpiredError when the refresh fails', async () => {
     const { api, calls } = client((url) =>
       url.endsWith('/refresh') ? json({ error: { code: 'UNAUTHORIZED', message: 'no' } }, 401) : json({}, 401),

@@ -116,9 +116,11 @@ export function createApiClient(config: ApiClientConfig = {}) {
           },
           body: JSON.stringify({ refreshToken, dashboard: DASHBOARD }),
         });
-        if (!res.ok) return false;
+        // Another tab may have rotated the shared refresh token first: its new tokens are ours too.
+        const rotatedElsewhere = () => storage.get('refreshToken') !== refreshToken && storage.get('accessToken') !== null;
+        if (!res.ok) return rotatedElsewhere();
         const tokens = refreshResponseSchema.safeParse(await res.json());
-        if (!tokens.success) return false;
+        if (!tokens.success) return rotatedElsewhere();
         storage.set('accessToken', tokens.data.accessToken);
         storage.set('refreshToken', tokens.data.refreshToken);
         return true;
@@ -136,9 +138,12 @@ export function createApiClient(config: ApiClientConfig = {}) {
     options: RequestOptions<S> = {},
   ): Promise<Answer<S>> {
     const requestId = generateRequestId();
+    const usedToken = readSession()?.accessToken;
     let res = await send(path, options, requestId);
     if (res.status === 401 && options.auth !== false && readSession()) {
-      if (await refreshOnce()) {
+      // A newer token than the one sent (renewed meanwhile, here or in another tab) needs no refresh.
+      const renewed = readSession()?.accessToken !== usedToken || (await refreshOnce());
+      if (renewed) {
         res = await send(path, options, requestId);
       }
       if (res.status === 401) {

@@ -4,6 +4,7 @@ import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
+import { analytics } from '../../../lib/analytics.ts';
 import { saveSession, storage } from '../../../lib/storage.ts';
 import { useLogin } from '../api/login.ts';
 import styles from './login-form.module.css';
@@ -28,6 +29,7 @@ export function LoginFormCard() {
       onSuccess: (answer) => {
         if ('jwtToken' in answer) {
           saveSession(answer.jwtToken);
+          analytics.identify(answer.jwtToken.userID);
           navigate(from && from !== ROUTES.login ? from : ROUTES.actionNeeded, { replace: true });
         } else if ('mfaResponse' in answer) {
           storage.set('userToken', answer.mfaResponse.userToken);

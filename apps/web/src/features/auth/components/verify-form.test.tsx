@@ -1,0 +1,72 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readSession, storage } from '../../../lib/storage.ts';
+import { VerifyFormCard } from './verify-form.tsx';
+
+function setup(status: number, body: unknown) {
+  const fetchMock = vi.fn(async () => new Response(JSON.stringify(body), { status }));
+  vi.stubGlobal('fetch', fetchMock);
+  storage.set('userToken', 'ut-1');
+  const router = createMemoryRouter(
+    [
+      { path: '/login-verify', element: <VerifyFormCard userToken="ut-1" /> },
+      { path: '/action-needed', element: <p>Action list</p> },
+    ],
+    { initialEntries: ['/login-verify'] },
+  );
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { fetchMock, router };
+}
+
+async function submit(code: string, remember = false) {
+  await userEvent.type(screen.getByLabelText('Verification code'), code);
+  if (remember) await userEvent.click(screen.getByLabelText('Remember this device for 30 days'));
+  await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('VerifyFormCard', () => {
+  it('asks for six digits before calling the server', async () => {
+    const { fetchMock } = setup(200, {});
+    await submit('12a');
+    expect(await screen.findByText('Enter the 6-digit code.')).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("shows 'Incorrect verification code.' for a wrong code", async () => {
+    setup(404, { error: { code: 'NOT_FOUND', message: 'Incorrect verification code.' } });
+    await submit('123456');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Incorrect verification code.');
+  });
+
+  it("shows 'Could not verify code.' for any other failure", async () => {
+    setup(401, { error: { code: 'UNAUTHORIZED', message: 'This verification code has expired.' } });
+    await submit('123456');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Could not verify code.');
+  });
+
+  it('stores the tokens and the remember-me token, forgets the challenge and opens action needed', async () => {
+    const { fetchMock, router } = setup(200, { accessToken: 'a', refreshToken: 'r', userID: 'u', rememberMeToken: 'rm' });
+    await submit('123456', true);
+    await screen.findByText('Action list');
+    expect(router.state.location.pathname).toBe('/action-needed');
+    expect(readSession()).toEqual({ accessToken: 'a', refreshToken: 'r', userId: 'u' });
+    expect(storage.get('rememberMeToken')).toBe('rm');
+    expect(storage.get('userToken')).toBeNull();
+    const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(JSON.parse(String(init.body))).toEqual({
+      authToken: 'ut-1',
+      mfaCode: '123456',
+      dashboard: 'MD Dashboard',
+      rememberMe: true,
+    });
+  });
+});

@@ -1,0 +1,90 @@
+import { MFA_MESSAGES, ROUTES } from '@hcp/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { z } from 'zod';
+import { analytics } from '../../../lib/analytics.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { saveSession, storage } from '../../../lib/storage.ts';
+import { useVerifyMfa } from '../api/verify-mfa.ts';
+import styles from './login-form.module.css';
+
+const verifySchema = z.object({
+  mfaCode: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, { message: 'Enter the 6-digit code.' }),
+  rememberMe: z.boolean(),
+});
+type VerifyForm = z.infer<typeof verifySchema>;
+
+/** Spec §8: 'not found' means a wrong code; any other failure reads 'Could not verify code.' */
+export function verifyErrorText(error: unknown): string {
+  return error instanceof ApiError && error.status === 404 ? MFA_MESSAGES.incorrect : MFA_MESSAGES.failed;
+}
+
+export function VerifyFormCard({ userToken }: { userToken: string }) {
+  const navigate = useNavigate();
+  const mutation = useVerifyMfa();
+  const ids = { code: useId(), remember: useId(), error: useId() };
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<VerifyForm>({ resolver: zodResolver(verifySchema), defaultValues: { mfaCode: '', rememberMe: false } });
+
+  const onSubmit = handleSubmit(({ mfaCode, rememberMe }) =>
+    mutation.mutate(
+      { userToken, mfaCode, rememberMe },
+      {
+        onSuccess: (tokens) => {
+          saveSession(tokens);
+          analytics.identify(tokens.userID);
+          storage.remove('userToken');
+          storage.remove('maskedEmail');
+          storage.remove('maskedPhone');
+          navigate(ROUTES.actionNeeded, { replace: true });
+        },
+      },
+    ),
+  );
+
+  const failure = mutation.error ? verifyErrorText(mutation.error) : null;
+  return (
+    <form className={styles.card} onSubmit={onSubmit} noValidate>
+      {failure ? (
+        <p id={ids.error} role="alert" className={styles.formError}>
+          {failure}
+        </p>
+      ) : null}
+      <div className={styles.field}>
+        <label htmlFor={ids.code}>Verification code</label>
+        <input
+          id={ids.code}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          aria-invalid={errors.mfaCode ? true : undefined}
+          aria-describedby={errors.mfaCode ? `${ids.code}-error` : failure ? ids.error : undefined}
+          {...register('mfaCode')}
+        />
+        {errors.mfaCode ? (
+          <p id={`${ids.code}-error`} className={styles.fieldError}>
+            {errors.mfaCode.message}
+          </p>
+        ) : null}
+      </div>
+      <div className={styles.check}>
+        <input id={ids.remember} type="checkbox" {...register('rememberMe')} />
+        <label htmlFor={ids.remember}>Remember this device for 30 days</label>
+      </div>
+      <button type="submit" className={styles.submit} disabled={mutation.isPending}>
+        {mutation.isPending ? 'Verifying…' : 'Verify'}
+      </button>
+      <p className={styles.links}>
+        <Link to={ROUTES.login}>Back to sign in (sends a new code)</Link>
+      </p>
+    </form>
+  );
+}

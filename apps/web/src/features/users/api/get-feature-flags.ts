@@ -1,0 +1,13 @@
+import { apiPaths, type FeatureFlags, featureFlagsSchema } from '@hcp/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+
+export function getFeatureFlags(): Promise<FeatureFlags> {
+  return api.request(apiPaths.featureFlags, { schema: featureFlagsSchema });
+}
+
+export const featureFlagsQueryOptions = () => queryOptions({ queryKey: ['feature-flags'], queryFn: getFeatureFlags });
+
+export function useFeatureFlags(enabled = true) {
+  return useQuery({ ...featureFlagsQueryOptions(), enabled });
+}
