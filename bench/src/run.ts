@@ -1,8 +1,10 @@
 /** `npm run bench`: every line is "name: subject vs baseline = ratio". BENCH_SECONDS sets each HTTP run. */
 import { httpOverhead } from './http-overhead.ts';
 import { rulesBench } from './rules.ts';
+import { signInBench } from './sign-in.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 console.log(`HCP Portal benchmarks (HTTP runs of ${seconds} s, 10 connections, 2-core machine)`);
 rulesBench();
 await httpOverhead(seconds);
+await signInBench();

@@ -1,0 +1,60 @@
+/**
+ * Sign-in latency: a full POST /auth-service/login over HTTP (validation, lookup, lockout bookkeeping,
+ * argon2id verify, refresh-token insert, JWT, audit row) against the argon2id verify alone — the part
+ * that is slow on purpose. The ratio shows what our own code adds on top of the password hash.
+ */
+import type { AddressInfo } from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
+import { DASHBOARD } from '@hcp/contract';
+import { buildApp } from '../../apps/server/src/app.ts';
+import { loadConfig } from '../../apps/server/src/config.ts';
+import { wrapPglite } from '../../apps/server/src/db/client.ts';
+import { hashPassword, verifyPassword } from '../../apps/server/src/lib/passwords.ts';
+import { DEMO_PASSWORD, seedDemoData } from '../../apps/server/src/seed/index.ts';
+import { report } from './measure.ts';
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+export async function signInBench(runs = 30): Promise<void> {
+  const client = new PGlite();
+  const database = wrapPglite(client);
+  await database.migrate();
+  await seedDemoData(database.db, { size: 'small' });
+  const app = await buildApp(
+    loadConfig({
+      LOG_LEVEL: 'warn',
+      WEB_DIST: '/nonexistent',
+      AUTH_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghij',
+      AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+    }),
+    { database, mailer: { enqueue: async () => undefined, deliver: async () => undefined } },
+  );
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/auth-service/login`;
+  const body = JSON.stringify({ email: 'dr.morgan@demo.hcp', password: DEMO_PASSWORD, dashboard: DASHBOARD });
+
+  const hash = await hashPassword(DEMO_PASSWORD);
+  const verifyTimes: number[] = [];
+  const loginTimes: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    let start = performance.now();
+    await verifyPassword(hash, DEMO_PASSWORD);
+    verifyTimes.push(performance.now() - start);
+    start = performance.now();
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    if (res.status !== 200) throw new Error(`login answered ${res.status}`);
+    await res.json();
+    loginTimes.push(performance.now() - start);
+  }
+  const login = median(loginTimes);
+  const verify = median(verifyTimes);
+  report(
+    'sign-in',
+    'POST /auth-service/login (median)',
+    'argon2id verify alone',
+    login / verify,
+    `${login.toFixed(1)} vs ${verify.toFixed(1)} ms over ${runs} runs`,
+  );
+  await app.close();
+  await client.close();
+}
