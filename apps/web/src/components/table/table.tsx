@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Pagination, type PaginationProps } from '../pagination/pagination.tsx';
+import { Spinner } from '../spinner.tsx';
 import styles from './table.module.css';
 
 export const DEFAULT_EMPTY_MESSAGE = 'No data found.';
@@ -69,7 +70,7 @@ export function Table<Row>({
               <tr className={styles.statusRow}>
                 <td colSpan={span}>
                   <span role="status" className={styles.loading}>
-                    <span className={styles.spinner} aria-hidden="true" />
+                    <Spinner />
                     Loading…
                   </span>
                 </td>

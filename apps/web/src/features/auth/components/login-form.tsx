@@ -4,6 +4,7 @@ import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
+import { TextField } from '../../../components/text-field.tsx';
 import { analytics } from '../../../lib/analytics.ts';
 import { saveSession, storage } from '../../../lib/storage.ts';
 import { useLogin } from '../api/login.ts';
@@ -17,7 +18,7 @@ export function LoginFormCard() {
   const location = useLocation();
   const from = (location.state as { from?: string } | null)?.from;
   const mutation = useLogin();
-  const ids = { email: useId(), password: useId(), error: useId() };
+  const errorId = useId();
   const {
     register,
     handleSubmit,
@@ -46,44 +47,20 @@ export function LoginFormCard() {
   const failure = mutation.error ? normalizeError(mutation.error, 'Could not sign in. Please try again.').message : null;
 
   return (
-    <form className={styles.card} onSubmit={onSubmit} noValidate aria-describedby={failure ? ids.error : undefined}>
+    <form className={styles.card} onSubmit={onSubmit} noValidate aria-describedby={failure ? errorId : undefined}>
       {failure ? (
-        <p id={ids.error} role="alert" className={styles.formError}>
+        <p id={errorId} role="alert" className={styles.formError}>
           {failure}
         </p>
       ) : null}
-      <div className={styles.field}>
-        <label htmlFor={ids.email}>Email</label>
-        <input
-          id={ids.email}
-          type="email"
-          autoComplete="username"
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={errors.email ? `${ids.email}-error` : undefined}
-          {...register('email')}
-        />
-        {errors.email ? (
-          <p id={`${ids.email}-error`} className={styles.fieldError}>
-            {errors.email.message}
-          </p>
-        ) : null}
-      </div>
-      <div className={styles.field}>
-        <label htmlFor={ids.password}>Password</label>
-        <input
-          id={ids.password}
-          type="password"
-          autoComplete="current-password"
-          aria-invalid={errors.password ? true : undefined}
-          aria-describedby={errors.password ? `${ids.password}-error` : undefined}
-          {...register('password')}
-        />
-        {errors.password ? (
-          <p id={`${ids.password}-error`} className={styles.fieldError}>
-            {errors.password.message}
-          </p>
-        ) : null}
-      </div>
+      <TextField label="Email" type="email" autoComplete="username" error={errors.email?.message} {...register('email')} />
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        error={errors.password?.message}
+        {...register('password')}
+      />
       <button type="submit" className={styles.submit} disabled={mutation.isPending}>
         {mutation.isPending ? 'Signing in…' : 'Sign in'}
       </button>

@@ -4,6 +4,7 @@ import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
+import { TextField } from '../../../components/text-field.tsx';
 import { analytics } from '../../../lib/analytics.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { saveSession, storage } from '../../../lib/storage.ts';
@@ -27,7 +28,7 @@ export function verifyErrorText(error: unknown): string {
 export function VerifyFormCard({ userToken }: { userToken: string }) {
   const navigate = useNavigate();
   const mutation = useVerifyMfa();
-  const ids = { code: useId(), remember: useId(), error: useId() };
+  const ids = { remember: useId(), error: useId() };
   const {
     register,
     handleSubmit,
@@ -58,23 +59,15 @@ export function VerifyFormCard({ userToken }: { userToken: string }) {
           {failure}
         </p>
       ) : null}
-      <div className={styles.field}>
-        <label htmlFor={ids.code}>Verification code</label>
-        <input
-          id={ids.code}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          aria-invalid={errors.mfaCode ? true : undefined}
-          aria-describedby={errors.mfaCode ? `${ids.code}-error` : failure ? ids.error : undefined}
-          {...register('mfaCode')}
-        />
-        {errors.mfaCode ? (
-          <p id={`${ids.code}-error`} className={styles.fieldError}>
-            {errors.mfaCode.message}
-          </p>
-        ) : null}
-      </div>
+      <TextField
+        label="Verification code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        error={errors.mfaCode?.message}
+        describedBy={failure ? ids.error : undefined}
+        {...register('mfaCode')}
+      />
       <div className={styles.check}>
         <input id={ids.remember} type="checkbox" {...register('rememberMe')} />
         <label htmlFor={ids.remember}>Remember this device for 30 days</label>
