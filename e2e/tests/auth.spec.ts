@@ -1,5 +1,5 @@
 import { E2E_ACCESS_TOKEN_TTL_SECONDS } from '../playwright.config.ts';
-import { DEMO_PASSWORD, expect, expectAccessible, latestMfaCode, test } from './fixtures.ts';
+import { DEMO_PASSWORD, expect, expectAccessible, latestMfaCode, latestResetPath, test } from './fixtures.ts';
 
 async function submitLogin(page: import('@playwright/test').Page, email: string, password = DEMO_PASSWORD) {
   await page.goto('/login');
@@ -81,4 +81,33 @@ test('log out clears the session on this device and on the server', async ({ pag
     .toBe(401);
   await page.goto('/action-needed');
   await expect(page).toHaveURL(/\/login$/);
+});
+
+test('password reset: request, mailed link, new password, then sign in with it', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await expect(page).toHaveURL(/\/password-reset-request$/);
+  await page.getByLabel('Email').fill('sales@demo.hcp');
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByRole('status')).toContainText('If an account exists for that e-mail');
+  await expectAccessible(page);
+
+  await page.goto(latestResetPath('sales@demo.hcp'));
+  await expect(page.getByRole('heading', { level: 1, name: 'Choose a new password' })).toBeVisible();
+  await page.getByLabel('New password', { exact: true }).fill('sales-e2e-password-2026');
+  await page.getByLabel('Repeat the new password').fill('sales-e2e-password-2026');
+  await expectAccessible(page);
+  await page.getByRole('button', { name: 'Save new password' }).click();
+  await expect(page.getByRole('status')).toHaveText('Your password has been changed. Sign in with your new password.');
+
+  await submitLogin(page, 'sales@demo.hcp', 'sales-e2e-password-2026');
+  await expect(page).toHaveURL(/\/action-needed$/);
+});
+
+test('an expired or used reset link goes to the expired page', async ({ page }) => {
+  await page.goto('/password-reset/not-a-real-token');
+  await expect(page).toHaveURL(/\/password-reset-expired$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'This reset link has expired' })).toBeVisible();
+  await page.getByRole('link', { name: 'Request a new reset link' }).click();
+  await expect(page).toHaveURL(/\/password-reset-request$/);
 });

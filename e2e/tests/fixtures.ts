@@ -54,15 +54,27 @@ export async function signInAs(
   return jwtToken;
 }
 
-/** The newest MFA code the dev mail transport wrote for `to` (DATA_DIR/dev-mail.jsonl). */
-export function latestMfaCode(to: string): string {
+/** The newest mail of a kind the dev mail transport wrote for `to` (DATA_DIR/dev-mail.jsonl). */
+function latestMail(to: string, kind: string): string {
   const file = path.join(process.env.E2E_DATA_DIR ?? '', 'dev-mail.jsonl');
   const mails = readFileSync(file, 'utf8')
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as { to: string; kind: string; text: string });
-  const mail = mails.filter((m) => m.to === to && m.kind === 'mfa-code').at(-1);
-  const code = /\b(\d{6})\b/.exec(mail?.text ?? '')?.[1];
+  const mail = mails.filter((m) => m.to === to && m.kind === kind).at(-1);
+  if (!mail) throw new Error(`no ${kind} mail to ${to}`);
+  return mail.text;
+}
+
+export function latestMfaCode(to: string): string {
+  const code = /\b(\d{6})\b/.exec(latestMail(to, 'mfa-code'))?.[1];
   if (!code) throw new Error(`no MFA code mailed to ${to}`);
   return code;
+}
+
+/** The path of the newest reset link mailed to `to`, e.g. '/password-reset/abc…'. */
+export function latestResetPath(to: string): string {
+  const match = /(\/password-reset\/[A-Za-z0-9_-]+)/.exec(latestMail(to, 'password-reset'));
+  if (!match?.[1]) throw new Error(`no reset link mailed to ${to}`);
+  return match[1];
 }

@@ -77,7 +77,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   await app.register(healthRoutes, { ping: () => deps.database.ping() });
-  await app.register(authRoutes, { auth, perMinute: config.authRateLimitPerMinute });
+  await app.register(authRoutes, { auth, perMinute: config.authRateLimitPerMinute, publicUrl: config.publicUrl });
   await app.register(usersRoutes, { db });
 
   await registerWebApp(app, config.webDist);

@@ -68,7 +68,6 @@ describe('routing', () => {
   it.each([
     ['/login', 'Sign in'],
     ['/password-reset-request', 'Reset your password'],
-    ['/password-reset', 'Choose a new password'],
     ['/password-reset/tok123', 'Choose a new password'],
     ['/password-reset-expired', 'This reset link has expired'],
     ['/getcovered', 'Get Covered'],
@@ -91,6 +90,12 @@ describe('routing', () => {
     const router = renderAt('/login-verify');
     await screen.findByRole('heading', { name: 'Sign in' });
     expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it('the reset page without a token goes to the reset request', async () => {
+    const router = renderAt('/password-reset');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Reset your password' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/password-reset-request');
   });
 
   it('logout clears the session and goes to login', async () => {

@@ -83,3 +83,13 @@ export const MFA_MESSAGES = {
   incorrect: 'Incorrect verification code.',
   failed: 'Could not verify code.',
 } as const;
+
+export const verifyPasswordTokenSchema = z.object({ token: z.string().min(1).max(512) });
+export const statusOkSchema = z.object({ status: z.literal('ok') });
+
+export const PASSWORD_RESET_MESSAGES = {
+  requested: 'If an account exists for that e-mail, we have sent it a link to reset the password. The link works for 30 minutes.',
+  expired: 'This reset link has expired or was already used.',
+  changed: 'Your password has been changed. Sign in with your new password.',
+  currentIncorrect: 'Current password is incorrect.',
+} as const;

@@ -1,11 +1,12 @@
 /** SQL of the auth feature. Returns rows or null; the service decides what a missing row means. */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
   featureFlags,
   loginAttempts,
   mdOffices,
   mfaChallenges,
+  passwordResetTokens,
   refreshTokens,
   rememberMeDevices,
   tenants,
@@ -97,12 +98,20 @@ export async function revokeFamily(db: Executor, familyId: string, at: Date) {
     .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
 }
 
-export async function revokeAllFamiliesOfUser(db: Executor, userId: string, at: Date) {
-  return db
+/** Revokes every session of a user, except the family given (the session changing its own password). */
+export async function revokeAllFamiliesOfUser(db: Executor, userId: string, at: Date, exceptFamilyId?: string) {
+  const rows = await db
     .update(refreshTokens)
     .set({ revokedAt: at })
-    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)))
+    .where(
+      and(
+        eq(refreshTokens.userId, userId),
+        isNull(refreshTokens.revokedAt),
+        exceptFamilyId ? ne(refreshTokens.familyId, exceptFamilyId) : undefined,
+      ),
+    )
     .returning({ familyId: refreshTokens.familyId });
+  return [...new Set(rows.map((r) => r.familyId))];
 }
 
 export async function insertMfaChallenge(
@@ -141,4 +150,46 @@ export async function insertRememberMe(db: Executor, row: { userId: string; toke
 export async function findRememberMe(db: Executor, tokenHash: string) {
   const rows = await db.select().from(rememberMeDevices).where(eq(rememberMeDevices.tokenHash, tokenHash)).limit(1);
   return rows[0] ?? null;
+}
+
+export async function insertResetToken(db: Executor, row: { userId: string; tokenHash: string; expiresAt: Date }) {
+  await db.insert(passwordResetTokens).values(row);
+}
+
+/** A reset token that is unused and unexpired, or null. */
+export async function findUsableResetToken(db: Executor, tokenHash: string) {
+  const rows = await db
+    .select()
+    .from(passwordResetTokens)
+    .where(
+      and(
+        eq(passwordResetTokens.tokenHash, tokenHash),
+        isNull(passwordResetTokens.usedAt),
+        gt(passwordResetTokens.expiresAt, new Date()),
+      ),
+    )
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Uses a reset token once; false when another request used it first. */
+export async function useResetToken(db: Executor, id: string): Promise<boolean> {
+  const rows = await db
+    .update(passwordResetTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(passwordResetTokens.id, id), isNull(passwordResetTokens.usedAt)))
+    .returning({ id: passwordResetTokens.id });
+  return rows.length === 1;
+}
+
+export async function setPassword(db: Executor, userId: string, passwordHash: string) {
+  await db
+    .update(users)
+    .set({ passwordHash, failedLogins: 0, lockedUntil: null, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+}
+
+export async function findPasswordHash(db: Executor, userId: string) {
+  const rows = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
+  return rows[0]?.passwordHash ?? null;
 }

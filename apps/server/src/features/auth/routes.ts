@@ -1,17 +1,24 @@
 /** Auth service routes (spec §7) and their legacy twins with the legacy answer shapes. */
 import {
+  changePasswordSchema,
   legacyLoginResponseSchema,
   loginRequestSchema,
   loginResponseSchema,
   logoutRequestSchema,
   mfaRequestSchema,
+  passwordResetRequestSchema,
   refreshRequestSchema,
   refreshResponseSchema,
+  statusOkSchema,
   tokensSchema,
+  updatePasswordByTokenSchema,
+  verifyPasswordTokenSchema,
 } from '@hcp/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { notFound } from '../../lib/errors.ts';
+import { authOf } from '../../plugins/auth.ts';
 import type { AuthService, RequestContext } from './service.ts';
 
 function contextOf(request: FastifyRequest): RequestContext {
@@ -23,7 +30,12 @@ function contextOf(request: FastifyRequest): RequestContext {
 }
 
 /** Per-IP limits on every auth route (429 with Retry-After); the per-account lockout is in the service. */
-export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; perMinute: number }> = async (app, { auth, perMinute }) => {
+export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; perMinute: number; publicUrl: string | undefined }> = async (
+  app,
+  { auth, perMinute, publicUrl },
+) => {
+  /** Where links in mails point: PUBLIC_URL when configured, else the address the request came to. */
+  const publicOrigin = (request: FastifyRequest) => publicUrl ?? `${request.protocol}://${request.host}`;
   const tags = ['auth'];
   const signIn = { rateLimit: { max: perMinute, timeWindow: '1 minute' } };
   const renew = { rateLimit: { max: perMinute * 6, timeWindow: '1 minute' } };
@@ -75,6 +87,48 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; perMinute: n
       async (request) => auth.refresh(request.body.refreshToken, contextOf(request)),
     );
   }
+
+  app.post(
+    '/auth/user/reset-password',
+    { config: signIn, schema: { tags, body: passwordResetRequestSchema, response: { 200: statusOkSchema } } },
+    async (request) => {
+      await auth.requestPasswordReset(request.body.email, contextOf(request), publicOrigin(request));
+      return { status: 'ok' as const };
+    },
+  );
+
+  app.post(
+    '/auth/mdo/verify-password-token',
+    { config: signIn, schema: { tags, body: verifyPasswordTokenSchema, response: { 200: statusOkSchema } } },
+    async (request) => {
+      await auth.verifyResetToken(request.body.token);
+      return { status: 'ok' as const };
+    },
+  );
+
+  app.put(
+    '/api/mdo/v1/update-password',
+    { config: signIn, schema: { tags, body: updatePasswordByTokenSchema, response: { 200: statusOkSchema } } },
+    async (request) => {
+      await auth.resetPassword(request.body.token, request.body.password, contextOf(request));
+      return { status: 'ok' as const };
+    },
+  );
+
+  app.post(
+    '/api/mdo/v1/users/:userId/update-password',
+    {
+      config: signIn,
+      preHandler: app.requireAuth,
+      schema: { tags, params: z.object({ userId: z.string() }), body: changePasswordSchema, response: { 200: statusOkSchema } },
+    },
+    async (request) => {
+      const claims = authOf(request);
+      if (request.params.userId !== claims.userId) throw notFound('User');
+      await auth.changePassword(claims, request.body.currentPassword, request.body.newPassword, contextOf(request));
+      return { status: 'ok' as const };
+    },
+  );
 
   app.post(
     '/auth/logout',

@@ -13,6 +13,7 @@ import {
   type MfaRequest,
   maskEmail,
   maskPhone,
+  PASSWORD_RESET_MESSAGES,
   type RefreshResponse,
   type Tokens,
 } from '@hcp/contract';
@@ -35,6 +36,7 @@ export const AUTH_LIMITS = {
   rememberMeDays: 30,
   /** A rotated refresh token presented again within this window is a race between tabs, not theft. */
   refreshReuseGraceSeconds: 30,
+  resetTokenSeconds: 30 * 60,
 } as const;
 
 export const LOGIN_FAILED_MESSAGE = 'Email or password is incorrect.';
@@ -297,6 +299,108 @@ export function createAuthService(deps: AuthServiceDeps) {
     }
   }
 
-  return { login, verifyMfa, refresh, logout };
+  /** Same answer whether or not the e-mail has an account (no enumeration); mails a 30-minute link. */
+  async function requestPasswordReset(emailInput: string, ctx: RequestContext, publicOrigin: string): Promise<void> {
+    const user = await repo.findUserForLogin(db, emailInput.trim().toLowerCase());
+    if (!user || user.disabledAt || !user.passwordHash) {
+      await writeAudit(db, {
+        actorUserId: null,
+        action: 'auth.reset.requested',
+        entityType: 'user',
+        requestId: ctx.requestId,
+        ip: ctx.ip,
+        details: { known: false },
+      });
+      return;
+    }
+    const token = randomToken();
+    const mail = {
+      to: user.email,
+      subject: 'Reset your HCP Portal password',
+      text: `Someone asked to reset the password of your HCP Portal account. To choose a new password, open ${publicOrigin}/password-reset/${token} within 30 minutes. If it was not you, ignore this e-mail.`,
+      kind: 'password-reset',
+    };
+    await db.transaction(async (tx) => {
+      await repo.insertResetToken(tx, {
+        userId: user.id,
+        tokenHash: sha256(token),
+        expiresAt: new Date(Date.now() + AUTH_LIMITS.resetTokenSeconds * 1000),
+      });
+      await mailer.enqueue(tx, mail);
+      await writeAudit(tx, {
+        actorUserId: user.id,
+        action: 'auth.reset.requested',
+        entityType: 'user',
+        entityId: user.id,
+        requestId: ctx.requestId,
+        ip: ctx.ip,
+        details: { known: true },
+      });
+    });
+    await mailer.deliver(mail);
+  }
+
+  async function verifyResetToken(token: string): Promise<void> {
+    if (!(await repo.findUsableResetToken(db, sha256(token)))) throw new AppError('GONE', PASSWORD_RESET_MESSAGES.expired);
+  }
+
+  /** Sets the password, uses the token once and ends every session; the next sign-in still asks for MFA. */
+  async function resetPassword(token: string, password: string, ctx: RequestContext): Promise<void> {
+    const row = await repo.findUsableResetToken(db, sha256(token));
+    if (!row) throw new AppError('GONE', PASSWORD_RESET_MESSAGES.expired);
+    const passwordHash = await hashPassword(password);
+    const now = new Date();
+    const families = await db.transaction(async (tx) => {
+      if (!(await repo.useResetToken(tx, row.id))) return null;
+      await repo.setPassword(tx, row.userId, passwordHash);
+      const revoked = await repo.revokeAllFamiliesOfUser(tx, row.userId, now);
+      await writeAudit(tx, {
+        actorUserId: row.userId,
+        action: 'auth.reset.completed',
+        entityType: 'user',
+        entityId: row.userId,
+        requestId: ctx.requestId,
+        ip: ctx.ip,
+        details: { sessionsEnded: revoked.length },
+      });
+      return revoked;
+    });
+    if (!families) throw new AppError('GONE', PASSWORD_RESET_MESSAGES.expired);
+    await Promise.all(families.map((f) => denyList.revoke(f, 'family', new Date(now.getTime() + signer.ttlSeconds * 1000))));
+  }
+
+  /** A signed-in change needs the current password; the other sessions of the user end, this one stays. */
+  async function changePassword(
+    claims: { userId: string; familyId: string },
+    currentPassword: string,
+    newPassword: string,
+    ctx: RequestContext,
+  ): Promise<void> {
+    const existing = await repo.findPasswordHash(db, claims.userId);
+    if (!existing || !(await verifyPassword(existing, currentPassword))) {
+      throw new AppError('VALIDATION_FAILED', PASSWORD_RESET_MESSAGES.currentIncorrect, [
+        { path: 'body.currentPassword', message: PASSWORD_RESET_MESSAGES.currentIncorrect },
+      ]);
+    }
+    const passwordHash = await hashPassword(newPassword);
+    const now = new Date();
+    const families = await db.transaction(async (tx) => {
+      await repo.setPassword(tx, claims.userId, passwordHash);
+      const revoked = await repo.revokeAllFamiliesOfUser(tx, claims.userId, now, claims.familyId);
+      await writeAudit(tx, {
+        actorUserId: claims.userId,
+        action: 'auth.password.changed',
+        entityType: 'user',
+        entityId: claims.userId,
+        requestId: ctx.requestId,
+        ip: ctx.ip,
+        details: { sessionsEnded: revoked.length },
+      });
+      return revoked;
+    });
+    await Promise.all(families.map((f) => denyList.revoke(f, 'family', new Date(now.getTime() + signer.ttlSeconds * 1000))));
+  }
+
+  return { login, verifyMfa, refresh, logout, requestPasswordReset, verifyResetToken, resetPassword, changePassword };
 }
 export type AuthService = ReturnType<typeof createAuthService>;

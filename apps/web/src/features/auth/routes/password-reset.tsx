@@ -1,5 +1,76 @@
+import { newPasswordSchema, normalizeError, PASSWORD_RESET_MESSAGES, ROUTES } from '@hcp/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { Link, Navigate, useParams } from 'react-router';
+import { z } from 'zod';
+import { FullPageLoader } from '../../../components/full-page-loader.tsx';
 import { Page } from '../../../components/page.tsx';
+import { TextField } from '../../../components/text-field.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { usePasswordToken, useUpdatePasswordByToken } from '../api/password-reset.ts';
+import styles from '../components/login-form.module.css';
+
+const schema = z
+  .object({ password: newPasswordSchema, confirm: z.string() })
+  .refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'The two passwords do not match.' });
+
+function ResetForm({ token }: { token: string }) {
+  const check = usePasswordToken(token);
+  const mutation = useUpdatePasswordByToken();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<z.infer<typeof schema>>({ resolver: zodResolver(schema) });
+
+  const gone = (error: unknown) => error instanceof ApiError && error.status === 410;
+  if (check.isPending) return <FullPageLoader label="Checking your reset link…" />;
+  if (gone(check.error) || gone(mutation.error)) return <Navigate to={ROUTES.passwordResetExpired} replace />;
+  if (mutation.isSuccess) {
+    return (
+      <div className={styles.card}>
+        <p role="status">{PASSWORD_RESET_MESSAGES.changed}</p>
+        <p className={styles.links}>
+          <Link to={ROUTES.login}>Sign in</Link>
+        </p>
+      </div>
+    );
+  }
+  const failure = check.error ?? mutation.error;
+  return (
+    <form className={styles.card} noValidate onSubmit={handleSubmit(({ password }) => mutation.mutate({ token, password }))}>
+      {failure ? (
+        <p role="alert" className={styles.formError}>
+          {normalizeError(failure).message}
+        </p>
+      ) : null}
+      <TextField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.password?.message}
+        {...register('password')}
+      />
+      <TextField
+        label="Repeat the new password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.confirm?.message}
+        {...register('confirm')}
+      />
+      <p>At least 12 characters. A few unrelated words make a strong password that is easy to remember.</p>
+      <button type="submit" className={styles.submit} disabled={mutation.isPending}>
+        {mutation.isPending ? 'Saving…' : 'Save new password'}
+      </button>
+    </form>
+  );
+}
 
 export default function PasswordResetRoute() {
-  return <Page title="Choose a new password" />;
+  const { token } = useParams();
+  return (
+    <Page title="Choose a new password">
+      {token ? <ResetForm token={token} /> : <Navigate to={ROUTES.passwordResetRequest} replace />}
+    </Page>
+  );
 }
