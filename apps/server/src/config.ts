@@ -36,8 +36,6 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
 });
 
-export type Env = z.input<typeof envSchema>;
-
 export interface Config {
   port: number;
   host: string;

@@ -10,6 +10,7 @@ export * from './rules/action-types.ts';
 export * from './rules/brand.ts';
 export * from './rules/dates.ts';
 export * from './rules/environment.ts';
+export * from './rules/masking.ts';
 export * from './rules/order-status.ts';
 export * from './rules/pagination.ts';
 export * from './rules/request-id.ts';

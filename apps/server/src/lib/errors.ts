@@ -16,5 +16,3 @@ export class AppError extends Error {
 }
 
 export const notFound = (what = 'Resource') => new AppError('NOT_FOUND', `${what} not found.`);
-export const conflict = (message: string) => new AppError('CONFLICT', message);
-export const badRequest = (message: string, details: ErrorDetail[] = []) => new AppError('BAD_REQUEST', message, details);

@@ -293,6 +293,7 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
   );
 
   // --- patients and prescriptions ---
+  const npiOfStaff = new Map(data.mdStaff.map((m) => [m.id as string, m.npi ?? null]));
   let orderSeq = 4_100_000;
   const coverageLeft = new Map(offices.map((o) => [o.id, [...COVERAGE]]));
   for (let p = 0; p < sizes.patients; p += 1) {
@@ -384,7 +385,7 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
       data.prescriptions.push(row);
       data.prescriptionEvents.push({ prescriptionId: rxId, type: 'RECEIVED', data: { source: 'seed' }, createdAt: prescribedAt });
       if (row.hcpActionRequired) {
-        const prescriberNpi = data.mdStaff.find((s) => s.id === row.prescriberId)?.npi ?? '1234567893';
+        const prescriberNpi = npiOfStaff.get(row.prescriberId) ?? '1234567893';
         data.appeals.push({
           id: uuid(),
           prescriptionId: rxId,

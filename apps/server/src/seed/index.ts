@@ -51,21 +51,25 @@ export async function seedDemoData(db: Database, options: { size: SeedSize; now?
       })),
     );
 
-    await insertBatches(tx, schema.tenants, data.tenants);
-    await insertBatches(tx, schema.featureFlags, data.featureFlags);
-    await insertBatches(tx, schema.appSettings, data.appSettings);
-    await insertBatches(tx, schema.zipCodes, data.zipCodes);
-    await insertBatches(tx, schema.drugProducts, data.drugProducts);
-    await insertBatches(tx, schema.mdOffices, data.mdOffices);
-    await insertBatches(tx, schema.mdStaff, data.mdStaff);
-    await insertBatches(tx, schema.officeMembers, data.officeMembers);
-    await insertBatches(tx, schema.users, users);
-    await insertBatches(tx, schema.patients, data.patients);
-    await insertBatches(tx, schema.prescriptions, data.prescriptions);
-    await insertBatches(tx, schema.prescriptionEvents, data.prescriptionEvents);
-    await insertBatches(tx, schema.comments, data.comments);
-    await insertBatches(tx, schema.commentMentions, data.commentMentions);
-    await insertBatches(tx, schema.appeals, data.appeals);
+    // Parents before children, so every foreign key points at a row already inserted.
+    const inOrder: [Parameters<Executor['insert']>[0], Record<string, unknown>[]][] = [
+      [schema.tenants, data.tenants],
+      [schema.featureFlags, data.featureFlags],
+      [schema.appSettings, data.appSettings],
+      [schema.zipCodes, data.zipCodes],
+      [schema.drugProducts, data.drugProducts],
+      [schema.mdOffices, data.mdOffices],
+      [schema.mdStaff, data.mdStaff],
+      [schema.officeMembers, data.officeMembers],
+      [schema.users, users],
+      [schema.patients, data.patients],
+      [schema.prescriptions, data.prescriptions],
+      [schema.prescriptionEvents, data.prescriptionEvents],
+      [schema.comments, data.comments],
+      [schema.commentMentions, data.commentMentions],
+      [schema.appeals, data.appeals],
+    ];
+    for (const [table, rows] of inOrder) await insertBatches(tx, table, rows);
     await tx.insert(schema.appSettings).values({
       key: SEED_MARKER,
       value: { size: options.size, seededAt: now.toISOString() },

@@ -84,6 +84,11 @@ export const MFA_MESSAGES = {
   failed: 'Could not verify code.',
 } as const;
 
+/** Spec §8: a 'not found' answer (404) means a wrong code; any other failure reads 'Could not verify code.' */
+export function mfaFailureMessage(status: number): string {
+  return status === 404 ? MFA_MESSAGES.incorrect : MFA_MESSAGES.failed;
+}
+
 export const verifyPasswordTokenSchema = z.object({ token: z.string().min(1).max(512) });
 export const statusOkSchema = z.object({ status: z.literal('ok') });
 

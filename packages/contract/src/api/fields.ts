@@ -11,7 +11,6 @@ import {
   isLettersDigitsSpacesDots,
   isNpi,
   isUsPhone,
-  isUsState,
   isZip,
   US_STATES,
 } from '../rules/validators.ts';
@@ -45,4 +44,3 @@ export const isoDateSchema = z.string().refine((v) => parseIsoDate(v) !== null, 
 export const usDateInputSchema = z.string().refine((v) => parseDateInput(v) !== null, {
   message: 'Date input not valid.',
 });
-export const isUsStateValue = isUsState;

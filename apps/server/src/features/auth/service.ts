@@ -17,7 +17,7 @@ import {
   type RefreshResponse,
   type Tokens,
 } from '@hcp/contract';
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { hmac, randomToken, sha256, sixDigitCode } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -60,6 +60,25 @@ export interface AuthServiceDeps {
   refreshTokenTtlSeconds: number;
 }
 
+/** Audit rows of sign-in are about one user's own account (or no account, for unknown e-mails). */
+function auditUser(
+  executor: Executor,
+  userId: string | null,
+  action: string,
+  ctx: RequestContext,
+  details: Record<string, unknown> = {},
+) {
+  return writeAudit(executor, {
+    actorUserId: userId,
+    action,
+    entityType: 'user',
+    entityId: userId,
+    requestId: ctx.requestId,
+    ip: ctx.ip,
+    details,
+  });
+}
+
 export function lockSecondsAfter(failedLogins: number): number {
   if (failedLogins < AUTH_LIMITS.maxFailedLogins) return 0;
   const doublings = failedLogins - AUTH_LIMITS.maxFailedLogins;
@@ -93,15 +112,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     const email = input.email.trim().toLowerCase();
     const user = await repo.findUserForLogin(db, email);
     const audit = (action: string, details: Record<string, unknown> = {}) =>
-      writeAudit(db, {
-        actorUserId: user?.id ?? null,
-        action,
-        entityType: 'user',
-        entityId: user?.id ?? null,
-        requestId: ctx.requestId,
-        ip: ctx.ip,
-        details,
-      });
+      auditUser(db, user?.id ?? null, action, ctx, details);
 
     if (user?.lockedUntil && user.lockedUntil > new Date()) {
       await repo.recordLoginAttempt(db, email, ctx.ip, false);
@@ -195,15 +206,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     const expired = new AppError('UNAUTHORIZED', 'This verification code has expired. Sign in again to get a new code.');
     if (!challenge || challenge.consumedAt || challenge.expiresAt < new Date()) throw expired;
     const audit = (action: string, details: Record<string, unknown> = {}) =>
-      writeAudit(db, {
-        actorUserId: challenge.userId,
-        action,
-        entityType: 'user',
-        entityId: challenge.userId,
-        requestId: ctx.requestId,
-        ip: ctx.ip,
-        details,
-      });
+      auditUser(db, challenge.userId, action, ctx, details);
 
     if (hmac(deps.signingKey, `${challenge.id}:${input.mfaCode}`) !== challenge.codeHash) {
       const attempts = challenge.attempts + 1;
@@ -241,14 +244,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (ageSeconds > AUTH_LIMITS.refreshReuseGraceSeconds) {
         // A token used twice, well apart: someone else holds a copy. End every session of that family.
         await revokeFamily(row.familyId, now);
-        await writeAudit(db, {
-          actorUserId: row.userId,
-          action: 'auth.refresh.reuse',
-          entityType: 'user',
-          entityId: row.userId,
-          requestId: ctx.requestId,
-          ip: ctx.ip,
-        });
+        await auditUser(db, row.userId, 'auth.refresh.reuse', ctx);
       }
       throw ended;
     }
@@ -270,10 +266,15 @@ export function createAuthService(deps: AuthServiceDeps) {
     return { accessToken: access.token, refreshToken: rotated };
   }
 
+  /** Access tokens of a revoked family live at most one access-token lifetime from `at`: deny them that long. */
+  async function denyFamilies(familyIds: string[], at: Date) {
+    const until = new Date(at.getTime() + signer.ttlSeconds * 1000);
+    await Promise.all(familyIds.map((id) => denyList.revoke(id, 'family', until)));
+  }
+
   async function revokeFamily(familyId: string, at: Date) {
     await repo.revokeFamily(db, familyId, at);
-    // Access tokens of the family live at most one access-token lifetime from now.
-    await denyList.revoke(familyId, 'family', new Date(at.getTime() + signer.ttlSeconds * 1000));
+    await denyFamilies([familyId], at);
   }
 
   /** Idempotent: whatever was presented and still valid is revoked; the answer is always the same. */
@@ -288,14 +289,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     const row = input.refreshToken ? await repo.findRefreshToken(db, sha256(input.refreshToken)) : null;
     if (row && row.userId === input.userId) await revokeFamily(row.familyId, new Date());
     if ((claims && claims.userId === input.userId) || (row && row.userId === input.userId)) {
-      await writeAudit(db, {
-        actorUserId: input.userId,
-        action: 'auth.logout',
-        entityType: 'user',
-        entityId: input.userId,
-        requestId: ctx.requestId,
-        ip: ctx.ip,
-      });
+      await auditUser(db, input.userId, 'auth.logout', ctx);
     }
   }
 
@@ -303,14 +297,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   async function requestPasswordReset(emailInput: string, ctx: RequestContext, publicOrigin: string): Promise<void> {
     const user = await repo.findUserForLogin(db, emailInput.trim().toLowerCase());
     if (!user || user.disabledAt || !user.passwordHash) {
-      await writeAudit(db, {
-        actorUserId: null,
-        action: 'auth.reset.requested',
-        entityType: 'user',
-        requestId: ctx.requestId,
-        ip: ctx.ip,
-        details: { known: false },
-      });
+      await auditUser(db, null, 'auth.reset.requested', ctx, { known: false });
       return;
     }
     const token = randomToken();
@@ -327,15 +314,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         expiresAt: new Date(Date.now() + AUTH_LIMITS.resetTokenSeconds * 1000),
       });
       await mailer.enqueue(tx, mail);
-      await writeAudit(tx, {
-        actorUserId: user.id,
-        action: 'auth.reset.requested',
-        entityType: 'user',
-        entityId: user.id,
-        requestId: ctx.requestId,
-        ip: ctx.ip,
-        details: { known: true },
-      });
+      await auditUser(tx, user.id, 'auth.reset.requested', ctx, { known: true });
     });
     await mailer.deliver(mail);
   }
@@ -354,19 +333,11 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!(await repo.useResetToken(tx, row.id))) return null;
       await repo.setPassword(tx, row.userId, passwordHash);
       const revoked = await repo.revokeAllFamiliesOfUser(tx, row.userId, now);
-      await writeAudit(tx, {
-        actorUserId: row.userId,
-        action: 'auth.reset.completed',
-        entityType: 'user',
-        entityId: row.userId,
-        requestId: ctx.requestId,
-        ip: ctx.ip,
-        details: { sessionsEnded: revoked.length },
-      });
+      await auditUser(tx, row.userId, 'auth.reset.completed', ctx, { sessionsEnded: revoked.length });
       return revoked;
     });
     if (!families) throw new AppError('GONE', PASSWORD_RESET_MESSAGES.expired);
-    await Promise.all(families.map((f) => denyList.revoke(f, 'family', new Date(now.getTime() + signer.ttlSeconds * 1000))));
+    await denyFamilies(families, now);
   }
 
   /** A signed-in change needs the current password; the other sessions of the user end, this one stays. */
@@ -387,18 +358,10 @@ export function createAuthService(deps: AuthServiceDeps) {
     const families = await db.transaction(async (tx) => {
       await repo.setPassword(tx, claims.userId, passwordHash);
       const revoked = await repo.revokeAllFamiliesOfUser(tx, claims.userId, now, claims.familyId);
-      await writeAudit(tx, {
-        actorUserId: claims.userId,
-        action: 'auth.password.changed',
-        entityType: 'user',
-        entityId: claims.userId,
-        requestId: ctx.requestId,
-        ip: ctx.ip,
-        details: { sessionsEnded: revoked.length },
-      });
+      await auditUser(tx, claims.userId, 'auth.password.changed', ctx, { sessionsEnded: revoked.length });
       return revoked;
     });
-    await Promise.all(families.map((f) => denyList.revoke(f, 'family', new Date(now.getTime() + signer.ttlSeconds * 1000))));
+    await denyFamilies(families, now);
   }
 
   return { login, verifyMfa, refresh, logout, requestPasswordReset, verifyResetToken, resetPassword, changePassword };

@@ -4,6 +4,7 @@ import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { analytics } from '../../../lib/analytics.ts';
 import { saveSession, storage } from '../../../lib/storage.ts';
@@ -48,11 +49,7 @@ export function LoginFormCard() {
 
   return (
     <form className={styles.card} onSubmit={onSubmit} noValidate aria-describedby={failure ? errorId : undefined}>
-      {failure ? (
-        <p id={errorId} role="alert" className={styles.formError}>
-          {failure}
-        </p>
-      ) : null}
+      <FormAlert id={errorId} message={failure} />
       <TextField label="Email" type="email" autoComplete="username" error={errors.email?.message} {...register('email')} />
       <TextField
         label="Password"

@@ -1,9 +1,10 @@
-import { MFA_MESSAGES, ROUTES } from '@hcp/contract';
+import { mfaFailureMessage, ROUTES } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { analytics } from '../../../lib/analytics.ts';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -19,11 +20,6 @@ const verifySchema = z.object({
   rememberMe: z.boolean(),
 });
 type VerifyForm = z.infer<typeof verifySchema>;
-
-/** Spec §8: 'not found' means a wrong code; any other failure reads 'Could not verify code.' */
-export function verifyErrorText(error: unknown): string {
-  return error instanceof ApiError && error.status === 404 ? MFA_MESSAGES.incorrect : MFA_MESSAGES.failed;
-}
 
 export function VerifyFormCard({ userToken }: { userToken: string }) {
   const navigate = useNavigate();
@@ -51,14 +47,10 @@ export function VerifyFormCard({ userToken }: { userToken: string }) {
     ),
   );
 
-  const failure = mutation.error ? verifyErrorText(mutation.error) : null;
+  const failure = mutation.error ? mfaFailureMessage(mutation.error instanceof ApiError ? mutation.error.status : 0) : null;
   return (
     <form className={styles.card} onSubmit={onSubmit} noValidate>
-      {failure ? (
-        <p id={ids.error} role="alert" className={styles.formError}>
-          {failure}
-        </p>
-      ) : null}
+      <FormAlert id={ids.error} message={failure} />
       <TextField
         label="Verification code"
         inputMode="numeric"

@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { Page } from '../../../components/page.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useRequestPasswordReset } from '../api/password-reset.ts';
@@ -29,11 +30,7 @@ export default function PasswordResetRequestRoute() {
       ) : (
         <form className={styles.card} noValidate onSubmit={handleSubmit(({ email }) => mutation.mutate(email))}>
           <p>Enter the e-mail of your account. We will send you a link to choose a new password.</p>
-          {mutation.error ? (
-            <p role="alert" className={styles.formError}>
-              {normalizeError(mutation.error).message}
-            </p>
-          ) : null}
+          <FormAlert message={mutation.error ? normalizeError(mutation.error).message : null} />
           <TextField label="Email" type="email" autoComplete="username" error={errors.email?.message} {...register('email')} />
           <button type="submit" className={styles.submit} disabled={mutation.isPending}>
             {mutation.isPending ? 'Sending…' : 'Send reset link'}

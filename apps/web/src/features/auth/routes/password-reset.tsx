@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useParams } from 'react-router';
 import { z } from 'zod';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { FullPageLoader } from '../../../components/full-page-loader.tsx';
 import { Page } from '../../../components/page.tsx';
 import { TextField } from '../../../components/text-field.tsx';
@@ -39,11 +40,7 @@ function ResetForm({ token }: { token: string }) {
   const failure = check.error ?? mutation.error;
   return (
     <form className={styles.card} noValidate onSubmit={handleSubmit(({ password }) => mutation.mutate({ token, password }))}>
-      {failure ? (
-        <p role="alert" className={styles.formError}>
-          {normalizeError(failure).message}
-        </p>
-      ) : null}
+      <FormAlert message={failure ? normalizeError(failure).message : null} />
       <TextField
         label="New password"
         type="password"
