@@ -57,12 +57,25 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
   };
 }
 
+/** Session-level advisory lock held while migrating, so instances starting together migrate one at a time. */
+export const MIGRATION_LOCK_ID = 7_304_210;
+
 export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): DatabaseHandle {
   const db = drizzleNodePg(pool, { schema }) as unknown as Database;
   return {
     db,
     kind: 'postgres',
-    migrate: () => migrateNodePg(drizzleNodePg(pool), { migrationsFolder: MIGRATIONS_DIR }),
+    migrate: async () => {
+      // One connection for lock, migration and unlock: a session lock belongs to its connection.
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+        await migrateNodePg(drizzleNodePg(client), { migrationsFolder: MIGRATIONS_DIR });
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+        client.release();
+      }
+    },
     ping: async () => {
       await db.execute(sql`select 1`);
     },
