@@ -34,6 +34,14 @@ describe('serving the web app', () => {
     expect(res.headers['cache-control']).toContain('immutable');
   });
 
+  it('answers 404, not the app, for a missing file', async () => {
+    for (const url of ['/assets/index-old999.js', '/robots.txt']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(404);
+      expect(res.body).not.toContain('<div id="root">');
+    }
+  });
+
   it('keeps API paths and non-GET requests as JSON 404s', async () => {
     const api = await t.app.inject({ method: 'GET', url: '/api/mdo/v1/unknown' });
     expect(api.statusCode).toBe(404);

@@ -9,6 +9,12 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { apiNotFound, isApiPath } from './errors.ts';
 
+/** '/assets/index-abc.js' or '/favicon.svg' name a file; '/patients/123' is an app route. */
+export function looksLikeFile(url: string): boolean {
+  const pathname = url.split('?')[0] ?? '';
+  return pathname.startsWith('/assets/') || /\.[a-z0-9]{1,8}$/i.test(pathname.split('/').pop() ?? '');
+}
+
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const hasBuild = existsSync(path.join(webDist, 'index.html'));
   if (hasBuild) {
@@ -27,6 +33,10 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
   app.setNotFoundHandler((request, reply) => {
     if (isApiPath(request.url) || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return apiNotFound(reply);
+    }
+    // A missing file (e.g. an asset of an older or newer build) is a 404, never the app's HTML in its place.
+    if (looksLikeFile(request.url)) {
+      return reply.status(404).type('text/plain; charset=utf-8').header('cache-control', 'no-cache').send('Not found');
     }
     if (!hasBuild) {
       return reply
