@@ -44,3 +44,25 @@ describe('migrations', () => {
     }
   });
 });
+
+describe('PostgreSQL connection loss', () => {
+  it.runIf(inject('databaseUrl'))('an idle connection killed by the server does not crash the process', async () => {
+    const handle = wrapPool(
+      new pg.Pool({ connectionString: inject('databaseUrl'), max: 1, application_name: `hcp-kill-${process.pid}` }),
+    );
+    const admin = new pg.Client({ connectionString: inject('databaseUrl') });
+    await admin.connect();
+    try {
+      await handle.ping();
+      const warned = new Promise<string>((resolve) => process.once('warning', (w) => resolve(w.message)));
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [
+        `hcp-kill-${process.pid}`,
+      ]);
+      expect(await warned).toMatch(/idle database connection lost/);
+      await handle.ping();
+    } finally {
+      await admin.end();
+      await handle.close();
+    }
+  });
+});

@@ -61,6 +61,11 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
 export const MIGRATION_LOCK_ID = 7_304_210;
 
 export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): DatabaseHandle {
+  // An idle connection that dies (server restart, failover, admin kill) is emitted on the pool; unhandled,
+  // it would crash the process. The pool replaces the connection; the next query reports any real outage.
+  pool.on('error', (error) => {
+    process.emitWarning(`idle database connection lost: ${error.message}`, { code: 'HCP_DB_IDLE_CONNECTION' });
+  });
   const db = drizzleNodePg(pool, { schema }) as unknown as Database;
   return {
     db,
