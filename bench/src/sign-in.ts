@@ -27,7 +27,7 @@ export async function signInBench(runs = 30): Promise<void> {
       AUTH_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghij',
       AUTH_RATE_LIMIT_PER_MINUTE: '100000',
     }),
-    { database, mailer: { enqueue: async () => undefined, deliver: async () => undefined } },
+    { database, mailTransport: { name: 'bench', send: async () => undefined } },
   );
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/auth-service/login`;

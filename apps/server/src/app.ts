@@ -8,12 +8,14 @@ import { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
+import { createGoogleVerifier } from './features/auth/google.ts';
+import { scheduleSignInHousekeeping } from './features/auth/housekeeping.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { createAuthService } from './features/auth/service.ts';
 import { createTokenSigner } from './features/auth/tokens.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { usersRoutes } from './features/users/routes.ts';
-import { devMailer, type Mailer } from './lib/mailer.ts';
+import { createMailer, devMailTransport, type MailTransport, smtpMailTransport } from './lib/mailer.ts';
 import { resolveSigningKey } from './lib/signing-key.ts';
 import { registerAuthGuard } from './plugins/auth.ts';
 import { databaseDenyList, redisDenyList } from './plugins/deny-list.ts';
@@ -27,8 +29,8 @@ export interface AppDeps {
   database: DatabaseHandle;
   /** Where log lines go; tests pass a stream to read them. Defaults to stdout. */
   logStream?: DestinationStream;
-  /** Outgoing mail; defaults to the dev transport (outbox + DATA_DIR/dev-mail.jsonl). */
-  mailer?: Mailer;
+  /** Outgoing mail; defaults to SMTP when SMTP_URL is set, else the dev transport (DATA_DIR/dev-mail.jsonl). */
+  mailTransport?: MailTransport;
 }
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -44,6 +46,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       return isRequestId(header) ? header : generateRequestId();
     },
     forceCloseConnections: 'idle',
+    // The spec puts Google's ID token (1-2 KB) in the path of /auth/mdo/google/{token}; the default is 100.
+    routerOptions: { maxParamLength: 4096 },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -53,7 +57,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   registerErrorHandling(app);
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, { allowGoogleSignIn: Boolean(config.googleClientId) });
   await registerOpenApi(app);
 
   // Shared state for several instances lives in Redis when configured (DESIGN §2).
@@ -65,7 +69,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const signingKey = await resolveSigningKey(config);
   const signer = createTokenSigner(signingKey, config.accessTokenTtlSeconds);
   const denyList = redis ? redisDenyList(redis) : databaseDenyList(db);
-  const mailer = deps.mailer ?? devMailer({ dataDir: config.dataDir, log: app.log, writeFile: config.devMailLog });
+  const mailer = createMailer(db, deps.mailTransport ?? defaultMailTransport(config, app), app.log);
   registerAuthGuard(app, { signer, denyList });
   const auth = createAuthService({
     db,
@@ -74,12 +78,27 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     mailer,
     signingKey,
     refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+    google: createGoogleVerifier({ clientId: config.googleClientId, jwksUrl: config.googleJwksUrl }),
   });
 
+  scheduleSignInHousekeeping(app, db, config.housekeepingIntervalSeconds);
+
   await app.register(healthRoutes, { ping: () => deps.database.ping() });
-  await app.register(authRoutes, { auth, perMinute: config.authRateLimitPerMinute, publicUrl: config.publicUrl });
+  await app.register(authRoutes, {
+    auth,
+    perMinute: config.authRateLimitPerMinute,
+    publicUrl: config.publicUrl,
+    googleClientId: config.googleClientId,
+  });
   await app.register(usersRoutes, { db });
 
   await registerWebApp(app, config.webDist);
   return app;
+}
+
+function defaultMailTransport(config: Config, app: FastifyInstance): MailTransport {
+  if (!config.smtpUrl) return devMailTransport({ dataDir: config.dataDir, log: app.log, writeFile: config.devMailLog });
+  const smtp = smtpMailTransport({ url: config.smtpUrl, from: config.mailFrom });
+  app.addHook('onClose', async () => smtp.close());
+  return smtp;
 }

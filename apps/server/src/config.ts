@@ -34,6 +34,14 @@ const envSchema = z.object({
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(2_592_000).default(43_200),
   DEV_MAIL_LOG: flag.default(true),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, { message: 'must start with smtp:// or smtps://' })
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('HCP Portal <no-reply@hcp-portal.local>'),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  HOUSEKEEPING_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
+  GOOGLE_JWKS_URL: z.string().url({ message: 'must be a URL' }).default('https://www.googleapis.com/oauth2/v3/certs'),
 });
 
 export interface Config {
@@ -58,6 +66,15 @@ export interface Config {
   devMailLog: boolean;
   /** Sign-in calls (login, MFA) allowed per client IP per minute; refresh and logout get six times as many. */
   authRateLimitPerMinute: number;
+  /** Real mail delivery (nodemailer); without it the dev transport is used. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Google sign-in is offered only when a client id is configured (it is also the token audience). */
+  googleClientId: string | undefined;
+  /** Keys that sign Google ID tokens; tests point it at their own key set. */
+  googleJwksUrl: string;
+  /** How often expired sign-in rows are purged; 0 turns the purge off. */
+  housekeepingIntervalSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -96,5 +113,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     refreshTokenTtlSeconds: e.REFRESH_TOKEN_TTL_SECONDS,
     devMailLog: e.DEV_MAIL_LOG,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    googleClientId: e.GOOGLE_CLIENT_ID,
+    googleJwksUrl: e.GOOGLE_JWKS_URL,
+    housekeepingIntervalSeconds: e.HOUSEKEEPING_INTERVAL_SECONDS,
   };
 }

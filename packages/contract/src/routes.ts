@@ -94,6 +94,8 @@ export const apiPaths = {
   // auth service and legacy auth
   login: `${AUTH_SERVICE_BASE}/login`,
   mfa: `${AUTH_SERVICE_BASE}/mfa`,
+  mfaResend: `${AUTH_SERVICE_BASE}/mfa/resend`,
+  signInOptions: `${AUTH_SERVICE_BASE}/options`,
   refresh: `${AUTH_SERVICE_BASE}/refresh`,
   legacyLogin: '/auth/mdo/login',
   legacyVerify2Step: '/auth/mdo/verify-2-step',
@@ -104,6 +106,7 @@ export const apiPaths = {
   verifyPasswordToken: '/auth/mdo/verify-password-token',
   updatePasswordByToken: `${API_BASE}/v1/update-password`,
   changePassword: (userId: string) => `${user(userId)}/update-password`,
+  rememberedDevices: (userId: string) => `${user(userId)}/remembered-devices`,
   // users
   userDetails: (userId: string) => `${user(userId)}/mdo-user-details`,
   featureFlags: `${API_BASE}/v1/feature-flags`,

@@ -351,6 +351,9 @@ export const mfaChallenges = pgTable('mfa_challenges', {
   tokenHash: text('token_hash').notNull().unique(),
   codeHash: text('code_hash').notNull(),
   attempts: integer('attempts').notNull().default(0),
+  /** How many times a new code was sent for this challenge (capped), and when the last one went out. */
+  resends: integer('resends').notNull().default(0),
+  sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   consumedAt: timestamp('consumed_at', { withTimezone: true }),
   createdAt: createdAt(),
@@ -367,15 +370,19 @@ export const passwordResetTokens = pgTable('password_reset_tokens', {
   createdAt: createdAt(),
 });
 
-export const rememberMeDevices = pgTable('remember_me_devices', {
-  id: id(),
-  userId: uuid('user_id')
-    .notNull()
-    .references(() => users.id),
-  tokenHash: text('token_hash').notNull().unique(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  createdAt: createdAt(),
-});
+export const rememberMeDevices = pgTable(
+  'remember_me_devices',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('remember_me_user_idx').on(t.userId)],
+);
 
 export const loginAttempts = pgTable(
   'login_attempts',

@@ -1,11 +1,14 @@
 /**
- * Outgoing mail goes through the outbox table in the caller's transaction, then is delivered. Without
- * SMTP (the default) delivery is the dev transport: a log line and a line in DATA_DIR/dev-mail.jsonl,
- * which is how a developer (or an end-to-end test) reads an MFA code or reset link.
+ * Outgoing mail goes through the outbox table in the caller's transaction, then is delivered by a
+ * transport once the transaction has committed, and the outbox row records the outcome. Transports:
+ * SMTP via nodemailer when SMTP_URL is set; otherwise the dev transport: a log line and a line in
+ * DATA_DIR/dev-mail.jsonl, which is how a developer (or an end-to-end test) reads an MFA code or reset link.
  */
 import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
 import type { Executor } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 
@@ -17,22 +20,49 @@ export interface Mail {
   kind: string;
 }
 
+export interface MailTransport {
+  name: string;
+  send(mail: Mail): Promise<void>;
+}
+
 export interface Mailer {
-  /** Records the mail in the outbox inside the caller's transaction. */
-  enqueue(db: Executor, mail: Mail): Promise<void>;
-  /** Delivers a recorded mail; called after the transaction commits. */
-  deliver(mail: Mail): Promise<void>;
+  /** Records the mail in the outbox inside the caller's transaction; returns the outbox id. */
+  enqueue(db: Executor, mail: Mail): Promise<string>;
+  /**
+   * Delivers a recorded mail; called after the transaction commits. A transport failure is logged and
+   * recorded on the outbox row, never thrown: the caller's write has happened and must answer normally.
+   */
+  deliver(outboxId: string, mail: Mail): Promise<boolean>;
 }
 
-/** Records a mail in the outbox inside the caller's transaction (every transport does this first). */
-export async function enqueueMail(db: Executor, mail: Mail): Promise<void> {
-  await db.insert(outbox).values({ channel: 'email', recipient: mail.to, payload: mail, status: 'pending' });
-}
-
-export function devMailer(options: { dataDir: string; log: FastifyBaseLogger; writeFile: boolean }): Mailer {
+export function createMailer(db: Executor, transport: MailTransport, log: FastifyBaseLogger): Mailer {
   return {
-    enqueue: enqueueMail,
-    async deliver(mail) {
+    async enqueue(executor, mail) {
+      const [row] = await executor
+        .insert(outbox)
+        .values({ channel: 'email', recipient: mail.to, payload: mail, status: 'pending' })
+        .returning({ id: outbox.id });
+      if (!row) throw new Error('outbox insert returned no row');
+      return row.id;
+    },
+    async deliver(outboxId, mail) {
+      try {
+        await transport.send(mail);
+        await db.update(outbox).set({ status: 'sent', sentAt: new Date() }).where(eq(outbox.id, outboxId));
+        return true;
+      } catch (error) {
+        log.error({ err: error, mailKind: mail.kind, outboxId, transport: transport.name }, 'mail delivery failed');
+        await db.update(outbox).set({ status: 'failed' }).where(eq(outbox.id, outboxId));
+        return false;
+      }
+    },
+  };
+}
+
+export function devMailTransport(options: { dataDir: string; log: FastifyBaseLogger; writeFile: boolean }): MailTransport {
+  return {
+    name: 'dev',
+    async send(mail) {
       options.log.info({ mailKind: mail.kind, mailSubject: mail.subject }, 'dev mail delivered to dev-mail.jsonl');
       if (!options.writeFile) return;
       await mkdir(options.dataDir, { recursive: true });
@@ -41,5 +71,17 @@ export function devMailer(options: { dataDir: string; log: FastifyBaseLogger; wr
         `${JSON.stringify({ ...mail, at: new Date().toISOString() })}\n`,
       );
     },
+  };
+}
+
+/** SMTP_URL such as smtp://user:pass@mail.example.com:587 or smtps://…:465 (nodemailer reads both). */
+export function smtpMailTransport(options: { url: string; from: string }): MailTransport & { close(): void } {
+  const transporter = nodemailer.createTransport(options.url);
+  return {
+    name: 'smtp',
+    async send(mail) {
+      await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text });
+    },
+    close: () => transporter.close(),
   };
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { DatabaseHandle } from '../../src/db/client.ts';
-import { enqueueMail, type Mail } from '../../src/lib/mailer.ts';
+import type { Mail, MailTransport } from '../../src/lib/mailer.ts';
 import { createTestDatabase, type Template } from './database.ts';
 
 export interface TestApp {
@@ -18,7 +18,13 @@ export interface TestApp {
 }
 
 export async function buildTestApp(
-  options: { template?: Template; env?: Record<string, string>; database?: DatabaseHandle } = {},
+  options: {
+    template?: Template;
+    env?: Record<string, string>;
+    database?: DatabaseHandle;
+    /** 'default' lets the app pick its transport from the config (SMTP_URL); else mail is captured in `mail`. */
+    mailTransport?: MailTransport | 'default';
+  } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase(options.template ?? 'demo'));
   const config = loadConfig({
@@ -37,8 +43,9 @@ export async function buildTestApp(
     },
   });
   const mail: Mail[] = [];
-  const mailer = { enqueue: enqueueMail, deliver: async (m: Mail) => void mail.push(m) };
-  const app = await buildApp(config, { database, logStream, mailer });
+  const mailTransport = { name: 'test', send: async (m: Mail) => void mail.push(m) };
+  const chosen = options.mailTransport === 'default' ? undefined : (options.mailTransport ?? mailTransport);
+  const app = await buildApp(config, { database, logStream, ...(chosen ? { mailTransport: chosen } : {}) });
   return {
     app,
     database,

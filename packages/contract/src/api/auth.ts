@@ -89,6 +89,35 @@ export function mfaFailureMessage(status: number): string {
   return status === 404 ? MFA_MESSAGES.incorrect : MFA_MESSAGES.failed;
 }
 
+/** A new code for the same challenge (the user token stays the same). */
+export const mfaResendRequestSchema = z.object({ authToken: z.string().min(1), dashboard: z.literal(DASHBOARD).optional() });
+export type MfaResendRequest = z.infer<typeof mfaResendRequestSchema>;
+export const MFA_RESEND = { maxResends: 3, minSecondsBetween: 30 } as const;
+export const MFA_RESEND_MESSAGES = {
+  sent: 'We sent a new code. Codes sent earlier no longer work.',
+  failed: 'Could not send a new code. Sign in again to get one.',
+} as const;
+
+/** Body of the Google sign-in call (the ID token is in the path); the device's remember-me token skips MFA. */
+export const googleLoginRequestSchema = z
+  .object({ dashboard: z.literal(DASHBOARD).optional(), rememberMeToken: z.string().optional() })
+  .default({});
+
+/** What the login page needs before the user types anything. */
+export const signInOptionsSchema = z.object({ googleClientId: z.string().nullable() });
+export type SignInOptions = z.infer<typeof signInOptionsSchema>;
+
+export const GOOGLE_MESSAGES = {
+  unknownUser:
+    'No HCP Portal account uses this Google address. Sign in with your e-mail and password, or ask your office administrator.',
+  invalid: 'Google sign-in could not be verified. Please try again.',
+  disabled: 'Google sign-in is not enabled for this portal.',
+} as const;
+
+/** Remembered devices of the signed-in user (they skip the MFA code for 30 days). */
+export const rememberedDevicesSchema = z.object({ count: z.number().int().nonnegative() });
+export type RememberedDevices = z.infer<typeof rememberedDevicesSchema>;
+
 export const verifyPasswordTokenSchema = z.object({ token: z.string().min(1).max(512) });
 export const statusOkSchema = z.object({ status: z.literal('ok') });
 

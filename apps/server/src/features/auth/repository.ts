@@ -1,5 +1,5 @@
 /** SQL of the auth feature. Returns rows or null; the service decides what a missing row means. */
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
   featureFlags,
@@ -9,6 +9,7 @@ import {
   passwordResetTokens,
   refreshTokens,
   rememberMeDevices,
+  revokedTokens,
   tenants,
   users,
 } from '../../db/schema.ts';
@@ -27,6 +28,7 @@ export async function findUserForLogin(db: Executor, email: string) {
       failedLogins: users.failedLogins,
       lockedUntil: users.lockedUntil,
       disabledAt: users.disabledAt,
+      googleSubject: users.googleSubject,
       harrowPortalAccess: mdOffices.harrowPortalAccess,
     })
     .from(users)
@@ -45,6 +47,11 @@ export async function findUserById(db: Executor, id: string) {
     .where(eq(users.id, id))
     .limit(1);
   return rows[0] ?? null;
+}
+
+export async function findUserEmail(db: Executor, id: string): Promise<string | null> {
+  const rows = await db.select({ email: users.email }).from(users).where(eq(users.id, id)).limit(1);
+  return rows[0]?.email ?? null;
 }
 
 export async function recordLoginAttempt(db: Executor, email: string, ip: string | null, succeeded: boolean) {
@@ -192,4 +199,68 @@ export async function setPassword(db: Executor, userId: string, passwordHash: st
 export async function findPasswordHash(db: Executor, userId: string) {
   const rows = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
   return rows[0]?.passwordHash ?? null;
+}
+
+/** A new code for a live challenge: failed tries are kept (5 in total end it), the clock restarts. */
+export async function resendMfaCode(
+  db: Executor,
+  row: { id: string; codeHash: string; expiresAt: Date; sentAt: Date; maxResends: number },
+): Promise<boolean> {
+  const rows = await db
+    .update(mfaChallenges)
+    .set({ codeHash: row.codeHash, expiresAt: row.expiresAt, sentAt: row.sentAt, resends: sql`${mfaChallenges.resends} + 1` })
+    .where(and(eq(mfaChallenges.id, row.id), isNull(mfaChallenges.consumedAt), lt(mfaChallenges.resends, row.maxResends)))
+    .returning({ id: mfaChallenges.id });
+  return rows.length === 1;
+}
+
+export async function setGoogleSubject(db: Executor, userId: string, subject: string) {
+  await db.update(users).set({ googleSubject: subject }).where(eq(users.id, userId));
+}
+
+/** Forgets every remembered device of the user: the next sign-in on any of them asks for a code again. */
+export async function deleteRememberedDevices(db: Executor, userId: string): Promise<number> {
+  const rows = await db
+    .delete(rememberMeDevices)
+    .where(eq(rememberMeDevices.userId, userId))
+    .returning({ id: rememberMeDevices.id });
+  return rows.length;
+}
+
+export async function countRememberedDevices(db: Executor, userId: string, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(rememberMeDevices)
+    .where(and(eq(rememberMeDevices.userId, userId), gt(rememberMeDevices.expiresAt, now)));
+  return row?.n ?? 0;
+}
+
+/**
+ * Deletes sign-in rows that can no longer be used. Expired secrets are kept a day for investigation
+ * (audit_log keeps the story for good); sign-in attempts 30 days.
+ */
+export async function purgeExpired(db: Executor, now: Date) {
+  const dayAgo = new Date(now.getTime() - 86_400_000);
+  const monthAgo = new Date(now.getTime() - 30 * 86_400_000);
+  const count = async (q: Promise<unknown[]>) => (await q).length;
+  return {
+    revokedTokens: await count(
+      db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, now)).returning({ id: revokedTokens.id }),
+    ),
+    refreshTokens: await count(
+      db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, dayAgo)).returning({ id: refreshTokens.id }),
+    ),
+    mfaChallenges: await count(
+      db.delete(mfaChallenges).where(lt(mfaChallenges.expiresAt, dayAgo)).returning({ id: mfaChallenges.id }),
+    ),
+    resetTokens: await count(
+      db.delete(passwordResetTokens).where(lt(passwordResetTokens.expiresAt, dayAgo)).returning({ id: passwordResetTokens.id }),
+    ),
+    rememberedDevices: await count(
+      db.delete(rememberMeDevices).where(lt(rememberMeDevices.expiresAt, now)).returning({ id: rememberMeDevices.id }),
+    ),
+    loginAttempts: await count(
+      db.delete(loginAttempts).where(lt(loginAttempts.createdAt, monthAgo)).returning({ id: loginAttempts.id }),
+    ),
+  };
 }

@@ -1,14 +1,18 @@
 /** Auth service routes (spec §7) and their legacy twins with the legacy answer shapes. */
 import {
   changePasswordSchema,
+  googleLoginRequestSchema,
   legacyLoginResponseSchema,
   loginRequestSchema,
   loginResponseSchema,
   logoutRequestSchema,
   mfaRequestSchema,
+  mfaResendRequestSchema,
   passwordResetRequestSchema,
   refreshRequestSchema,
   refreshResponseSchema,
+  rememberedDevicesSchema,
+  signInOptionsSchema,
   statusOkSchema,
   tokensSchema,
   updatePasswordByTokenSchema,
@@ -30,10 +34,12 @@ function contextOf(request: FastifyRequest): RequestContext {
 }
 
 /** Per-IP limits on every auth route (429 with Retry-After); the per-account lockout is in the service. */
-export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; perMinute: number; publicUrl: string | undefined }> = async (
-  app,
-  { auth, perMinute, publicUrl },
-) => {
+export const authRoutes: FastifyPluginAsyncZod<{
+  auth: AuthService;
+  perMinute: number;
+  publicUrl: string | undefined;
+  googleClientId: string | undefined;
+}> = async (app, { auth, perMinute, publicUrl, googleClientId }) => {
   /** Where links in mails point: PUBLIC_URL when configured, else the address the request came to. */
   const publicOrigin = (request: FastifyRequest) => publicUrl ?? `${request.protocol}://${request.host}`;
   const tags = ['auth'];
@@ -79,6 +85,33 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; perMinute: n
       async (request) => auth.verifyMfa(request.body, contextOf(request)),
     );
   }
+
+  app.post(
+    '/auth-service/mfa/resend',
+    { config: signIn, schema: { tags, body: mfaResendRequestSchema, response: { 200: statusOkSchema } } },
+    async (request) => {
+      await auth.resendMfa(request.body.authToken, contextOf(request));
+      return { status: 'ok' as const };
+    },
+  );
+
+  app.get('/auth-service/options', { schema: { tags, response: { 200: signInOptionsSchema } } }, async () => ({
+    googleClientId: googleClientId ?? null,
+  }));
+
+  app.post(
+    '/auth/mdo/google/:token',
+    {
+      config: signIn,
+      schema: {
+        tags,
+        params: z.object({ token: z.string().min(1).max(4096) }),
+        body: googleLoginRequestSchema,
+        response: { 200: loginResponseSchema },
+      },
+    },
+    async (request) => auth.loginWithGoogle(request.params.token, request.body?.rememberMeToken, contextOf(request)),
+  );
 
   for (const path of ['/auth-service/refresh', '/auth/refresh-token']) {
     app.post(
@@ -126,6 +159,28 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; perMinute: n
       const claims = authOf(request);
       if (request.params.userId !== claims.userId) throw notFound('User');
       await auth.changePassword(claims, request.body.currentPassword, request.body.newPassword, contextOf(request));
+      return { status: 'ok' as const };
+    },
+  );
+
+  const ownUser = { tags, params: z.object({ userId: z.string() }) };
+  app.get(
+    '/api/mdo/v1/users/:userId/remembered-devices',
+    { preHandler: app.requireAuth, schema: { ...ownUser, response: { 200: rememberedDevicesSchema } } },
+    async (request) => {
+      const claims = authOf(request);
+      if (request.params.userId !== claims.userId) throw notFound('User');
+      return { count: await auth.rememberedDevices(claims.userId) };
+    },
+  );
+
+  app.delete(
+    '/api/mdo/v1/users/:userId/remembered-devices',
+    { config: renew, preHandler: app.requireAuth, schema: { ...ownUser, response: { 200: statusOkSchema } } },
+    async (request) => {
+      const claims = authOf(request);
+      if (request.params.userId !== claims.userId) throw notFound('User');
+      await auth.forgetRememberedDevices(claims.userId, contextOf(request));
       return { status: 'ok' as const };
     },
   );

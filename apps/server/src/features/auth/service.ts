@@ -6,10 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import {
   type BrandKey,
+  GOOGLE_MESSAGES,
   type LoginRequest,
   type LoginResponse,
   loginBrandDecision,
   MFA_MESSAGES,
+  MFA_RESEND,
+  MFA_RESEND_MESSAGES,
   type MfaRequest,
   maskEmail,
   maskPhone,
@@ -24,6 +27,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { DenyList } from '../../plugins/deny-list.ts';
+import type { GoogleVerifier } from './google.ts';
 import * as repo from './repository.ts';
 import type { TokenSigner } from './tokens.ts';
 
@@ -58,6 +62,7 @@ export interface AuthServiceDeps {
   mailer: Mailer;
   signingKey: string;
   refreshTokenTtlSeconds: number;
+  google: GoogleVerifier;
 }
 
 /** Audit rows of sign-in are about one user's own account (or no account, for unknown e-mails). */
@@ -77,6 +82,15 @@ function auditUser(
     ip: ctx.ip,
     details,
   });
+}
+
+function mfaMail(to: string, code: string) {
+  return {
+    to,
+    subject: 'Your HCP Portal verification code',
+    text: `Your HCP Portal verification code is ${code}. It expires in 10 minutes. If you did not try to sign in, change your password.`,
+    kind: 'mfa-code',
+  };
 }
 
 export function lockSecondsAfter(failedLogins: number): number {
@@ -145,7 +159,18 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     await repo.recordLoginAttempt(db, email, ctx.ip, true);
     if (user.failedLogins > 0 || user.lockedUntil) await repo.setLoginFailures(db, user.id, 0, null);
+    return completeSignIn(user, ctx, input.rememberMeToken, 'password');
+  }
 
+  /** After the first factor (password or Google): the brand rule, then MFA unless the device is remembered. */
+  async function completeSignIn(
+    user: repo.LoginUser,
+    ctx: RequestContext,
+    rememberMeToken: string | undefined,
+    method: 'password' | 'google',
+  ): Promise<LoginResponse> {
+    const audit = (action: string, details: Record<string, unknown> = {}) =>
+      auditUser(db, user.id, action, ctx, { method, ...details });
     const brand = await requestBrand(ctx.hostname);
     const hasSecondBrandAccess = user.harrowPortalAccess === true && (await repo.flagEnabled(db, 'isHarrowPortalEnabled'));
     const decision = loginBrandDecision({
@@ -160,7 +185,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       return { redirectionUrl: `${ctx.origin.protocol}://${host}${ctx.origin.port ? `:${ctx.origin.port}` : ''}/login` };
     }
 
-    if (user.mfaEnabled && !(await rememberedDevice(user.id, input.rememberMeToken))) {
+    if (user.mfaEnabled && !(await rememberedDevice(user.id, rememberMeToken))) {
       const challenge = await startMfa(user);
       await audit('auth.mfa.sent', { channel: 'email' });
       return { mfaResponse: { maskedEmail: maskEmail(user.email), maskedPhone: maskPhone(user.phone), userToken: challenge } };
@@ -169,6 +194,30 @@ export function createAuthService(deps: AuthServiceDeps) {
     const jwtToken = await issueTokens(user);
     await audit('auth.login.success', { mfa: user.mfaEnabled ? 'remembered-device' : 'off' });
     return { jwtToken };
+  }
+
+  /**
+   * Google proves the e-mail address; the account must already exist (no self sign-up in a clinical
+   * portal). The first Google sign-in binds the Google account id; a different one later is refused.
+   */
+  async function loginWithGoogle(idToken: string, rememberMeToken: string | undefined, ctx: RequestContext) {
+    if (!deps.google.clientId) throw new AppError('NOT_FOUND', GOOGLE_MESSAGES.disabled);
+    const identity = await deps.google.verify(idToken);
+    if (!identity) {
+      await auditUser(db, null, 'auth.google.failure', ctx, { reason: 'invalid-token' });
+      throw new AppError('UNAUTHORIZED', GOOGLE_MESSAGES.invalid);
+    }
+    const user = await repo.findUserForLogin(db, identity.email);
+    const boundElsewhere = user?.googleSubject != null && user.googleSubject !== identity.subject;
+    if (!user || user.disabledAt || boundElsewhere) {
+      await auditUser(db, user?.id ?? null, 'auth.google.failure', ctx, {
+        reason: !user ? 'unknown-email' : boundElsewhere ? 'other-google-account' : 'disabled',
+      });
+      throw new AppError('UNAUTHORIZED', GOOGLE_MESSAGES.unknownUser);
+    }
+    if (user.googleSubject == null) await repo.setGoogleSubject(db, user.id, identity.subject);
+    await repo.recordLoginAttempt(db, user.email, ctx.ip, true);
+    return completeSignIn(user, ctx, rememberMeToken, 'google');
   }
 
   async function rememberedDevice(userId: string, token: string | undefined): Promise<boolean> {
@@ -181,13 +230,8 @@ export function createAuthService(deps: AuthServiceDeps) {
     const userToken = randomToken();
     const code = sixDigitCode();
     const id = randomUUID();
-    const mail = {
-      to: user.email,
-      subject: 'Your HCP Portal verification code',
-      text: `Your HCP Portal verification code is ${code}. It expires in 10 minutes. If you did not try to sign in, change your password.`,
-      kind: 'mfa-code',
-    };
-    await db.transaction(async (tx) => {
+    const mail = mfaMail(user.email, code);
+    const outboxId = await db.transaction(async (tx) => {
       await repo.insertMfaChallenge(tx, {
         id,
         userId: user.id,
@@ -195,10 +239,44 @@ export function createAuthService(deps: AuthServiceDeps) {
         codeHash: hmac(deps.signingKey, `${id}:${code}`),
         expiresAt: new Date(Date.now() + AUTH_LIMITS.mfaCodeSeconds * 1000),
       });
-      await mailer.enqueue(tx, mail);
+      return mailer.enqueue(tx, mail);
     });
-    await mailer.deliver(mail);
+    await mailer.deliver(outboxId, mail);
     return userToken;
+  }
+
+  /** A new code for a live challenge, at most 3 times and 30 s apart; the old code stops working. */
+  async function resendMfa(authToken: string, ctx: RequestContext): Promise<void> {
+    const challenge = await repo.findMfaChallenge(db, sha256(authToken));
+    const now = new Date();
+    const refused = new AppError('UNAUTHORIZED', MFA_RESEND_MESSAGES.failed);
+    // A challenge ends 10 minutes after its last code; after that only signing in again starts a new one.
+    if (!challenge || challenge.consumedAt || challenge.expiresAt < now) throw refused;
+    if (challenge.resends >= MFA_RESEND.maxResends) throw refused;
+    const waitSeconds = Math.ceil(MFA_RESEND.minSecondsBetween - (now.getTime() - challenge.sentAt.getTime()) / 1000);
+    if (waitSeconds > 0) {
+      throw new AppError('RATE_LIMITED', `Please wait ${waitSeconds} seconds before asking for another code.`, [], {
+        'retry-after': String(waitSeconds),
+      });
+    }
+    const email = await repo.findUserEmail(db, challenge.userId);
+    if (!email) throw refused;
+    const code = sixDigitCode();
+    const mail = mfaMail(email, code);
+    const outboxId = await db.transaction(async (tx) => {
+      const updated = await repo.resendMfaCode(tx, {
+        id: challenge.id,
+        codeHash: hmac(deps.signingKey, `${challenge.id}:${code}`),
+        expiresAt: new Date(now.getTime() + AUTH_LIMITS.mfaCodeSeconds * 1000),
+        sentAt: now,
+        maxResends: MFA_RESEND.maxResends,
+      });
+      if (!updated) return null;
+      await auditUser(tx, challenge.userId, 'auth.mfa.resent', ctx, { resends: challenge.resends + 1 });
+      return mailer.enqueue(tx, mail);
+    });
+    if (!outboxId) throw refused;
+    await mailer.deliver(outboxId, mail);
   }
 
   async function verifyMfa(input: MfaRequest, ctx: RequestContext): Promise<Tokens> {
@@ -307,16 +385,16 @@ export function createAuthService(deps: AuthServiceDeps) {
       text: `Someone asked to reset the password of your HCP Portal account. To choose a new password, open ${publicOrigin}/password-reset/${token} within 30 minutes. If it was not you, ignore this e-mail.`,
       kind: 'password-reset',
     };
-    await db.transaction(async (tx) => {
+    const outboxId = await db.transaction(async (tx) => {
       await repo.insertResetToken(tx, {
         userId: user.id,
         tokenHash: sha256(token),
         expiresAt: new Date(Date.now() + AUTH_LIMITS.resetTokenSeconds * 1000),
       });
-      await mailer.enqueue(tx, mail);
       await auditUser(tx, user.id, 'auth.reset.requested', ctx, { known: true });
+      return mailer.enqueue(tx, mail);
     });
-    await mailer.deliver(mail);
+    await mailer.deliver(outboxId, mail);
   }
 
   async function verifyResetToken(token: string): Promise<void> {
@@ -333,7 +411,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!(await repo.useResetToken(tx, row.id))) return null;
       await repo.setPassword(tx, row.userId, passwordHash);
       const revoked = await repo.revokeAllFamiliesOfUser(tx, row.userId, now);
-      await auditUser(tx, row.userId, 'auth.reset.completed', ctx, { sessionsEnded: revoked.length });
+      const devicesForgotten = await repo.deleteRememberedDevices(tx, row.userId);
+      await auditUser(tx, row.userId, 'auth.reset.completed', ctx, { sessionsEnded: revoked.length, devicesForgotten });
       return revoked;
     });
     if (!families) throw new AppError('GONE', PASSWORD_RESET_MESSAGES.expired);
@@ -358,12 +437,38 @@ export function createAuthService(deps: AuthServiceDeps) {
     const families = await db.transaction(async (tx) => {
       await repo.setPassword(tx, claims.userId, passwordHash);
       const revoked = await repo.revokeAllFamiliesOfUser(tx, claims.userId, now, claims.familyId);
-      await auditUser(tx, claims.userId, 'auth.password.changed', ctx, { sessionsEnded: revoked.length });
+      const devicesForgotten = await repo.deleteRememberedDevices(tx, claims.userId);
+      await auditUser(tx, claims.userId, 'auth.password.changed', ctx, { sessionsEnded: revoked.length, devicesForgotten });
       return revoked;
     });
     await denyFamilies(families, now);
   }
 
-  return { login, verifyMfa, refresh, logout, requestPasswordReset, verifyResetToken, resetPassword, changePassword };
+  async function rememberedDevices(userId: string): Promise<number> {
+    return repo.countRememberedDevices(db, userId, new Date());
+  }
+
+  /** "Forget remembered devices": every device, this one included, asks for a code at its next sign-in. */
+  async function forgetRememberedDevices(userId: string, ctx: RequestContext): Promise<void> {
+    await db.transaction(async (tx) => {
+      const forgotten = await repo.deleteRememberedDevices(tx, userId);
+      await auditUser(tx, userId, 'auth.devices.forgotten', ctx, { forgotten });
+    });
+  }
+
+  return {
+    login,
+    loginWithGoogle,
+    verifyMfa,
+    resendMfa,
+    refresh,
+    logout,
+    requestPasswordReset,
+    verifyResetToken,
+    resetPassword,
+    changePassword,
+    rememberedDevices,
+    forgetRememberedDevices,
+  };
 }
 export type AuthService = ReturnType<typeof createAuthService>;
