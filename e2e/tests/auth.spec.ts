@@ -102,6 +102,20 @@ test('password reset: request, mailed link, new password, then sign in with it',
 
   await submitLogin(page, 'sales@demo.hcp', 'sales-e2e-password-2026');
   await expect(page).toHaveURL(/\/action-needed$/);
+
+  // Signed in, the same user changes the password again from Preferences (current password required).
+  await page.goto('/preferences');
+  const form = page.getByRole('form', { name: 'Change password' });
+  await form.getByLabel('Current password').fill('sales-e2e-password-2026');
+  await form.getByLabel('New password', { exact: true }).fill('sales-changed-password-2026');
+  await form.getByLabel('Repeat the new password').fill('sales-changed-password-2026');
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('Your password has been changed. Your other sessions were signed out.')).toBeVisible();
+  await expect(page.getByText('No device skips the verification code.')).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole('link', { name: 'Log Out' }).click();
+  await submitLogin(page, 'sales@demo.hcp', 'sales-changed-password-2026');
+  await expect(page).toHaveURL(/\/action-needed$/);
 });
 
 test('an expired or used reset link goes to the expired page', async ({ page }) => {
@@ -110,4 +124,22 @@ test('an expired or used reset link goes to the expired page', async ({ page }) 
   await expect(page.getByRole('heading', { level: 1, name: 'This reset link has expired' })).toBeVisible();
   await page.getByRole('link', { name: 'Request a new reset link' }).click();
   await expect(page).toHaveURL(/\/password-reset-request$/);
+});
+
+test('MFA: asking for a new code too soon says how long to wait', async ({ page }) => {
+  await submitLogin(page, 'dr.patel@demo.hcp');
+  await expect(page).toHaveURL(/\/login-verify$/);
+  await page.getByRole('button', { name: 'Send a new code' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Please wait' })).toHaveText(
+    /^Please wait \d+ seconds before asking for another code\.$/,
+  );
+});
+
+test('a Google landing with a token the portal does not accept explains it and links back to sign in', async ({ page }) => {
+  await page.goto('/google/not-a-google-token');
+  // The e2e server has no Google client id configured, so the button is hidden and the call is refused.
+  await expect(page.getByRole('alert')).toHaveText('Google sign-in is not enabled for this portal.');
+  await page.getByRole('link', { name: 'Back to sign in' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('heading', { name: 'Or sign in with Google' })).toHaveCount(0);
 });

@@ -1,12 +1,16 @@
 /** Every route of spec §2. Screens load on demand so each ships only its own code. */
 import { ROUTES } from '@hcp/contract';
 import type { ComponentType } from 'react';
-import { Navigate, type RouteObject } from 'react-router';
+import { type LoaderFunction, Navigate, type RouteObject } from 'react-router';
 import { FullPageLoader } from '../components/full-page-loader.tsx';
 import { PublicLayout, SignedInShell } from './layouts.tsx';
 import { RouteError } from './route-error.tsx';
 
-const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
+/** A lazy screen module: its component, and a loader when the screen must act before it renders. */
+const page = (load: () => Promise<{ default: ComponentType; loader?: LoaderFunction }>) => async () => {
+  const module = await load();
+  return module.loader ? { Component: module.default, loader: module.loader } : { Component: module.default };
+};
 
 export const routes: RouteObject[] = [
   { path: ROUTES.root, element: <Navigate to={ROUTES.actionNeeded} replace /> },

@@ -5,11 +5,10 @@ import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
+import styles from '../../../components/form-card.module.css';
 import { TextField } from '../../../components/text-field.tsx';
-import { analytics } from '../../../lib/analytics.ts';
-import { saveSession, storage } from '../../../lib/storage.ts';
 import { useLogin } from '../api/login.ts';
-import styles from './login-form.module.css';
+import { applyLoginAnswer } from '../utils/apply-login-answer.ts';
 
 const loginFormSchema = z.object({ email: emailSchema, password: passwordSchema });
 type LoginForm = z.infer<typeof loginFormSchema>;
@@ -29,18 +28,9 @@ export function LoginFormCard() {
   const onSubmit = handleSubmit((values) =>
     mutation.mutate(values, {
       onSuccess: (answer) => {
-        if ('jwtToken' in answer) {
-          saveSession(answer.jwtToken);
-          analytics.identify(answer.jwtToken.userID);
-          navigate(from && from !== ROUTES.login ? from : ROUTES.actionNeeded, { replace: true });
-        } else if ('mfaResponse' in answer) {
-          storage.set('userToken', answer.mfaResponse.userToken);
-          storage.set('maskedEmail', answer.mfaResponse.maskedEmail);
-          storage.set('maskedPhone', answer.mfaResponse.maskedPhone);
-          navigate(ROUTES.loginVerify);
-        } else {
-          window.location.assign(answer.redirectionUrl);
-        }
+        const next = applyLoginAnswer(answer, from);
+        if (next.kind === 'external') window.location.assign(next.url);
+        else navigate(next.to, { replace: next.to !== ROUTES.loginVerify });
       },
     }),
   );

@@ -69,4 +69,19 @@ describe('VerifyFormCard', () => {
       rememberMe: true,
     });
   });
+
+  it('sends a new code for the same user token and says so', async () => {
+    const { fetchMock } = setup(200, { status: 'ok' });
+    await userEvent.click(screen.getByRole('button', { name: 'Send a new code' }));
+    expect(await screen.findByText('We sent a new code. Codes sent earlier no longer work.')).toBeInTheDocument();
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/auth-service/mfa/resend');
+    expect(JSON.parse(String(init.body))).toEqual({ authToken: 'ut-1', dashboard: 'MD Dashboard' });
+  });
+
+  it("shows the server's reason when a new code cannot be sent yet", async () => {
+    setup(429, { error: { code: 'RATE_LIMITED', message: 'Please wait 12 seconds before asking for another code.' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Send a new code' }));
+    expect(await screen.findByText('Please wait 12 seconds before asking for another code.')).toBeInTheDocument();
+  });
 });

@@ -1,16 +1,17 @@
-import { mfaFailureMessage, ROUTES } from '@hcp/contract';
+import { MFA_RESEND_MESSAGES, mfaFailureMessage, normalizeError, ROUTES } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
+import styles from '../../../components/form-card.module.css';
 import { TextField } from '../../../components/text-field.tsx';
 import { analytics } from '../../../lib/analytics.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { saveSession, storage } from '../../../lib/storage.ts';
+import { useResendMfa } from '../api/resend-mfa.ts';
 import { useVerifyMfa } from '../api/verify-mfa.ts';
-import styles from './login-form.module.css';
 
 const verifySchema = z.object({
   mfaCode: z
@@ -24,6 +25,7 @@ type VerifyForm = z.infer<typeof verifySchema>;
 export function VerifyFormCard({ userToken }: { userToken: string }) {
   const navigate = useNavigate();
   const mutation = useVerifyMfa();
+  const resend = useResendMfa();
   const ids = { remember: useId(), error: useId() };
   const {
     register,
@@ -67,9 +69,16 @@ export function VerifyFormCard({ userToken }: { userToken: string }) {
       <button type="submit" className={styles.submit} disabled={mutation.isPending}>
         {mutation.isPending ? 'Verifying…' : 'Verify'}
       </button>
-      <p className={styles.links}>
-        <Link to={ROUTES.login}>Back to sign in (sends a new code)</Link>
-      </p>
+      <div className={styles.links}>
+        <button type="button" className={styles.linkButton} onClick={() => resend.mutate(userToken)} disabled={resend.isPending}>
+          {resend.isPending ? 'Sending a new code…' : 'Send a new code'}
+        </button>
+        <p role="status">
+          {resend.isSuccess ? MFA_RESEND_MESSAGES.sent : null}
+          {resend.error ? normalizeError(resend.error, MFA_RESEND_MESSAGES.failed).message : null}
+        </p>
+        <Link to={ROUTES.login}>Back to sign in</Link>
+      </div>
     </form>
   );
 }

@@ -4,10 +4,10 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
+import styles from '../../../components/form-card.module.css';
 import { Page } from '../../../components/page.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useRequestPasswordReset } from '../api/password-reset.ts';
-import styles from '../components/login-form.module.css';
 
 const schema = z.object({ email: emailSchema });
 

@@ -4,12 +4,12 @@ import { useForm } from 'react-hook-form';
 import { Link, Navigate, useParams } from 'react-router';
 import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
+import styles from '../../../components/form-card.module.css';
 import { FullPageLoader } from '../../../components/full-page-loader.tsx';
 import { Page } from '../../../components/page.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { usePasswordToken, useUpdatePasswordByToken } from '../api/password-reset.ts';
-import styles from '../components/login-form.module.css';
 
 const schema = z
   .object({ password: newPasswordSchema, confirm: z.string() })

@@ -1,5 +1,8 @@
 import { Page } from '../../../components/page.tsx';
+import { readSession } from '../../../lib/storage.ts';
+import { SecuritySettings } from '../components/security-settings.tsx';
 
 export default function PreferencesRoute() {
-  return <Page title="Preferences" />;
+  const userId = readSession()?.userId;
+  return <Page title="Preferences">{userId ? <SecuritySettings userId={userId} /> : null}</Page>;
 }
