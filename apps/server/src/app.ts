@@ -8,6 +8,8 @@ import { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
+import { actionNeededRoutes } from './features/action-needed/routes.ts';
+import { createActionNeededService } from './features/action-needed/service.ts';
 import { createGoogleVerifier } from './features/auth/google.ts';
 import { scheduleSignInHousekeeping } from './features/auth/housekeeping.ts';
 import { authRoutes } from './features/auth/routes.ts';
@@ -20,6 +22,7 @@ import { resolveSigningKey } from './lib/signing-key.ts';
 import { registerAuthGuard } from './plugins/auth.ts';
 import { databaseDenyList, redisDenyList } from './plugins/deny-list.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { registerIdempotency } from './plugins/idempotency.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/security.ts';
@@ -29,6 +32,8 @@ export interface AppDeps {
   database: DatabaseHandle;
   /** Where log lines go; tests pass a stream to read them. Defaults to stdout. */
   logStream?: DestinationStream;
+  /** The clock of business rules (today's date for postponed refills); tests move it. */
+  now?: () => Date;
   /** Outgoing mail; defaults to SMTP when SMTP_URL is set, else the dev transport (DATA_DIR/dev-mail.jsonl). */
   mailTransport?: MailTransport;
 }
@@ -71,6 +76,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const denyList = redis ? redisDenyList(redis) : databaseDenyList(db);
   const mailer = createMailer(db, deps.mailTransport ?? defaultMailTransport(config, app), app.log);
   registerAuthGuard(app, { signer, denyList });
+  registerIdempotency(app, db);
   const auth = createAuthService({
     db,
     signer,
@@ -91,6 +97,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     googleClientId: config.googleClientId,
   });
   await app.register(usersRoutes, { db });
+  await app.register(actionNeededRoutes, {
+    db,
+    service: createActionNeededService({ db, now: deps.now ?? (() => new Date()) }),
+  });
 
   await registerWebApp(app, config.webDist);
   return app;

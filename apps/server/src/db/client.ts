@@ -25,6 +25,8 @@ export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.u
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /** Statements run through Drizzle so far (tests assert how many one request costs). */
+  stats: { queries: number };
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -44,11 +46,18 @@ async function ensureWritableDir(dir: string): Promise<void> {
   }
 }
 
+function countingLogger() {
+  const stats = { queries: 0 };
+  return { stats, logger: { logQuery: () => void (stats.queries += 1) } };
+}
+
 export function wrapPglite(client: PGlite): DatabaseHandle {
-  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  const { stats, logger } = countingLogger();
+  const db = drizzlePglite(client, { schema, logger }) as unknown as Database;
   return {
     db,
     kind: 'pglite',
+    stats,
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR }),
     ping: async () => {
       await db.execute(sql`select 1`);
@@ -66,10 +75,12 @@ export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): Database
   pool.on('error', (error) => {
     process.emitWarning(`idle database connection lost: ${error.message}`, { code: 'HCP_DB_IDLE_CONNECTION' });
   });
-  const db = drizzleNodePg(pool, { schema }) as unknown as Database;
+  const { stats, logger } = countingLogger();
+  const db = drizzleNodePg(pool, { schema, logger }) as unknown as Database;
   return {
     db,
     kind: 'postgres',
+    stats,
     migrate: async () => {
       // One connection for lock, migration and unlock: a session lock belongs to its connection.
       const client = await pool.connect();

@@ -178,6 +178,18 @@ export const drugProducts = pgTable('drug_products', {
   isControlled: boolean('is_controlled').notNull().default(false),
 });
 
+/** Alternatives the pharmacy proposes for a drug (alternative-medication screen and its printed request). */
+export const drugAlternatives = pgTable(
+  'drug_alternatives',
+  {
+    id: id(),
+    drugName: text('drug_name').notNull(),
+    alternativeName: text('alternative_name').notNull(),
+    rank: integer('rank').notNull(),
+  },
+  (t) => [uniqueIndex('drug_alternatives_drug_idx').on(t.drugName, t.alternativeName)],
+);
+
 export const prescriptions = pgTable(
   'prescriptions',
   {

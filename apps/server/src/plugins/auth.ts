@@ -1,6 +1,6 @@
 /**
  * The signed-in guard: a valid access token (Bearer), not revoked, whose subject matches the x-user-id
- * header (spec §7 sends both; a mismatch is refused). Routes opt in with `preHandler: app.requireAuth`.
+ * header (spec §7 sends both; a mismatch is refused). Routes opt in with `onRequest: app.requireAuth`.
  */
 import { API_HEADERS } from '@hcp/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';

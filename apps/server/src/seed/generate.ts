@@ -12,7 +12,7 @@ import {
   SUBSTITUTION_RESOLVED_STATUSES,
 } from '@hcp/contract';
 import type * as schema from '../db/schema.ts';
-import { DRUGS, ORDER_STATUSES, PAYERS, SIGS, SPECIALTIES, TENANTS, ZIPS } from './catalogue.ts';
+import { ALTERNATIVES, DRUGS, ORDER_STATUSES, PAYERS, SIGS, SPECIALTIES, TENANTS, ZIPS } from './catalogue.ts';
 
 type Insert<T extends { $inferInsert: unknown }> = T['$inferInsert'];
 
@@ -45,6 +45,7 @@ export interface DemoData {
   appSettings: Insert<typeof schema.appSettings>[];
   zipCodes: Insert<typeof schema.zipCodes>[];
   drugProducts: Insert<typeof schema.drugProducts>[];
+  drugAlternatives: Insert<typeof schema.drugAlternatives>[];
   mdOffices: Insert<typeof schema.mdOffices>[];
   mdStaff: Insert<typeof schema.mdStaff>[];
   officeMembers: Insert<typeof schema.officeMembers>[];
@@ -109,6 +110,7 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
     appSettings: [{ key: 'defaultBrand', value: 'main' }],
     zipCodes: [...ZIPS],
     drugProducts: [],
+    drugAlternatives: [],
     mdOffices: [],
     mdStaff: [],
     officeMembers: [],
@@ -135,6 +137,9 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
     });
   }
   for (const drug of DRUGS) data.drugProducts.push({ id: uuid(), ...drug, isControlled: drug.isControlled ?? false });
+  for (const [drugName, alternatives] of Object.entries(ALTERNATIVES)) {
+    alternatives.forEach((alternativeName, rank) => data.drugAlternatives.push({ id: uuid(), drugName, alternativeName, rank }));
+  }
   const prescribable = DRUGS.filter((d) => !d.isControlled);
 
   // --- provider users (not tied to a practice) ---

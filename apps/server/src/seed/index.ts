@@ -58,6 +58,7 @@ export async function seedDemoData(db: Database, options: { size: SeedSize; now?
       [schema.appSettings, data.appSettings],
       [schema.zipCodes, data.zipCodes],
       [schema.drugProducts, data.drugProducts],
+      [schema.drugAlternatives, data.drugAlternatives],
       [schema.mdOffices, data.mdOffices],
       [schema.mdStaff, data.mdStaff],
       [schema.officeMembers, data.officeMembers],

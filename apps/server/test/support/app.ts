@@ -24,6 +24,8 @@ export async function buildTestApp(
     database?: DatabaseHandle;
     /** 'default' lets the app pick its transport from the config (SMTP_URL); else mail is captured in `mail`. */
     mailTransport?: MailTransport | 'default';
+    /** The business clock (today's date for postponed refills). */
+    now?: () => Date;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase(options.template ?? 'demo'));
@@ -45,7 +47,12 @@ export async function buildTestApp(
   const mail: Mail[] = [];
   const mailTransport = { name: 'test', send: async (m: Mail) => void mail.push(m) };
   const chosen = options.mailTransport === 'default' ? undefined : (options.mailTransport ?? mailTransport);
-  const app = await buildApp(config, { database, logStream, ...(chosen ? { mailTransport: chosen } : {}) });
+  const app = await buildApp(config, {
+    database,
+    logStream,
+    ...(chosen ? { mailTransport: chosen } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
   return {
     app,
     database,

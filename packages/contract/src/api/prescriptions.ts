@@ -2,10 +2,9 @@
 import { z } from 'zod';
 import {
   ACTION_NEEDED_QUERY_TYPES,
+  type ActionNeededQueryType,
   PRIOR_AUTH_METHODS,
-  PRIOR_AUTH_STATUSES,
   REFILL_DENIAL_REASONS,
-  SUBSTITUTION_STATUSES,
 } from '../rules/action-types.ts';
 import { isoDateSchema, usPhoneSchema } from './fields.ts';
 
@@ -14,8 +13,10 @@ export const actionNeededPrescriptionSchema = z.object({
   patientID: z.string(),
   needsRefillAuth: z.boolean(),
   phoneException: z.boolean(),
-  substitutionStatus: z.enum(SUBSTITUTION_STATUSES).nullable(),
-  priorAuthStatus: z.enum(PRIOR_AUTH_STATUSES).nullable(),
+  /** One of SUBSTITUTION_STATUSES, or a status the pharmacy system moved it to. */
+  substitutionStatus: z.string().nullable(),
+  /** One of PRIOR_AUTH_STATUSES, or a status the pharmacy system moved it to. */
+  priorAuthStatus: z.string().nullable(),
   priorAuthMethod: z.enum(PRIOR_AUTH_METHODS).nullable(),
   /** Appeals: HCP action required on the appeal. */
   hcpActionRequired: z.boolean(),
@@ -23,12 +24,18 @@ export const actionNeededPrescriptionSchema = z.object({
   prescribedNdc: z.string().nullable(),
   drugName: z.string(),
   strength: z.string().nullable(),
+  quantity: z.number().int().nullable(),
+  daysSupply: z.number().int().nullable(),
   refills: z.number().int(),
   sig: z.string().nullable(),
+  /** 'YYYY-MM-DD HH:mm:ss' */
   prescribedDate: z.string(),
   lastProcessedDate: z.string().nullable(),
   orderNumber: z.string().nullable(),
   orderStatus: z.string().nullable(),
+  price: z.number().nullable(),
+  /** Alternatives the pharmacy proposes, for a prescription waiting on an alternative-medication choice. */
+  alternativeMeds: z.array(z.string()),
 });
 export type ActionNeededPrescription = z.infer<typeof actionNeededPrescriptionSchema>;
 
@@ -51,9 +58,13 @@ export const actionNeededDoctorSchema = z.object({
 export type ActionNeededDoctor = z.infer<typeof actionNeededDoctorSchema>;
 
 export const actionNeededQuerySchema = z.object({
-  actionType: z.enum(Object.values(ACTION_NEEDED_QUERY_TYPES) as [string, ...string[]]).default('ACTION_NEEDED_ALL'),
-  filterBy: z.string().max(100).optional(),
+  actionType: z
+    .enum(Object.values(ACTION_NEEDED_QUERY_TYPES) as [ActionNeededQueryType, ...ActionNeededQueryType[]])
+    .default('ACTION_NEEDED_ALL'),
+  /** Only the prescriptions of this prescriber (an HCP id of the user's offices). */
+  filterBy: z.uuid({ message: 'filterBy must be a prescriber id.' }).optional(),
 });
+export type ActionNeededQuery = z.infer<typeof actionNeededQuerySchema>;
 export const actionNeededResponseSchema = z.object({ doctors: z.array(actionNeededDoctorSchema) });
 export type ActionNeededResponse = z.infer<typeof actionNeededResponseSchema>;
 
@@ -112,21 +123,42 @@ export const alternativeMedSchema = z.object({
   notes: z.string().max(2000).optional(),
   senderName,
 });
+const prescriptionIds = z
+  .array(z.uuid({ message: 'Each prescription id must be a prescription id.' }))
+  .min(1, { message: 'Choose at least one prescription.' })
+  .max(500)
+  .refine((ids) => new Set(ids).size === ids.length, { message: 'A prescription id is listed twice.' });
 export const priorAuthDismissSchema = z.object({
-  prescriptionIds: z.array(z.string()).min(1).max(500),
+  prescriptionIds,
   skipPriorAuthDismissNotice: z.boolean().optional(),
 });
-export const mdSignatureReceivedSchema = z.object({ prescriptionIds: z.array(z.string()).min(1).max(500) });
+export const mdSignatureReceivedSchema = z.object({ prescriptionIds });
 export const chartNotesSentSchema = z.object({
   chartNote: z.string().trim().min(1, { message: 'Chart note is required.' }).max(5000),
   isICD10TriedAndFailed: z.boolean(),
 });
 export const resolveExceptionsSchema = z.object({
   patientPhoneNumberUpdates: z
-    .array(z.object({ patientId: z.string(), phoneNumber: usPhoneSchema }))
+    .array(z.object({ patientId: z.uuid({ message: 'patientId must be a patient id.' }), phoneNumber: usPhoneSchema }))
     .min(1)
     .max(100),
 });
+
+/** The answer of every action call: which prescriptions changed (spec §7 rejects a status of 'ERROR'). */
+export const actionResultSchema = z.object({ status: z.literal('OK'), prescriptionIds: z.array(z.string()) });
+export type ActionResult = z.infer<typeof actionResultSchema>;
+
+/** One entry of a prescription's timeline (GET /prescriptions/{id}/events, our addition). */
+export const prescriptionEventSchema = z.object({
+  id: z.number().int(),
+  type: z.string(),
+  /** ISO 8601 instant. */
+  at: z.string(),
+  actorName: z.string().nullable(),
+  summary: z.string(),
+});
+export type PrescriptionEvent = z.infer<typeof prescriptionEventSchema>;
+export const prescriptionEventsSchema = z.array(prescriptionEventSchema);
 
 /** Spec §3 default: the eRx skip-confirmation flag is true unless a boolean is supplied. */
 export function resolveSkipErxConfirmation(value: unknown): boolean {

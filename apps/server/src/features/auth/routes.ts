@@ -152,7 +152,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
     '/api/mdo/v1/users/:userId/update-password',
     {
       config: signIn,
-      preHandler: app.requireAuth,
+      onRequest: app.requireAuth,
       schema: { tags, params: z.object({ userId: z.string() }), body: changePasswordSchema, response: { 200: statusOkSchema } },
     },
     async (request) => {
@@ -166,7 +166,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
   const ownUser = { tags, params: z.object({ userId: z.string() }) };
   app.get(
     '/api/mdo/v1/users/:userId/remembered-devices',
-    { preHandler: app.requireAuth, schema: { ...ownUser, response: { 200: rememberedDevicesSchema } } },
+    { onRequest: app.requireAuth, schema: { ...ownUser, response: { 200: rememberedDevicesSchema } } },
     async (request) => {
       const claims = authOf(request);
       if (request.params.userId !== claims.userId) throw notFound('User');
@@ -176,7 +176,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
 
   app.delete(
     '/api/mdo/v1/users/:userId/remembered-devices',
-    { config: renew, preHandler: app.requireAuth, schema: { ...ownUser, response: { 200: statusOkSchema } } },
+    { config: renew, onRequest: app.requireAuth, schema: { ...ownUser, response: { 200: statusOkSchema } } },
     async (request) => {
       const claims = authOf(request);
       if (request.params.userId !== claims.userId) throw notFound('User');

@@ -21,7 +21,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, 
   app.get(
     '/api/mdo/v1/users/:userId/mdo-user-details',
     {
-      preHandler: app.requireAuth,
+      onRequest: app.requireAuth,
       schema: { tags, params: z.object({ userId: z.string() }), response: { 200: userDetailsSchema } },
     },
     async (request): Promise<UserDetails> => {
@@ -56,7 +56,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, 
 
   app.get(
     apiPaths.featureFlags,
-    { preHandler: app.requireAuth, schema: { tags, response: { 200: featureFlagsSchema } } },
+    { onRequest: app.requireAuth, schema: { tags, response: { 200: featureFlagsSchema } } },
     async (): Promise<FeatureFlags> => {
       const flags = new Map((await readFeatureFlags(db)).map((f) => [f.key, f.enabled]));
       return {

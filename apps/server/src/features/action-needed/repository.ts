@@ -1,0 +1,243 @@
+/** SQL of Action Needed: the nested list (one statement) and the rows the actions lock and change. */
+import { ACTION_NEEDED_QUERY_TYPES, type ActionNeededQueryType } from '@hcp/contract';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import {
+  drugAlternatives,
+  mdOffices,
+  mdStaff,
+  outbox,
+  patients,
+  prescriptionEvents,
+  prescriptions,
+  users,
+} from '../../db/schema.ts';
+import { officeScopeSql } from '../../lib/office-scope.ts';
+
+/** SQL conditions of each category, over the CTE row `p` with `refill_due` computed (mirror of the contract rules). */
+const CATEGORY_SQL: Record<ActionNeededQueryType, SQL> = {
+  [ACTION_NEEDED_QUERY_TYPES.refillAuth]: sql`p.refill_due`,
+  [ACTION_NEEDED_QUERY_TYPES.priorAuth]: sql`p.prior_auth_status in ('PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY','PRIOR_AUTH_CHART_NOTES_NEEDED','PRIOR_AUTH_ICD10_NEEDED','PRIOR_AUTH_REQUIRED')`,
+  [ACTION_NEEDED_QUERY_TYPES.phoneException]: sql`p.phone_exception`,
+  [ACTION_NEEDED_QUERY_TYPES.altMed]: sql`p.substitution_status in ('SUBSTITUTION_PENDING_MD_SELECTION_PATIENT_REQUEST','SUBSTITUTION_PENDING_MD_SELECTION_PRIOR_AUTH','SUBSTITUTION_PENDING_MD_SELECTION_HIGH_COST','SUBSTITUTION_PENDING_MD_SELECTION_OTHER')`,
+  [ACTION_NEEDED_QUERY_TYPES.appeals]: sql`p.hcp_action_required`,
+  [ACTION_NEEDED_QUERY_TYPES.all]: sql`(p.refill_due or p.phone_exception or p.hcp_action_required
+    or p.prior_auth_status in ('PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY','PRIOR_AUTH_CHART_NOTES_NEEDED','PRIOR_AUTH_ICD10_NEEDED','PRIOR_AUTH_REQUIRED')
+    or p.substitution_status in ('SUBSTITUTION_PENDING_MD_SELECTION_PATIENT_REQUEST','SUBSTITUTION_PENDING_MD_SELECTION_PRIOR_AUTH','SUBSTITUTION_PENDING_MD_SELECTION_HIGH_COST','SUBSTITUTION_PENDING_MD_SELECTION_OTHER'))`,
+};
+
+export interface ListInput {
+  userId: string;
+  actionType: ActionNeededQueryType;
+  filterBy: string | undefined;
+  todayIso: string;
+  requestId: string;
+  ip: string | null;
+}
+
+/**
+ * The whole nested answer `{"doctors":[…]}` as JSON text, built by PostgreSQL in one statement that also
+ * writes the audit row of this read (a data-modifying CTE). Doctors and patients by name; a patient's
+ * prescriptions oldest first (longest waiting on top).
+ */
+export async function actionNeededJson(db: Executor, input: ListInput): Promise<string> {
+  const result = await db.execute<{ body: string }>(sql`
+    with audit as (
+      insert into audit_log (actor_user_id, action, entity_type, request_id, ip, details)
+      values (${input.userId}, 'action-needed.read', 'action-needed', ${input.requestId}, ${input.ip},
+              jsonb_build_object('actionType', ${input.actionType}::text, 'filterBy', ${input.filterBy ?? null}::text))
+      returning id
+    ),
+    base as (
+      select rx.*, (rx.needs_refill_auth and (rx.refill_postponed_until is null or rx.refill_postponed_until <= ${input.todayIso}::date)) as refill_due
+      from prescriptions rx
+      where rx.md_office_id in (${officeScopeSql(input.userId)})
+        ${input.filterBy ? sql`and rx.prescriber_id = ${input.filterBy}::uuid` : sql``}
+    ),
+    rxs as (
+      select p.prescriber_id, p.patient_id,
+        json_agg(json_build_object(
+          'id', p.id, 'patientID', p.patient_id, 'needsRefillAuth', p.refill_due, 'phoneException', p.phone_exception,
+          'substitutionStatus', p.substitution_status, 'priorAuthStatus', p.prior_auth_status,
+          'priorAuthMethod', p.prior_auth_method, 'hcpActionRequired', p.hcp_action_required,
+          'dispensedNdc', p.dispensed_ndc, 'prescribedNdc', p.prescribed_ndc, 'drugName', p.drug_name,
+          'strength', p.strength, 'quantity', p.quantity, 'daysSupply', p.days_supply, 'refills', p.refills, 'sig', p.sig,
+          'prescribedDate', to_char(p.prescribed_at, 'YYYY-MM-DD HH24:MI:SS'),
+          'lastProcessedDate', to_char(p.last_processed_at, 'YYYY-MM-DD HH24:MI:SS'),
+          'orderNumber', p.order_number, 'orderStatus', p.order_status, 'price', p.price::float8,
+          'alternativeMeds', case when p.substitution_status like 'SUBSTITUTION_PENDING_MD_SELECTION_%' then coalesce(
+            (select json_agg(a.alternative_name order by a.rank) from drug_alternatives a where a.drug_name = p.drug_name),
+            '[]'::json) else '[]'::json end
+        ) order by p.prescribed_at, p.id) as prescriptions
+      from base p
+      where ${CATEGORY_SQL[input.actionType]}
+      group by p.prescriber_id, p.patient_id
+    ),
+    pts as (
+      select r.prescriber_id,
+        json_agg(json_build_object(
+          'id', pt.id, 'firstName', pt.first_name, 'lastName', pt.last_name, 'dob', to_char(pt.dob, 'YYYY-MM-DD'),
+          'phoneNumbers', to_json(pt.phone_numbers), 'prescriptions', r.prescriptions
+        ) order by lower(pt.last_name), lower(pt.first_name), pt.id) as patients
+      from rxs r join patients pt on pt.id = r.patient_id
+      group by r.prescriber_id
+    )
+    select json_build_object('doctors', coalesce(json_agg(json_build_object(
+      'doctorId', d.id, 'name', d.first_name || ' ' || d.last_name, 'role', d.role, 'patients', x.patients
+    ) order by lower(d.last_name), lower(d.first_name), d.id), '[]'::json))::text as body
+    from pts x join md_staff d on d.id = x.prescriber_id
+  `);
+  const rows = (result as unknown as { rows?: { body: string }[] }).rows ?? (result as unknown as { body: string }[]);
+  return rows[0]?.body ?? '{"doctors":[]}';
+}
+
+/** A prescription the user may act on, locked for the transaction; null when outside their offices. */
+export async function lockPrescriptions(db: Executor, userId: string, ids: string[]) {
+  return db
+    .select({
+      id: prescriptions.id,
+      patientId: prescriptions.patientId,
+      mdOfficeId: prescriptions.mdOfficeId,
+      drugName: prescriptions.drugName,
+      strength: prescriptions.strength,
+      refills: prescriptions.refills,
+      sig: prescriptions.sig,
+      needsRefillAuth: prescriptions.needsRefillAuth,
+      refillPostponedUntil: prescriptions.refillPostponedUntil,
+      phoneException: prescriptions.phoneException,
+      substitutionStatus: prescriptions.substitutionStatus,
+      priorAuthStatus: prescriptions.priorAuthStatus,
+      version: prescriptions.version,
+    })
+    .from(prescriptions)
+    .where(and(inArray(prescriptions.id, ids), sql`${prescriptions.mdOfficeId} in (${officeScopeSql(userId)})`))
+    .orderBy(asc(prescriptions.id))
+    .for('update');
+}
+export type LockedPrescription = Awaited<ReturnType<typeof lockPrescriptions>>[number];
+
+export async function updatePrescription(db: Executor, id: string, changes: Partial<typeof prescriptions.$inferInsert>) {
+  await db
+    .update(prescriptions)
+    .set({ ...changes, version: sql`${prescriptions.version} + 1`, updatedAt: new Date() })
+    .where(eq(prescriptions.id, id));
+}
+
+export async function insertEvents(
+  db: Executor,
+  rows: { prescriptionId: string; type: string; actorUserId: string; requestId: string; data: Record<string, unknown> }[],
+) {
+  if (rows.length > 0) await db.insert(prescriptionEvents).values(rows);
+}
+
+export async function insertOutbox(
+  db: Executor,
+  row: { channel: 'fax' | 'erx'; prescriptionId: string; recipient: string | null; payload: Record<string, unknown> },
+) {
+  await db.insert(outbox).values({ ...row, status: 'pending' });
+}
+
+export async function setUserPreference(
+  db: Executor,
+  userId: string,
+  prefs: { skipErxConfirmation?: boolean; skipPriorAuthDismissNotice?: boolean },
+) {
+  await db.update(users).set(prefs).where(eq(users.id, userId));
+}
+
+/** Patients with the user's open phone exceptions, locked; those outside the user's offices are absent. */
+export async function lockPatients(db: Executor, userId: string, ids: string[]) {
+  return db
+    .select({ id: patients.id, phoneNumbers: patients.phoneNumbers })
+    .from(patients)
+    .where(and(inArray(patients.id, ids), sql`${patients.mdOfficeId} in (${officeScopeSql(userId)})`))
+    .orderBy(asc(patients.id))
+    .for('update');
+}
+
+export async function openPhoneExceptionsOf(db: Executor, patientIds: string[]) {
+  return db
+    .select({ id: prescriptions.id, patientId: prescriptions.patientId })
+    .from(prescriptions)
+    .where(and(inArray(prescriptions.patientId, patientIds), eq(prescriptions.phoneException, true)))
+    .for('update');
+}
+
+export async function setPatientPhones(db: Executor, patientId: string, phoneNumbers: string[]) {
+  await db.update(patients).set({ phoneNumbers, updatedAt: new Date() }).where(eq(patients.id, patientId));
+}
+
+export async function clearPhoneExceptions(db: Executor, patientIds: string[]) {
+  await db
+    .update(prescriptions)
+    .set({ phoneException: false, version: sql`${prescriptions.version} + 1`, updatedAt: new Date() })
+    .where(and(inArray(prescriptions.patientId, patientIds), eq(prescriptions.phoneException, true)));
+}
+
+/** What the pharmacy's fax or eRx message and the printed request need about a prescription. */
+export async function prescriptionDocument(db: Executor, userId: string, id: string) {
+  const rows = await db
+    .select({
+      id: prescriptions.id,
+      drugName: prescriptions.drugName,
+      strength: prescriptions.strength,
+      quantity: prescriptions.quantity,
+      refills: prescriptions.refills,
+      sig: prescriptions.sig,
+      prescribedNdc: prescriptions.prescribedNdc,
+      substitutionStatus: prescriptions.substitutionStatus,
+      prescribedAt: prescriptions.prescribedAt,
+      patientFirstName: patients.firstName,
+      patientLastName: patients.lastName,
+      patientDob: patients.dob,
+      prescriberFirstName: mdStaff.firstName,
+      prescriberLastName: mdStaff.lastName,
+      prescriberRole: mdStaff.role,
+      prescriberNpi: mdStaff.npi,
+      officeName: mdOffices.name,
+      officeAddress: mdOffices.address1,
+      officeCity: mdOffices.city,
+      officeState: mdOffices.state,
+      officeZip: mdOffices.zip,
+      officePhone: mdOffices.phone,
+      officeFax: mdOffices.fax,
+    })
+    .from(prescriptions)
+    .innerJoin(patients, eq(patients.id, prescriptions.patientId))
+    .innerJoin(mdStaff, eq(mdStaff.id, prescriptions.prescriberId))
+    .innerJoin(mdOffices, eq(mdOffices.id, prescriptions.mdOfficeId))
+    .where(and(eq(prescriptions.id, id), sql`${prescriptions.mdOfficeId} in (${officeScopeSql(userId)})`))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function alternativesOf(db: Executor, drugName: string): Promise<string[]> {
+  const rows = await db
+    .select({ name: drugAlternatives.alternativeName })
+    .from(drugAlternatives)
+    .where(eq(drugAlternatives.drugName, drugName))
+    .orderBy(asc(drugAlternatives.rank));
+  return rows.map((r) => r.name);
+}
+
+/** The timeline of one prescription of the user's offices, oldest first; null when outside them. */
+export async function eventsOf(db: Executor, userId: string, id: string) {
+  const visible = await db
+    .select({ id: prescriptions.id })
+    .from(prescriptions)
+    .where(and(eq(prescriptions.id, id), sql`${prescriptions.mdOfficeId} in (${officeScopeSql(userId)})`))
+    .limit(1);
+  if (visible.length === 0) return null;
+  return db
+    .select({
+      id: prescriptionEvents.id,
+      type: prescriptionEvents.type,
+      at: prescriptionEvents.createdAt,
+      data: prescriptionEvents.data,
+      actorName: users.displayName,
+    })
+    .from(prescriptionEvents)
+    .leftJoin(users, eq(users.id, prescriptionEvents.actorUserId))
+    .where(eq(prescriptionEvents.prescriptionId, id))
+    .orderBy(asc(prescriptionEvents.createdAt), asc(prescriptionEvents.id));
+}

@@ -1,0 +1,58 @@
+/** Prescription timeline entries (prescription_events.type) and how each reads to a person. */
+
+export const EVENT_TYPES = {
+  received: 'RECEIVED',
+  refillAuthorizedFax: 'REFILL_AUTHORIZED_FAX',
+  refillAuthorizedErx: 'REFILL_AUTHORIZED_ERX',
+  refillDenied: 'REFILL_DENIED',
+  refillPostponed: 'REFILL_POSTPONED',
+  alternativeMedSelected: 'ALTERNATIVE_MED_SELECTED',
+  alternativeMedDeclined: 'ALTERNATIVE_MED_DECLINED',
+  priorAuthDismissed: 'PRIOR_AUTH_DISMISSED',
+  mdSignatureReceived: 'PRIOR_AUTH_MD_SIGNATURE_RECEIVED',
+  chartNotesSent: 'PRIOR_AUTH_CHART_NOTES_SENT',
+  phoneExceptionResolved: 'PHONE_EXCEPTION_RESOLVED',
+} as const;
+
+const DENIAL_TEXT: Record<string, string> = {
+  NEED_OFFICE_VISIT: 'office visit needed',
+  NO_LONGER_TAKING_MEDS: 'patient no longer takes this medication',
+  POSTPONE_REFILL_AUTH: 'postponed',
+};
+
+const str = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** One line per event; never includes free-text notes (they can hold patient details) beyond what the user typed. */
+export function describeEvent(type: string, data: Record<string, unknown>): string {
+  switch (type) {
+    case EVENT_TYPES.received:
+      return 'Prescription received by the pharmacy';
+    case EVENT_TYPES.refillAuthorizedFax:
+      return `Refill authorised by fax: ${String(data.refills ?? 0)} refill(s)`;
+    case EVENT_TYPES.refillAuthorizedErx:
+      return 'Refill authorised by eRx';
+    case EVENT_TYPES.refillDenied:
+      return `Refill denied: ${DENIAL_TEXT[str(data.reason)] ?? str(data.reason)}`;
+    case EVENT_TYPES.refillPostponed:
+      return `Refill authorisation postponed to ${str(data.postponedTo)}`;
+    case EVENT_TYPES.alternativeMedSelected:
+      return `Alternative medication chosen: ${str(data.selectedAlternativeMed)}`;
+    case EVENT_TYPES.alternativeMedDeclined:
+      return 'No substitution: dispense as prescribed';
+    case EVENT_TYPES.priorAuthDismissed:
+      return 'Prior authorisation dismissed';
+    case EVENT_TYPES.mdSignatureReceived:
+      return 'Prior authorisation: prescriber signature received';
+    case EVENT_TYPES.chartNotesSent:
+      return data.isICD10TriedAndFailed === true
+        ? 'Prior authorisation: chart notes sent (ICD-10 alternatives tried and failed)'
+        : 'Prior authorisation: chart notes sent';
+    case EVENT_TYPES.phoneExceptionResolved:
+      return 'Patient phone number corrected';
+    default:
+      return type
+        .toLowerCase()
+        .replaceAll('_', ' ')
+        .replace(/^\w/, (c) => c.toUpperCase());
+  }
+}

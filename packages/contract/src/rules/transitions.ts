@@ -1,0 +1,89 @@
+/**
+ * Which prescription action is allowed in which state (DESIGN §5), as one table both sides read: the
+ * server answers 409 when a rule says no, the client offers only the actions a rule allows.
+ */
+import { needsAltMed, PRIOR_AUTH_ACTION_STATUSES } from './action-types.ts';
+
+export const PRESCRIPTION_ACTIONS = [
+  'refillAuthorizedFax',
+  'refillAuthorizedErx',
+  'refillDenied',
+  'refillPostponed',
+  'alternativeMed',
+  'priorAuthDismiss',
+  'mdSignatureReceived',
+  'chartNotesSent',
+  'resolvePhoneException',
+] as const;
+export type PrescriptionAction = (typeof PRESCRIPTION_ACTIONS)[number];
+
+/** The state a rule reads. `refillDue` is needsRefillAuth with any postponement already past (see isRefillDue). */
+export interface TransitionState {
+  refillDue: boolean;
+  phoneException: boolean;
+  substitutionStatus: string | null;
+  priorAuthStatus: string | null;
+}
+
+const priorAuthAction: ReadonlySet<string> = new Set(PRIOR_AUTH_ACTION_STATUSES);
+const refill = (rx: TransitionState) => rx.refillDue;
+
+export const TRANSITION_RULES: Record<PrescriptionAction, (rx: TransitionState) => boolean> = {
+  refillAuthorizedFax: refill,
+  refillAuthorizedErx: refill,
+  refillDenied: refill,
+  refillPostponed: refill,
+  alternativeMed: (rx) => needsAltMed({ ...rx, needsRefillAuth: false, hcpActionRequired: false, phoneException: false }),
+  priorAuthDismiss: (rx) => rx.priorAuthStatus !== null && priorAuthAction.has(rx.priorAuthStatus),
+  mdSignatureReceived: (rx) => rx.priorAuthStatus === 'PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY',
+  chartNotesSent: (rx) =>
+    rx.priorAuthStatus === 'PRIOR_AUTH_CHART_NOTES_NEEDED' || rx.priorAuthStatus === 'PRIOR_AUTH_ICD10_NEEDED',
+  resolvePhoneException: (rx) => rx.phoneException,
+};
+
+export function isActionAllowed(action: PrescriptionAction, rx: TransitionState): boolean {
+  return TRANSITION_RULES[action](rx);
+}
+
+/** What a 409 says when the prescription moved on (someone else acted, or the pharmacy changed it). */
+export const CONFLICT_MESSAGES: Record<PrescriptionAction, string> = {
+  refillAuthorizedFax: 'This prescription no longer needs a refill authorisation.',
+  refillAuthorizedErx: 'This prescription no longer needs a refill authorisation.',
+  refillDenied: 'This prescription no longer needs a refill authorisation.',
+  refillPostponed: 'This prescription no longer needs a refill authorisation.',
+  alternativeMed: 'This prescription no longer waits for an alternative medication choice.',
+  priorAuthDismiss: 'A prior authorisation of these prescriptions no longer needs action.',
+  mdSignatureReceived: 'A prior authorisation of these prescriptions no longer waits for the prescriber’s signature.',
+  chartNotesSent: 'This prior authorisation no longer needs chart notes.',
+  resolvePhoneException: 'This patient no longer has a phone number exception.',
+};
+
+/** Statuses the transitions write (our design; the pharmacy system moves them on from there). */
+export const RESULT_STATUSES = {
+  mdSelected: 'SUBSTITUTION_MD_SELECTED',
+  declinedByMd: 'SUBSTITUTION_DECLINED_BY_MD',
+  signatureReceived: 'PRIOR_AUTH_MD_SIGNATURE_RECEIVED_PHARMACY',
+  chartNotesSent: 'PRIOR_AUTH_CHART_NOTES_SENT',
+  dismissed: 'PRIOR_AUTH_DISMISSED',
+} as const;
+
+/** Order status shown after a denial (DESIGN §5: "order status shows the denial"). */
+export const DENIAL_ORDER_STATUS: Record<string, string> = {
+  NEED_OFFICE_VISIT: 'Refill denied: office visit needed',
+  NO_LONGER_TAKING_MEDS: 'Refill denied: no longer taking this medication',
+  POSTPONE_REFILL_AUTH: 'Refill denied: postponed by the prescriber',
+};
+
+/** A refill request waits for the prescriber unless it was postponed to a later day. */
+export function isRefillDue(needsRefillAuth: boolean, postponedUntil: string | null, todayIso: string): boolean {
+  return needsRefillAuth && (postponedUntil === null || postponedUntil <= todayIso);
+}
+
+/** Postponing: a day after today and at most one year ahead (ISO dates compare as strings). */
+export function postponeDateProblem(dateIso: string, todayIso: string): string | null {
+  if (dateIso <= todayIso) return 'Choose a date after today.';
+  const [y, m, d] = todayIso.split('-').map(Number) as [number, number, number];
+  const limit = `${String(y + 1).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  if (dateIso > limit) return 'Choose a date within one year.';
+  return null;
+}
