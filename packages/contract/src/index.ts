@@ -12,6 +12,7 @@ export * from './rules/dates.ts';
 export * from './rules/environment.ts';
 export * from './rules/events.ts';
 export * from './rules/masking.ts';
+export * from './rules/navigation.ts';
 export * from './rules/order-status.ts';
 export * from './rules/pagination.ts';
 export * from './rules/request-id.ts';

@@ -122,6 +122,7 @@ export const apiPaths = {
   refillPostponed: (id: string) => `${rx(id)}/refills-postponed`,
   alternativeMed: (id: string) => `${rx(id)}/substitution/alternative-med`,
   alternativeMedsRequestPrint: (id: string) => `${rx(id)}/alternative-meds-request-print`,
+  prescriptionEvents: (id: string) => `${rx(id)}/events`,
   chartNotesSent: (id: string) => `${rx(id)}/prior-auth/chart-notes-sent`,
   priorAuthDismiss: `${API_BASE}/v1/prescriptions/all/prior-auth/dismiss`,
   mdSignatureReceived: `${API_BASE}/v1/prescriptions/all/prior-auth/md-signature-received`,

@@ -1,7 +1,7 @@
 import { canManageAccounts, ROUTES } from '@hcp/contract';
 import { Link } from 'react-router';
 import { APP_TITLE } from '../components/page.tsx';
-import { useUserDetails } from '../features/users/api/get-user-details.ts';
+import { useUserDetails } from '../lib/current-user/get-user-details.ts';
 import { readSession } from '../lib/storage.ts';
 import styles from './layout.module.css';
 

@@ -1,7 +1,9 @@
-import { ROUTES } from '@hcp/contract';
+import { actionNeededQueryEnabled, ROUTES, shouldRedirectToPatientSearch } from '@hcp/contract';
 import { Suspense } from 'react';
-import { Link, Navigate, Outlet, useLocation } from 'react-router';
+import { Link, matchPath, Navigate, Outlet, useLocation } from 'react-router';
+import { Toaster } from 'sonner';
 import { FullPageLoader } from '../components/full-page-loader.tsx';
+import { useActionNeeded } from '../features/action-needed/api/get-action-needed.ts';
 import { readSession } from '../lib/storage.ts';
 import { Header } from './header.tsx';
 import styles from './layout.module.css';
@@ -32,17 +34,47 @@ export function PublicLayout() {
 /** The signed-in shell: needs an access token and a user id in local storage, else login (spec §2). */
 export function SignedInShell() {
   const location = useLocation();
-  if (!readSession()) return <Navigate to={ROUTES.login} replace state={{ from: location.pathname }} />;
+  const session = readSession();
+  if (!session) return <Navigate to={ROUTES.login} replace state={{ from: location.pathname }} />;
+  return <Shell userId={session.userId} />;
+}
+
+function Shell({ userId }: { userId: string }) {
+  const location = useLocation();
+  const authType = matchPath(ROUTES.actionNeededDetail, location.pathname)?.params.authType;
+  const enabled = actionNeededQueryEnabled(location.pathname);
+  const actionNeeded = useActionNeeded(userId, { enabled });
+  const firstLoad = enabled && actionNeeded.isPending;
+  const count = actionNeeded.data?.counts.total;
+  const persisted = (location.state as { persist?: boolean } | null)?.persist === true;
+  if (
+    actionNeeded.isSuccess &&
+    shouldRedirectToPatientSearch({
+      pathname: location.pathname,
+      count: count ?? 0,
+      isLoading: actionNeeded.isFetching,
+      authType,
+      persisted,
+    })
+  ) {
+    return <Navigate to={ROUTES.patientSearch} replace />;
+  }
   return (
     <>
       <SkipLink />
       <Header signedIn />
-      <NavTabs />
+      <NavTabs actionNeededCount={count} actionNeededLoading={firstLoad} />
       <main id="main" className={styles.main} tabIndex={-1}>
-        <Suspense fallback={<FullPageLoader />}>
-          <Outlet />
-        </Suspense>
+        {/* Spec §2: a full-page loader while the action-needed list first loads. */}
+        {firstLoad ? (
+          <FullPageLoader label="Loading the prescriptions that need you…" />
+        ) : (
+          <Suspense fallback={<FullPageLoader />}>
+            <Outlet />
+          </Suspense>
+        )}
       </main>
+      <Toaster position="top-center" richColors closeButton />
       <footer className={styles.footer}>
         <Link to={ROUTES.termsOfUse}>Terms of Use</Link>
       </footer>

@@ -1,26 +1,88 @@
-import { activeTabForPath, type NavTab, ROUTES } from '@hcp/contract';
+import { activeTabForPath, canManageCommunications, canPrescribe, type NavTab, ROUTES } from '@hcp/contract';
 import { Link, useLocation } from 'react-router';
+import { useFeatureFlags } from '../lib/current-user/get-feature-flags.ts';
+import { useUserDetails } from '../lib/current-user/get-user-details.ts';
+import { readSession } from '../lib/storage.ts';
 import styles from './layout.module.css';
 
-const TABS: { tab: NavTab; displayName: string; href: string }[] = [
-  { tab: 'actionNeeded', displayName: 'Action Needed', href: ROUTES.actionNeeded },
-  { tab: 'patients', displayName: 'All Patients', href: ROUTES.patientSearch },
-];
+/** A menu item of spec §2: name, displayName, href, count, isLoading (onClick is the link itself). */
+export interface MenuItem {
+  name: NavTab;
+  displayName: string;
+  href: string;
+  count?: number | undefined;
+  isLoading?: boolean;
+  badge?: string;
+}
+
+export function buildMenu(input: {
+  actionNeededCount: number | undefined;
+  actionNeededLoading: boolean;
+  newCommentsCount: number | undefined;
+  showManageComms: boolean;
+  showPrescribe: boolean;
+}): MenuItem[] {
+  const items: MenuItem[] = [
+    {
+      name: 'actionNeeded',
+      displayName: 'Action Needed',
+      href: ROUTES.actionNeeded,
+      count: input.actionNeededCount,
+      isLoading: input.actionNeededLoading,
+    },
+    { name: 'patients', displayName: 'All Patients', href: ROUTES.patientSearch },
+  ];
+  // Spec §2: New Comments is hidden while its count is zero.
+  if (input.newCommentsCount && input.newCommentsCount > 0) {
+    items.push({ name: 'newComments', displayName: 'New Comments', href: ROUTES.newComments, count: input.newCommentsCount });
+  }
+  if (input.showManageComms) items.push({ name: 'manageComms', displayName: 'Manage Communications', href: ROUTES.manageComms });
+  if (input.showPrescribe) items.push({ name: 'prescribe', displayName: 'Prescribe Rx', href: ROUTES.prescribe, badge: 'New' });
+  return items;
+}
+
+function Label({ item }: { item: MenuItem }) {
+  const showCount = typeof item.count === 'number' && !item.isLoading;
+  return (
+    <>
+      {item.displayName}
+      {item.badge ? <span className={styles.badge}>{item.badge}</span> : null}
+      {showCount ? <span className={styles.countBadge}>{item.count}</span> : null}
+    </>
+  );
+}
 
 /** Top navigation; the active tab comes from the path prefix and its link is inert (spec §2). */
-export function NavTabs() {
+export function NavTabs({
+  actionNeededCount,
+  actionNeededLoading,
+}: {
+  actionNeededCount: number | undefined;
+  actionNeededLoading: boolean;
+}) {
   const active = activeTabForPath(useLocation().pathname);
+  const user = useUserDetails(readSession()?.userId ?? null).data;
+  const flags = useFeatureFlags().data;
+  const items = buildMenu({
+    actionNeededCount,
+    actionNeededLoading,
+    newCommentsCount: undefined,
+    showManageComms: user ? canManageCommunications(user) : false,
+    showPrescribe: user && flags ? canPrescribe(user, flags) : false,
+  });
   return (
     <nav aria-label="Main" className={styles.tabs}>
       <ul>
-        {TABS.map(({ tab, displayName, href }) => (
-          <li key={tab}>
-            {tab === active ? (
+        {items.map((item) => (
+          <li key={item.name}>
+            {item.name === active ? (
               <span aria-current="page" className={styles.activeTab}>
-                {displayName}
+                <Label item={item} />
               </span>
             ) : (
-              <Link to={href}>{displayName}</Link>
+              <Link to={item.href}>
+                <Label item={item} />
+              </Link>
             )}
           </li>
         ))}

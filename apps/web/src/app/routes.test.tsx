@@ -1,8 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { saveSession } from '../lib/storage.ts';
+import { stubServer } from '../test/fixtures.ts';
 import { routes } from './routes.tsx';
 
 function renderAt(path: string) {
@@ -16,6 +17,11 @@ function renderAt(path: string) {
 }
 
 const signIn = () => saveSession({ accessToken: 'a', refreshToken: 'r', userID: 'u' });
+
+beforeEach(() => {
+  stubServer();
+});
+afterEach(() => vi.unstubAllGlobals());
 
 describe('routing', () => {
   it('root redirects to action needed, which needs a session, so a signed-out user lands on login', async () => {
@@ -113,6 +119,17 @@ describe('routing', () => {
     const active = screen.getByText('All Patients');
     expect(active).toHaveAttribute('aria-current', 'page');
     expect(screen.queryByRole('link', { name: 'All Patients' })).not.toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Action Needed' })).toHaveAttribute('href', '/action-needed');
+    const actionNeeded = screen.getByRole('link', { name: /^Action Needed/ });
+    expect(actionNeeded).toHaveAttribute('href', '/action-needed');
+    // The count of items (one refill request in the stubbed answer) is part of the tab.
+    expect(actionNeeded).toHaveTextContent('Action Needed1');
+  });
+
+  it('sends a user with nothing to act on from action needed to patient search (spec §2 menu rule)', async () => {
+    stubServer({ actionNeeded: { doctors: [] } });
+    signIn();
+    const router = renderAt('/action-needed');
+    expect(await screen.findByRole('heading', { level: 1, name: 'All Patients' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/patient-search');
   });
 });

@@ -48,6 +48,8 @@ export interface RequestOptions<S extends z.ZodType | undefined = undefined> {
   signal?: AbortSignal;
   /** Send the session headers and renew the session on 401 (default true). */
   auth?: boolean;
+  /** 'text' returns the body as text (e.g. a printable HTML page) instead of parsing JSON. */
+  as?: 'json' | 'text';
 }
 
 type Answer<S> = S extends z.ZodType ? z.infer<S> : unknown;
@@ -155,6 +157,7 @@ export function createApiClient(config: ApiClientConfig = {}) {
       }
     }
     const text = await res.text();
+    if (options.as === 'text' && res.ok) return text as Answer<S>;
     let body: unknown = null;
     if (text) {
       try {

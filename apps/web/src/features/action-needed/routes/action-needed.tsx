@@ -1,5 +1,85 @@
+import { ACTION_TYPES, type ActionType } from '@hcp/contract';
+import { Link, useSearchParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
+import { readSession } from '../../../lib/storage.ts';
+import { useActionNeeded } from '../api/get-action-needed.ts';
+import styles from '../components/action-needed.module.css';
+import { PatientCard } from '../components/patient-card.tsx';
+import { ACTION_LABELS, GROUP_OF_TYPE, isActionType } from '../utils/labels.ts';
+
+/** The categories as links (?category=…), so the browser's back button and shared links keep the choice. */
+function CategoryNav({ counts, current }: { counts: Record<ActionType | 'total', number>; current: ActionType | null }) {
+  const items: { type: ActionType | null; label: string; count: number }[] = [
+    { type: null, label: 'All', count: counts.total },
+    ...ACTION_TYPES.map((type) => ({ type, label: ACTION_LABELS[type].category, count: counts[type] })),
+  ];
+  return (
+    <nav aria-label="Categories" className={styles.categories}>
+      <ul>
+        {items.map(({ type, label, count }) => {
+          const content = (
+            <>
+              {label} <span className={styles.count}>({count})</span>
+            </>
+          );
+          return (
+            <li key={type ?? 'all'}>
+              {type === current ? (
+                <span className={styles.current} aria-current="page">
+                  {content}
+                </span>
+              ) : (
+                <Link to={type ? `?category=${type}` : '?'}>{content}</Link>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
 
 export default function ActionNeededRoute() {
-  return <Page title="Action Needed" />;
+  const userId = readSession()?.userId ?? '';
+  const query = useActionNeeded(userId);
+  const [params] = useSearchParams();
+  const requested = params.get('category');
+  const category = isActionType(requested) ? requested : null;
+
+  if (query.isPending) return <Page title="Action Needed" />;
+  if (query.isError) {
+    return (
+      <Page title="Action Needed">
+        <p role="alert">Could not load the prescriptions that need you. Please try again.</p>
+        <button type="button" className={styles.button} onClick={() => query.refetch()}>
+          Try again
+        </button>
+      </Page>
+    );
+  }
+  const { counts, groups, singleBrandedDrug } = query.data;
+  const cards = category ? groups[GROUP_OF_TYPE[category]] : groups.all;
+  return (
+    <Page title="Action Needed">
+      <CategoryNav counts={counts} current={category} />
+      {singleBrandedDrug ? <p className={styles.notice}>Every prescription here is for Xifaxan.</p> : null}
+      {cards.length === 0 ? (
+        <p>
+          {category ? `No ${ACTION_LABELS[category].category.toLowerCase()} need you right now.` : 'Nothing needs you right now.'}
+        </p>
+      ) : (
+        <ul className={styles.cards} aria-label={category ? ACTION_LABELS[category].category : 'All requests'}>
+          {cards.map((card) => (
+            <PatientCard
+              key={`${card.doctor.doctorId}-${card.patient.id}`}
+              doctor={card.doctor}
+              patient={card.patient}
+              prescriptions={card.prescriptions}
+              only={category}
+            />
+          ))}
+        </ul>
+      )}
+    </Page>
+  );
 }

@@ -1,6 +1,6 @@
 import { apiPaths, type FeatureFlags, featureFlagsSchema } from '@hcp/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '../api-client.ts';
 
 export function getFeatureFlags(): Promise<FeatureFlags> {
   return api.request(apiPaths.featureFlags, { schema: featureFlagsSchema });

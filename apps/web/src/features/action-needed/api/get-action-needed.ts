@@ -1,0 +1,57 @@
+import {
+  ACTION_NEEDED_QUERY_TYPES,
+  type ActionEntry,
+  type ActionNeededDoctor,
+  type ActionNeededPatient,
+  type ActionNeededPrescription,
+  type ActionNeededResponse,
+  actionNeededResponseSchema,
+  apiPaths,
+  buildCardGroups,
+  countActionNeeded,
+  flattenActionNeeded,
+  phoneExceptionsByPatient,
+  priorAuthRequiredIds,
+} from '@hcp/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { allForBrandedDrug } from '../utils/special-drugs.ts';
+
+export type Entry = ActionEntry<ActionNeededPrescription, ActionNeededPatient, ActionNeededDoctor>;
+
+/** GET /api/mdo/v2/users/{userId}/action-needed?actionType=ACTION_NEEDED_ALL (spec §7). */
+export const getActionNeeded = (userId: string, signal?: AbortSignal) =>
+  api.request(apiPaths.actionNeeded(userId), {
+    query: { actionType: ACTION_NEEDED_QUERY_TYPES.all },
+    schema: actionNeededResponseSchema,
+    signal,
+  });
+
+/** Everything the screens and the navigation read, derived once per answer by the contract rules (spec §3). */
+export function deriveActionNeeded(answer: ActionNeededResponse) {
+  const entries: Entry[] = flattenActionNeeded<ActionNeededPrescription, ActionNeededPatient, ActionNeededDoctor>(answer.doctors);
+  return {
+    doctors: answer.doctors,
+    entries,
+    counts: countActionNeeded(entries),
+    groups: buildCardGroups(entries),
+    phoneExceptions: phoneExceptionsByPatient(entries),
+    priorAuthRequiredIds: priorAuthRequiredIds(entries),
+    singleBrandedDrug: allForBrandedDrug(entries.map((e) => e.prescription)),
+  };
+}
+export type ActionNeededView = ReturnType<typeof deriveActionNeeded>;
+
+export const actionNeededQueryKey = (userId: string) => ['action-needed', userId] as const;
+
+/** Spec §9: refetched on window focus; the shell turns it off on manage-comms paths. */
+export const actionNeededQueryOptions = (userId: string) =>
+  queryOptions({
+    queryKey: actionNeededQueryKey(userId),
+    queryFn: ({ signal }) => getActionNeeded(userId, signal),
+    select: deriveActionNeeded,
+    refetchOnWindowFocus: true,
+  });
+
+export const useActionNeeded = (userId: string, options: { enabled?: boolean } = {}) =>
+  useQuery({ ...actionNeededQueryOptions(userId), enabled: options.enabled ?? true });

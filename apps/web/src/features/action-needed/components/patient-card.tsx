@@ -1,0 +1,78 @@
+import {
+  type ActionNeededDoctor,
+  type ActionNeededPatient,
+  type ActionNeededPrescription,
+  type ActionType,
+  capitalizeName,
+  deriveActionTypes,
+  formatPhoneDisplay,
+  formatPrescribedDate,
+  formatUsDate,
+  parseIsoDate,
+  webPaths,
+} from '@hcp/contract';
+import { Link } from 'react-router';
+import { ACTION_LABELS } from '../utils/labels.ts';
+import { displayDrugName } from '../utils/special-drugs.ts';
+import styles from './action-needed.module.css';
+
+export function patientName(patient: Pick<ActionNeededPatient, 'firstName' | 'lastName'>): string {
+  return `${capitalizeName(patient.firstName)} ${capitalizeName(patient.lastName)}`;
+}
+
+export function dobText(dob: string): string {
+  const date = parseIsoDate(dob);
+  return date ? formatUsDate(date) : dob;
+}
+
+/**
+ * One patient with the prescriptions that need the user, each with a link per request (spec §3 card
+ * groups). `only` limits the links to one category (the category filter).
+ */
+export function PatientCard({
+  doctor,
+  patient,
+  prescriptions,
+  only,
+}: {
+  doctor: ActionNeededDoctor;
+  patient: ActionNeededPatient;
+  prescriptions: ActionNeededPrescription[];
+  only: ActionType | null;
+}) {
+  const name = patientName(patient);
+  const headingId = `patient-${patient.id}-${doctor.doctorId}`;
+  return (
+    <li className={styles.card} aria-labelledby={headingId}>
+      <h2 id={headingId}>{name}</h2>
+      <p className={styles.meta}>
+        DOB {dobText(patient.dob)}
+        {patient.phoneNumbers[0] ? ` · ${formatPhoneDisplay(patient.phoneNumbers[0])}` : ''} · {doctor.name}, {doctor.role}
+      </p>
+      <ul className={styles.rxList}>
+        {prescriptions.map((rx) => {
+          const types = deriveActionTypes(rx).filter((type) => only === null || type === only);
+          return (
+            <li key={rx.id} className={styles.rx}>
+              <strong>{displayDrugName(rx)}</strong>
+              {rx.strength ? ` ${rx.strength}` : ''}
+              <p className={styles.meta}>Prescribed {formatPrescribedDate(rx.prescribedDate)}</p>
+              <ul className={styles.requests} aria-label={`Requests for ${displayDrugName(rx)}`}>
+                {types.map((type) => (
+                  <li key={type}>
+                    <Link
+                      to={webPaths.actionNeededDetail(rx.id, type)}
+                      aria-label={`${ACTION_LABELS[type].request}: ${displayDrugName(rx)} for ${name}`}
+                    >
+                      {ACTION_LABELS[type].request}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          );
+        })}
+      </ul>
+    </li>
+  );
+}

@@ -1,0 +1,43 @@
+import type { ActionType } from '@hcp/contract';
+
+/** How each category reads on the screen (singular for a request, plural for the category filter). */
+export const ACTION_LABELS: Record<ActionType, { request: string; category: string }> = {
+  refillAuth: { request: 'Refill authorization', category: 'Refill authorizations' },
+  priorAuth: { request: 'Prior authorization', category: 'Prior authorizations' },
+  phoneException: { request: 'Phone number exception', category: 'Phone exceptions' },
+  altMed: { request: 'Alternative medication', category: 'Alternative medications' },
+  appeals: { request: 'Appeal', category: 'Appeals' },
+};
+
+/** Card groups of spec §3 by category (the filter's query value is the action type, or nothing for all). */
+export const GROUP_OF_TYPE = {
+  refillAuth: 'refillAuth',
+  priorAuth: 'priorAuth',
+  phoneException: 'phoneExceptions',
+  altMed: 'altMeds',
+  appeals: 'appeals',
+} as const satisfies Record<ActionType, string>;
+
+export const PRIOR_AUTH_STATUS_TEXT: Record<string, string> = {
+  PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY: 'The pharmacy needs the prescriber’s signature',
+  PRIOR_AUTH_CHART_NOTES_NEEDED: 'Chart notes are needed',
+  PRIOR_AUTH_ICD10_NEEDED: 'An ICD-10 code is needed',
+  PRIOR_AUTH_REQUIRED: 'A prior authorization is required',
+};
+
+export const SUBSTITUTION_REASON_TEXT: Record<string, string> = {
+  SUBSTITUTION_PENDING_MD_SELECTION_PATIENT_REQUEST: 'The patient asked for an alternative',
+  SUBSTITUTION_PENDING_MD_SELECTION_PRIOR_AUTH: 'The plan requires a prior authorization for this drug',
+  SUBSTITUTION_PENDING_MD_SELECTION_HIGH_COST: 'The drug is costly for the patient',
+  SUBSTITUTION_PENDING_MD_SELECTION_OTHER: 'The pharmacy proposes an alternative',
+};
+
+export const PRIOR_AUTH_METHOD_TEXT: Record<string, string> = {
+  CMM_PA: 'CoverMyMeds',
+  VERBAL_PA: 'by phone',
+  WEBLINK_PA: 'through the plan’s web link',
+};
+
+export function isActionType(value: string | null | undefined): value is ActionType {
+  return value !== null && value !== undefined && value in ACTION_LABELS;
+}

@@ -1,0 +1,92 @@
+/** Answers of the server for web tests, shaped by the contract's schemas (fetch is stubbed at the network edge). */
+import type { ActionNeededPrescription, ActionNeededResponse, FeatureFlags, UserDetails } from '@hcp/contract';
+import { vi } from 'vitest';
+
+export function prescription(overrides: Partial<ActionNeededPrescription> = {}): ActionNeededPrescription {
+  return {
+    id: '11111111-1111-4111-8111-111111111111',
+    patientID: 'p1',
+    needsRefillAuth: true,
+    phoneException: false,
+    substitutionStatus: null,
+    priorAuthStatus: null,
+    priorAuthMethod: null,
+    hcpActionRequired: false,
+    dispensedNdc: null,
+    prescribedNdc: '00378-0018-01',
+    drugName: 'Atorvastatin',
+    strength: '20 mg',
+    quantity: 30,
+    daysSupply: 30,
+    refills: 2,
+    sig: 'Take one tablet daily',
+    prescribedDate: '2026-11-10 09:30:00',
+    lastProcessedDate: null,
+    orderNumber: '1001',
+    orderStatus: 'Awaiting Refill Authorization',
+    price: null,
+    alternativeMeds: [],
+    ...overrides,
+  };
+}
+
+export function actionNeeded(prescriptions: ActionNeededPrescription[] = [prescription()]): ActionNeededResponse {
+  return {
+    doctors: [
+      {
+        doctorId: 'd1',
+        name: 'Alex Morgan',
+        role: 'MD',
+        patients: [
+          {
+            id: 'p1',
+            firstName: 'jane',
+            lastName: 'doe',
+            dob: '1970-04-05',
+            phoneNumbers: ['(614) 555-0101'],
+            prescriptions: prescriptions.map((rx) => ({ ...rx, patientID: 'p1' })),
+          },
+        ],
+      },
+    ],
+  };
+}
+
+export const userDetails = (overrides: Partial<UserDetails> = {}): UserDetails => ({
+  userId: 'u',
+  userName: 'Dr. Alex Morgan',
+  email: 'dr.morgan@demo.hcp',
+  role: 'mdo.user',
+  mdOfficeUser: { userType: 'mdo_user.prescriber', role: 'MD' },
+  mdOfficePrefs: { prescribeVia: 'eRx', harrowPortalAccess: false, prescribingEnabled: false, notOnboarded: false },
+  mdOfficeUserPrefs: { skipPriorAuthDismissNotice: false, skipErxConfirmation: false },
+  details: { mdOfficeId: 'o1' },
+  isVAMPracticeUser: false,
+  ...overrides,
+});
+
+export const featureFlags: FeatureFlags = { isHarrowPortalEnabled: false, isHcpPrescribingEnabled: false };
+
+type Route = (url: string, init: RequestInit) => { status: number; body: unknown } | undefined;
+
+/**
+ * A fetch stub for the signed-in shell: action needed, user details and flags answer by default;
+ * `routes` answer first. Returns the mock so tests can read the calls.
+ */
+export function stubServer(options: { actionNeeded?: ActionNeededResponse; user?: UserDetails; routes?: Route } = {}) {
+  const mock = vi.fn(async (url: string, init: RequestInit = {}) => {
+    const custom = options.routes?.(url, init);
+    const answer =
+      custom ??
+      (url.includes('/action-needed')
+        ? { status: 200, body: options.actionNeeded ?? actionNeeded() }
+        : url.includes('/mdo-user-details')
+          ? { status: 200, body: options.user ?? userDetails() }
+          : url.includes('/feature-flags')
+            ? { status: 200, body: featureFlags }
+            : { status: 404, body: { error: { code: 'NOT_FOUND', message: 'Not found.' } } });
+    return new Response(JSON.stringify(answer.body), { status: answer.status });
+  });
+  vi.stubGlobal('fetch', mock);
+  return mock;
+}

@@ -1,0 +1,63 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PRIOR_AUTH_STATUSES, SUBSTITUTION_STATUSES } from '../src/rules/action-types.ts';
+import { isActionAllowed, isRefillDue, PRESCRIPTION_ACTIONS, postponeDateProblem } from '../src/rules/transitions.ts';
+
+const none = { refillDue: false, phoneException: false, substitutionStatus: null, priorAuthStatus: null };
+
+describe('transition rules (DESIGN §5)', () => {
+  it('allows refill actions only while a refill is due', () => {
+    for (const action of ['refillAuthorizedFax', 'refillAuthorizedErx', 'refillDenied', 'refillPostponed'] as const) {
+      expect(isActionAllowed(action, { ...none, refillDue: true })).toBe(true);
+      expect(isActionAllowed(action, none)).toBe(false);
+    }
+  });
+  it('allows the alternative-medication answer only while the MD selection is pending', () => {
+    expect(isActionAllowed('alternativeMed', { ...none, substitutionStatus: 'SUBSTITUTION_PENDING_MD_SELECTION_OTHER' })).toBe(
+      true,
+    );
+    expect(isActionAllowed('alternativeMed', { ...none, substitutionStatus: 'SUBSTITUTION_MD_SELECTED' })).toBe(false);
+  });
+  it('maps prior-auth statuses to the actions they allow', () => {
+    const allowed = (status: string) =>
+      (['priorAuthDismiss', 'mdSignatureReceived', 'chartNotesSent'] as const).filter((a) =>
+        isActionAllowed(a, { ...none, priorAuthStatus: status }),
+      );
+    expect(allowed('PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY')).toEqual(['priorAuthDismiss', 'mdSignatureReceived']);
+    expect(allowed('PRIOR_AUTH_CHART_NOTES_NEEDED')).toEqual(['priorAuthDismiss', 'chartNotesSent']);
+    expect(allowed('PRIOR_AUTH_ICD10_NEEDED')).toEqual(['priorAuthDismiss', 'chartNotesSent']);
+    expect(allowed('PRIOR_AUTH_REQUIRED')).toEqual(['priorAuthDismiss']);
+    expect(allowed('PRIOR_AUTH_MD_SIGNATURE_RECEIVED_PHARMACY')).toEqual([]);
+  });
+  it('allows nothing on a prescription that needs nothing, whatever its other statuses', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(null, 'SUBSTITUTION_MD_SELECTED', 'SUBSTITUTION_DECLINED_BY_MD'),
+        fc.constantFrom(null, 'PRIOR_AUTH_MD_SIGNATURE_RECEIVED_PHARMACY', 'PRIOR_AUTH_DISMISSED'),
+        (substitutionStatus, priorAuthStatus) => {
+          const state = { ...none, substitutionStatus, priorAuthStatus };
+          return PRESCRIPTION_ACTIONS.every((a) => !isActionAllowed(a, state));
+        },
+      ),
+    );
+    expect(SUBSTITUTION_STATUSES.length + PRIOR_AUTH_STATUSES.length).toBeGreaterThan(0);
+  });
+});
+
+describe('isRefillDue', () => {
+  it('is due unless postponed to a later day', () => {
+    expect(isRefillDue(true, null, '2026-11-20')).toBe(true);
+    expect(isRefillDue(true, '2026-11-20', '2026-11-20')).toBe(true);
+    expect(isRefillDue(true, '2026-11-21', '2026-11-20')).toBe(false);
+    expect(isRefillDue(false, null, '2026-11-20')).toBe(false);
+  });
+});
+
+describe('postponeDateProblem', () => {
+  it('wants a day after today and within a year', () => {
+    expect(postponeDateProblem('2026-11-21', '2026-11-20')).toBeNull();
+    expect(postponeDateProblem('2027-11-20', '2026-11-20')).toBeNull();
+    expect(postponeDateProblem('2026-11-20', '2026-11-20')).toBe('Choose a date after today.');
+    expect(postponeDateProblem('2027-11-21', '2026-11-20')).toBe('Choose a date within one year.');
+  });
+});
