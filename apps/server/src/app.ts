@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
+import { PRINT_STYLE } from './features/action-needed/print.ts';
 import { actionNeededRoutes } from './features/action-needed/routes.ts';
 import { createActionNeededService } from './features/action-needed/service.ts';
 import { createGoogleVerifier } from './features/auth/google.ts';
@@ -62,7 +63,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   registerErrorHandling(app);
-  await registerSecurityHeaders(app, { allowGoogleSignIn: Boolean(config.googleClientId) });
+  await registerSecurityHeaders(app, { allowGoogleSignIn: Boolean(config.googleClientId), inlineStyles: [PRINT_STYLE] });
   await registerOpenApi(app);
 
   // Shared state for several instances lives in Redis when configured (DESIGN §2).

@@ -18,6 +18,8 @@ import { and, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
+import { PRINT_STYLE } from '../src/features/action-needed/print.ts';
+import { styleHash } from '../src/plugins/security.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
 import { TEST_NOW } from './support/constants.ts';
@@ -419,5 +421,17 @@ describe('print and timeline', () => {
       actorName: 'Dr. Alex Morgan',
       summary: 'Refill denied: patient no longer takes this medication',
     });
+  });
+});
+
+describe('print page and CSP', () => {
+  it('the print page’s only style is allowed by hash in the app’s CSP (no unsafe-inline)', async () => {
+    const { prescription } = await pick('altMed');
+    const res = await injectAs(t.app, morgan, { method: 'GET', url: rxUrl(prescription.id, 'alternative-meds-request-print') });
+    const style = /<style>([\s\S]*?)<\/style>/.exec(res.body)?.[1] as string;
+    expect(style).toBe(PRINT_STYLE);
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain(styleHash(PRINT_STYLE));
+    expect(csp).not.toContain('unsafe-inline');
   });
 });

@@ -1,4 +1,5 @@
 /** Security headers: helmet with a strict CSP that the built web app satisfies (no inline script). */
+import { createHash } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
@@ -25,18 +26,27 @@ const GOOGLE_SIGN_IN_SOURCES = {
   connectSrc: ['https://accounts.google.com/gsi/'],
 };
 
-export function cspDirectives(options: { allowGoogleSignIn: boolean }) {
-  if (!options.allowGoogleSignIn) return CSP_DIRECTIVES;
+export interface CspOptions {
+  allowGoogleSignIn: boolean;
+  /** Exact inline <style> texts allowed by hash (the printable pages the app writes into a new window). */
+  inlineStyles?: string[];
+}
+
+export const styleHash = (css: string) => `'sha256-${createHash('sha256').update(css).digest('base64')}'`;
+
+export function cspDirectives(options: CspOptions) {
+  const styleSrc = [...CSP_DIRECTIVES.styleSrc, ...(options.inlineStyles ?? []).map(styleHash)];
+  if (!options.allowGoogleSignIn) return { ...CSP_DIRECTIVES, styleSrc };
   return {
     ...CSP_DIRECTIVES,
     scriptSrc: [...CSP_DIRECTIVES.scriptSrc, ...GOOGLE_SIGN_IN_SOURCES.scriptSrc],
-    styleSrc: [...CSP_DIRECTIVES.styleSrc, ...GOOGLE_SIGN_IN_SOURCES.styleSrc],
+    styleSrc: [...styleSrc, ...GOOGLE_SIGN_IN_SOURCES.styleSrc],
     frameSrc: GOOGLE_SIGN_IN_SOURCES.frameSrc,
     connectSrc: [...CSP_DIRECTIVES.connectSrc, ...GOOGLE_SIGN_IN_SOURCES.connectSrc],
   };
 }
 
-export async function registerSecurityHeaders(app: FastifyInstance, options: { allowGoogleSignIn: boolean }): Promise<void> {
+export async function registerSecurityHeaders(app: FastifyInstance, options: CspOptions): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(options) },
     crossOriginEmbedderPolicy: false,

@@ -15,7 +15,10 @@ export function Page({
   return (
     <>
       <title>{`${title} · ${APP_TITLE}`}</title>
-      <h1 className={headingHidden ? 'visually-hidden' : undefined}>{title}</h1>
+      {/* Focusable from script (not by Tab) so a screen can move focus to its heading after navigation. */}
+      <h1 className={headingHidden ? 'visually-hidden' : undefined} tabIndex={-1}>
+        {title}
+      </h1>
       {children}
     </>
   );

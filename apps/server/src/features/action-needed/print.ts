@@ -7,6 +7,17 @@ import { AppError } from '../../lib/errors.ts';
 import * as repo from './repository.ts';
 import { PRESCRIPTION_NOT_FOUND } from './service.ts';
 
+/**
+ * The page's only style. The web app opens the page in a blank window that inherits the app's CSP, so
+ * this exact text is allowed there by its hash (plugins/security.ts) rather than by 'unsafe-inline'.
+ */
+export const PRINT_STYLE = `body{font-family:system-ui,sans-serif;margin:2rem;color:#111;line-height:1.4}
+h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:1.5rem}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-weight:600}
+ul{list-style:none;padding:0}li{margin:.5rem 0}.box{display:inline-block;width:1rem;height:1rem;border:1px solid #111;vertical-align:middle}
+.signature{margin-top:3rem;display:grid;grid-template-columns:1fr 12rem;gap:2rem}.line{border-top:1px solid #111;padding-top:.25rem}
+@media print{body{margin:0}}`;
+
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (value: unknown): string => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
@@ -33,15 +44,7 @@ export async function alternativeMedsRequestHtml(db: Executor, userId: string, i
 <head>
 <meta charset="utf-8">
 <title>Alternative medication request – ${e(doc.drugName)}</title>
-<style>
-body{font-family:system-ui,sans-serif;margin:2rem;color:#111;line-height:1.4}
-h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:1.5rem}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-weight:600}
-ul{list-style:none;padding:0}li{margin:.5rem 0}.box{display:inline-block;width:1rem;height:1rem;border:1px solid #111;vertical-align:middle}
-.signature{margin-top:3rem;display:grid;grid-template-columns:1fr 12rem;gap:2rem}.line{border-top:1px solid #111;padding-top:.25rem}
-@media print{body{margin:0}}
-</style>
-</head>
+<style>${PRINT_STYLE}</style></head>
 <body>
 <h1>Alternative medication request</h1>
 <h2>Practice</h2>

@@ -1,5 +1,92 @@
+import { formatOrderStatus, formatPhoneDisplay, formatPrescribedDate, ROUTES } from '@hcp/contract';
+import { Link, useNavigate, useParams } from 'react-router';
+import { toast } from 'sonner';
+import { FullPageLoader } from '../../../components/full-page-loader.tsx';
 import { Page } from '../../../components/page.tsx';
+import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
+import { readSession } from '../../../lib/storage.ts';
+import { useActionNeeded } from '../api/get-action-needed.ts';
+import styles from '../components/action-needed.module.css';
+import { AlternativeMedPanel } from '../components/alternative-med-panel.tsx';
+import { AppealPanel } from '../components/appeal-panel.tsx';
+import { dobText, patientName } from '../components/patient-card.tsx';
+import { PhoneExceptionPanel } from '../components/phone-exception-panel.tsx';
+import { PriorAuthPanel } from '../components/prior-auth-panel.tsx';
+import { type PanelProps, RefillPanel } from '../components/refill-panel.tsx';
+import { Timeline } from '../components/timeline.tsx';
+import { ACTION_LABELS, isActionType } from '../utils/labels.ts';
+import { displayDrugName } from '../utils/special-drugs.ts';
 
+const PANELS = {
+  refillAuth: RefillPanel,
+  priorAuth: PriorAuthPanel,
+  phoneException: PhoneExceptionPanel,
+  altMed: AlternativeMedPanel,
+  appeals: AppealPanel,
+} satisfies Record<string, (props: PanelProps) => React.ReactNode>;
+
+/** /action-needed/{prescriptionId}/{authType}: one request of one prescription, with its actions and timeline. */
 export default function ActionNeededDetailRoute() {
-  return <Page title="Prescription" />;
+  const { prescriptionId = '', authType } = useParams();
+  const navigate = useNavigate();
+  const userId = readSession()?.userId ?? '';
+  const list = useActionNeeded(userId);
+  const user = useUserDetails(userId).data;
+
+  if (list.isPending || !user) return <FullPageLoader label="Loading the prescription…" />;
+  const entry = list.data?.entries.find((e) => e.prescription.id === prescriptionId);
+  const type = isActionType(authType) ? authType : null;
+  if (!entry || !type || !entry.actionTypes.includes(type)) {
+    return (
+      <Page title="Prescription">
+        <p>This prescription no longer needs this action. Someone may have handled it already.</p>
+        <p>
+          <Link to={ROUTES.actionNeeded}>Back to Action Needed</Link>
+        </p>
+      </Page>
+    );
+  }
+  const rx = entry.prescription;
+  const Panel = PANELS[type];
+  // After an action: say so, go back to the list (the item has left it) and put focus on its heading.
+  const onDone = (message: string) => {
+    toast.success(message);
+    navigate(ROUTES.actionNeeded, { state: { acted: true } });
+  };
+  return (
+    <Page title={`${ACTION_LABELS[type].request}: ${displayDrugName(rx)}`}>
+      <p>
+        <Link to={ROUTES.actionNeeded}>Back to Action Needed</Link>
+      </p>
+      <div className={styles.detail}>
+        <div>
+          <dl className={styles.facts}>
+            <dt>Patient</dt>
+            <dd>{patientName(entry.patient)}</dd>
+            <dt>Date of birth</dt>
+            <dd>{dobText(entry.patient.dob)}</dd>
+            <dt>Phone</dt>
+            <dd>{entry.patient.phoneNumbers.map(formatPhoneDisplay).join(', ') || '—'}</dd>
+            <dt>Prescriber</dt>
+            <dd>
+              {entry.doctor.name}, {entry.doctor.role}
+            </dd>
+            <dt>Prescription</dt>
+            <dd>
+              {displayDrugName(rx)} {rx.strength ?? ''}
+              {rx.quantity ? `, quantity ${rx.quantity}` : ''}, {rx.refills} refill(s)
+            </dd>
+            <dt>Sig</dt>
+            <dd>{rx.sig ?? '—'}</dd>
+            <dt>Prescribed</dt>
+            <dd>{formatPrescribedDate(rx.prescribedDate)}</dd>
+            <dt>Order status</dt>
+            <dd>{formatOrderStatus(rx.orderStatus, rx.price) || '—'}</dd>
+          </dl>
+          <Panel entry={entry} user={user} onDone={onDone} />
+        </div>
+        <Timeline prescriptionId={rx.id} />
+      </div>
+    </Page>
+  );
 }

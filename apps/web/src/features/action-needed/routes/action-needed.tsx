@@ -1,5 +1,6 @@
 import { ACTION_TYPES, type ActionType } from '@hcp/contract';
-import { Link, useSearchParams } from 'react-router';
+import { useEffect } from 'react';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
 import { readSession } from '../../../lib/storage.ts';
 import { useActionNeeded } from '../api/get-action-needed.ts';
@@ -45,6 +46,12 @@ export default function ActionNeededRoute() {
   const [params] = useSearchParams();
   const requested = params.get('category');
   const category = isActionType(requested) ? requested : null;
+  const acted = (useLocation().state as { acted?: boolean } | null)?.acted === true;
+  const ready = query.isSuccess;
+  // Back from an action: focus the heading, so keyboard and screen-reader users continue from the list's top.
+  useEffect(() => {
+    if (acted && ready) document.querySelector<HTMLElement>('#main h1')?.focus();
+  }, [acted, ready]);
 
   if (query.isPending) return <Page title="Action Needed" />;
   if (query.isError) {

@@ -1,0 +1,62 @@
+import { formatPhoneDisplay, usPhoneSchema } from '@hcp/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { FormAlert } from '../../../components/form-alert.tsx';
+import { useResolvePhoneExceptions } from '../api/resolve-phone-exceptions.ts';
+import styles from './action-needed.module.css';
+import { failure, type PanelProps } from './refill-panel.tsx';
+
+const schema = z.object({ phoneNumber: usPhoneSchema });
+
+export function PhoneExceptionPanel({ entry, onDone }: PanelProps) {
+  const phoneId = useId();
+  const resolve = useResolvePhoneExceptions();
+  const form = useForm<z.infer<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { phoneNumber: '' } });
+  const error = form.formState.errors.phoneNumber?.message;
+  const numbers = entry.patient.phoneNumbers;
+  return (
+    <section className={styles.panel} aria-labelledby="phone-heading">
+      <h2 id="phone-heading">Phone number exception</h2>
+      <p>
+        The pharmacy could not reach the patient at{' '}
+        {numbers.length > 0 ? numbers.map(formatPhoneDisplay).join(' or ') : 'the number on file'}.
+      </p>
+      <FormAlert message={failure(resolve.error)} />
+      <form
+        noValidate
+        className={styles.fieldset}
+        aria-labelledby="phone-heading"
+        onSubmit={form.handleSubmit(({ phoneNumber }) =>
+          resolve.mutate(
+            { prescriptionIds: [entry.prescription.id], updates: [{ patientId: entry.patient.id, phoneNumber }] },
+            { onSuccess: () => onDone('Phone number corrected.') },
+          ),
+        )}
+      >
+        <label className={styles.label} htmlFor={phoneId}>
+          Correct phone number, as (555) 555-5555
+          <input
+            id={phoneId}
+            type="tel"
+            autoComplete="off"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${phoneId}-error` : undefined}
+            {...form.register('phoneNumber')}
+          />
+          {error ? (
+            <span id={`${phoneId}-error`} className={styles.fieldError}>
+              {error}
+            </span>
+          ) : null}
+        </label>
+        <div className={styles.row}>
+          <button type="submit" className={styles.button} disabled={resolve.isPending}>
+            Save phone number
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

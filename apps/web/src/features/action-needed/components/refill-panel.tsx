@@ -1,0 +1,241 @@
+import {
+  calendarDateOf,
+  formatUsDate,
+  normalizeError,
+  parseDateInput,
+  postponeDateProblem,
+  REFILL_DENIAL_REASONS,
+  type RefillDenialReason,
+  resolveSkipErxConfirmation,
+  toIsoDate,
+  type UserDetails,
+} from '@hcp/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { Dialog } from '../../../components/dialog.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
+import { useAuthorizeRefillErx } from '../api/authorize-refill-erx.ts';
+import { useAuthorizeRefillFax } from '../api/authorize-refill-fax.ts';
+import { useDenyRefill } from '../api/deny-refill.ts';
+import type { Entry } from '../api/get-action-needed.ts';
+import { usePostponeRefill } from '../api/postpone-refill.ts';
+import styles from './action-needed.module.css';
+
+export const DENIAL_REASON_LABELS: Record<RefillDenialReason, string> = {
+  NEED_OFFICE_VISIT: 'The patient needs an office visit',
+  NO_LONGER_TAKING_MEDS: 'The patient no longer takes this medication',
+  POSTPONE_REFILL_AUTH: 'Postpone the refill authorization',
+};
+
+const faxSchema = z.object({
+  refills: z.coerce.number().int().min(0).max(11),
+  sig: z.string().trim().min(1, { message: 'Enter the directions (sig).' }).max(1000),
+});
+const denySchema = z.object({ reason: z.enum(REFILL_DENIAL_REASONS, { message: 'Choose a reason.' }) });
+const todayIso = () => toIsoDate(calendarDateOf(new Date()));
+const postponeSchema = z.object({
+  date: z.string().superRefine((text, ctx) => {
+    const parsed = parseDateInput(text);
+    if (!parsed) return void ctx.addIssue({ code: 'custom', message: 'Enter a date as MM/DD/YYYY.' });
+    const problem = postponeDateProblem(toIsoDate(parsed), todayIso());
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+});
+
+export interface PanelProps {
+  entry: Entry;
+  user: UserDetails;
+  onDone: (message: string) => void;
+}
+
+export const failure = (error: unknown) => (error ? normalizeError(error, 'Could not send it. Please try again.').message : null);
+
+export function RefillPanel({ entry, user, onDone }: PanelProps) {
+  const rx = entry.prescription;
+  const ids = { refills: useId(), sig: useId(), erxSkip: useId(), date: useId() };
+  const fax = useAuthorizeRefillFax();
+  const erx = useAuthorizeRefillErx();
+  const deny = useDenyRefill();
+  const postpone = usePostponeRefill();
+  const [confirming, setConfirming] = useState(false);
+  const [dontAskAgain, setDontAskAgain] = useState(false);
+  const faxForm = useForm<z.input<typeof faxSchema>, unknown, z.output<typeof faxSchema>>({
+    resolver: zodResolver(faxSchema),
+    defaultValues: { refills: rx.refills, sig: rx.sig ?? '' },
+  });
+  const denyForm = useForm<z.infer<typeof denySchema>>({ resolver: zodResolver(denySchema) });
+  const postponeForm = useForm<z.infer<typeof postponeSchema>>({
+    resolver: zodResolver(postponeSchema),
+    defaultValues: { date: '' },
+  });
+  const senderName = user.userName;
+  const busy = fax.isPending || erx.isPending || deny.isPending || postpone.isPending;
+  const preferred = user.mdOfficePrefs?.prescribeVia;
+
+  const sendErx = (skipErxConfirmation?: boolean) =>
+    erx.mutate(
+      { prescriptionId: rx.id, ...(skipErxConfirmation === undefined ? {} : { skipErxConfirmation }) },
+      { onSuccess: () => onDone('Refill authorized by eRx.') },
+    );
+
+  return (
+    <section className={styles.panel} aria-labelledby="refill-heading">
+      <h2 id="refill-heading">Refill authorization</h2>
+      <FormAlert message={failure(fax.error ?? erx.error ?? deny.error ?? postpone.error)} />
+
+      <form
+        className={styles.fieldset}
+        aria-labelledby="fax-heading"
+        noValidate
+        onSubmit={faxForm.handleSubmit((v) =>
+          fax.mutate(
+            { prescriptionId: rx.id, refills: v.refills, sig: v.sig, senderName },
+            { onSuccess: () => onDone('Refill authorized by fax.') },
+          ),
+        )}
+      >
+        <h3 id="fax-heading">Authorize{preferred === 'Fax' ? ' (your practice prefers fax)' : ''}</h3>
+        <label className={styles.label} htmlFor={ids.refills}>
+          Refills
+          <select id={ids.refills} {...faxForm.register('refills')}>
+            {Array.from({ length: 12 }, (_, n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={styles.label} htmlFor={ids.sig}>
+          Sig (directions)
+          <textarea
+            id={ids.sig}
+            rows={2}
+            aria-invalid={faxForm.formState.errors.sig ? true : undefined}
+            aria-describedby={faxForm.formState.errors.sig ? `${ids.sig}-error` : undefined}
+            {...faxForm.register('sig')}
+          />
+          {faxForm.formState.errors.sig ? (
+            <span id={`${ids.sig}-error`} className={styles.fieldError}>
+              {faxForm.formState.errors.sig.message}
+            </span>
+          ) : null}
+        </label>
+        <div className={styles.row}>
+          <button type="submit" className={styles.button} disabled={busy}>
+            Authorize by fax
+          </button>
+          <button
+            type="button"
+            className={preferred === 'eRx' ? styles.button : styles.secondary}
+            disabled={busy}
+            onClick={() =>
+              resolveSkipErxConfirmation(user.mdOfficeUserPrefs.skipErxConfirmation) ? sendErx() : setConfirming(true)
+            }
+          >
+            Authorize by eRx
+          </button>
+        </div>
+      </form>
+
+      <Dialog
+        open={confirming}
+        title="Send this refill authorization by eRx?"
+        onClose={() => setConfirming(false)}
+        actions={
+          <>
+            <button type="button" className={styles.secondary} onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className={styles.button}
+              onClick={() => {
+                setConfirming(false);
+                sendErx(dontAskAgain ? true : undefined);
+              }}
+            >
+              Send by eRx
+            </button>
+          </>
+        }
+      >
+        <p>
+          {rx.drugName} {rx.strength ?? ''}: {rx.refills} refill(s), “{rx.sig ?? ''}”. The pharmacy receives it electronically.
+        </p>
+        <div className={styles.choice}>
+          <input id={ids.erxSkip} type="checkbox" checked={dontAskAgain} onChange={(e) => setDontAskAgain(e.target.checked)} />
+          <label htmlFor={ids.erxSkip}>Don’t ask me again</label>
+        </div>
+      </Dialog>
+
+      <form
+        className={styles.fieldset}
+        aria-labelledby="deny-heading"
+        noValidate
+        onSubmit={denyForm.handleSubmit((v) =>
+          deny.mutate({ prescriptionId: rx.id, reason: v.reason, senderName }, { onSuccess: () => onDone('Refill denied.') }),
+        )}
+      >
+        <h3 id="deny-heading">Deny</h3>
+        <fieldset className={styles.fieldset} aria-describedby={denyForm.formState.errors.reason ? 'deny-error' : undefined}>
+          <legend>Reason</legend>
+          {REFILL_DENIAL_REASONS.map((reason) => (
+            <label key={reason} className={styles.choice}>
+              <input type="radio" value={reason} {...denyForm.register('reason')} />
+              {DENIAL_REASON_LABELS[reason]}
+            </label>
+          ))}
+          {denyForm.formState.errors.reason ? (
+            <span id="deny-error" className={styles.fieldError}>
+              {denyForm.formState.errors.reason.message}
+            </span>
+          ) : null}
+        </fieldset>
+        <div className={styles.row}>
+          <button type="submit" className={styles.secondary} disabled={busy}>
+            Deny refill
+          </button>
+        </div>
+      </form>
+
+      <form
+        className={styles.fieldset}
+        aria-labelledby="postpone-heading"
+        noValidate
+        onSubmit={postponeForm.handleSubmit((v) => {
+          const date = parseDateInput(v.date);
+          if (!date) return;
+          postpone.mutate(
+            { prescriptionId: rx.id, refillPostponedToDate: toIsoDate(date), senderName },
+            { onSuccess: () => onDone(`Refill authorization postponed to ${formatUsDate(date)}.`) },
+          );
+        })}
+      >
+        <h3 id="postpone-heading">Postpone</h3>
+        <label className={styles.label} htmlFor={ids.date}>
+          Ask me again on (MM/DD/YYYY)
+          <input
+            id={ids.date}
+            inputMode="numeric"
+            autoComplete="off"
+            aria-invalid={postponeForm.formState.errors.date ? true : undefined}
+            aria-describedby={postponeForm.formState.errors.date ? `${ids.date}-error` : undefined}
+            {...postponeForm.register('date')}
+          />
+          {postponeForm.formState.errors.date ? (
+            <span id={`${ids.date}-error`} className={styles.fieldError}>
+              {postponeForm.formState.errors.date.message}
+            </span>
+          ) : null}
+        </label>
+        <div className={styles.row}>
+          <button type="submit" className={styles.secondary} disabled={busy}>
+            Postpone
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,238 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setErrorReporter } from '../../../lib/error-reporting.ts';
+import { saveSession } from '../../../lib/storage.ts';
+import { actionNeeded, prescription, stubServer, userDetails } from '../../../test/fixtures.ts';
+import ActionNeededRoute from './action-needed.tsx';
+import ActionNeededDetailRoute from './action-needed-detail.tsx';
+
+const RX = '11111111-1111-4111-8111-111111111111';
+
+beforeAll(() => {
+  // jsdom has no modal dialogs: open/close them as attributes.
+  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
+    this.removeAttribute('open');
+  };
+});
+beforeEach(() => saveSession({ accessToken: 'a', refreshToken: 'r', userID: 'u' }));
+afterEach(() => vi.unstubAllGlobals());
+
+function renderDetail(path: string) {
+  const router = createMemoryRouter(
+    [
+      { path: '/action-needed', Component: ActionNeededRoute },
+      { path: '/action-needed/:prescriptionId/:authType', Component: ActionNeededDetailRoute },
+      { path: '/appeals-form', element: <h1>HCP Appeal</h1> },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+const posted = (fetchMock: ReturnType<typeof stubServer>, fragment: string) =>
+  fetchMock.mock.calls.filter(([url, init]) => String(url).includes(fragment) && init?.method === 'POST') as unknown as [
+    string,
+    RequestInit,
+  ][];
+
+describe('refill authorization screen', () => {
+  it('authorizes by fax with refills and sig, then returns to the list', async () => {
+    const fetchMock = stubServer({
+      routes: (url, init) =>
+        init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+    });
+    const router = renderDetail(`/action-needed/${RX}/refillAuth`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Refill authorization: Atorvastatin' })).toBeInTheDocument();
+    expect(screen.getByText('Jane Doe')).toBeInTheDocument();
+    await userEvent.selectOptions(screen.getByLabelText('Refills'), '5');
+    await userEvent.clear(screen.getByLabelText('Sig (directions)'));
+    await userEvent.type(screen.getByLabelText('Sig (directions)'), 'Take one at night');
+    await userEvent.click(screen.getByRole('button', { name: 'Authorize by fax' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/action-needed'));
+    const [[url, init]] = posted(fetchMock, '/refills-authorized/fax') as [[string, RequestInit]];
+    expect(url).toBe(`/api/mdo/v1/prescriptions/${RX}/refills-authorized/fax`);
+    expect(JSON.parse(String(init.body))).toEqual({ refills: 5, sig: 'Take one at night', senderName: 'Dr. Alex Morgan' });
+    expect(new Headers(init.headers).get('x-request-id')).toMatch(/^[A-Za-z0-9]{24}$/);
+  });
+
+  it('asks before sending by eRx; "don’t ask again" is saved with the call', async () => {
+    const fetchMock = stubServer({
+      routes: (_url, init) =>
+        init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+    });
+    renderDetail(`/action-needed/${RX}/refillAuth`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Authorize by eRx' }));
+    const dialog = screen.getByRole('dialog', { name: 'Send this refill authorization by eRx?' });
+    await userEvent.click(within(dialog).getByLabelText('Don’t ask me again'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send by eRx' }));
+    await vi.waitFor(() => expect(posted(fetchMock, '/refills-authorized/erx')).toHaveLength(1));
+    const [[, init]] = posted(fetchMock, '/refills-authorized/erx') as [[string, RequestInit]];
+    expect(JSON.parse(String(init.body))).toEqual({ skipErxConfirmation: true });
+  });
+
+  it('sends by eRx at once when the user chose not to be asked', async () => {
+    const fetchMock = stubServer({
+      user: userDetails({ mdOfficeUserPrefs: { skipErxConfirmation: true, skipPriorAuthDismissNotice: false } }),
+      routes: (_url, init) =>
+        init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+    });
+    renderDetail(`/action-needed/${RX}/refillAuth`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Authorize by eRx' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await vi.waitFor(() => expect(posted(fetchMock, '/refills-authorized/erx')).toHaveLength(1));
+  });
+
+  it('checks the postpone date before calling the server', async () => {
+    const fetchMock = stubServer();
+    renderDetail(`/action-needed/${RX}/refillAuth`);
+    const input = await screen.findByLabelText('Ask me again on (MM/DD/YYYY)');
+    await userEvent.type(input, '13/45/2026');
+    await userEvent.click(screen.getByRole('button', { name: 'Postpone' }));
+    expect(await screen.findByText('Enter a date as MM/DD/YYYY.')).toBeInTheDocument();
+    await userEvent.clear(input);
+    await userEvent.type(input, '01/01/2000');
+    await userEvent.click(screen.getByRole('button', { name: 'Postpone' }));
+    expect(await screen.findByText('Choose a date after today.')).toBeInTheDocument();
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(posted(fetchMock, '/refills-postponed')).toHaveLength(0);
+  });
+
+  it('shows the server’s reason when the action fails and reports it under the §8 log name', async () => {
+    const reports: [string, Record<string, unknown>][] = [];
+    setErrorReporter((name, context) => reports.push([name, context]));
+    stubServer({
+      routes: (_url, init) =>
+        init.method === 'POST'
+          ? {
+              status: 409,
+              body: { error: { code: 'CONFLICT', message: 'This prescription no longer needs a refill authorisation.' } },
+            }
+          : undefined,
+    });
+    renderDetail(`/action-needed/${RX}/refillAuth`);
+    await userEvent.click(await screen.findByLabelText('The patient needs an office visit'));
+    await userEvent.click(screen.getByRole('button', { name: 'Deny refill' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This prescription no longer needs a refill authorisation.');
+    expect(reports[0]?.[0]).toBe('Refill Auth Deny Error');
+    expect(reports[0]?.[1].prescriptionId).toBe(RX);
+    setErrorReporter(() => {});
+  });
+});
+
+describe('other requests', () => {
+  it('alternative medication: offers the pharmacy’s alternatives and sends the choice', async () => {
+    const fetchMock = stubServer({
+      actionNeeded: actionNeeded([
+        prescription({
+          needsRefillAuth: false,
+          drugName: 'Januvia',
+          substitutionStatus: 'SUBSTITUTION_PENDING_MD_SELECTION_HIGH_COST',
+          alternativeMeds: ['Sitagliptin (generic)', 'Tradjenta'],
+        }),
+      ]),
+      routes: (_url, init) =>
+        init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+    });
+    renderDetail(`/action-needed/${RX}/altMed`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Send to pharmacy' }));
+    expect(await screen.findByText('Choose an alternative, or no substitution.')).toBeInTheDocument();
+    await userEvent.click(screen.getByLabelText('Tradjenta'));
+    await userEvent.click(screen.getByRole('button', { name: 'Send to pharmacy' }));
+    await vi.waitFor(() => expect(posted(fetchMock, '/substitution/alternative-med')).toHaveLength(1));
+    const [[, init]] = posted(fetchMock, '/substitution/alternative-med') as [[string, RequestInit]];
+    expect(JSON.parse(String(init.body))).toEqual({
+      noSubstitute: false,
+      selectedAlternativeMed: 'Tradjenta',
+      notes: '',
+      senderName: 'Dr. Alex Morgan',
+    });
+  });
+
+  it('prior authorization: the dismiss notice, with “don’t show again”', async () => {
+    const fetchMock = stubServer({
+      actionNeeded: actionNeeded([
+        prescription({ needsRefillAuth: false, priorAuthStatus: 'PRIOR_AUTH_REQUIRED', priorAuthMethod: 'CMM_PA' }),
+      ]),
+      routes: (_url, init) =>
+        init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+    });
+    renderDetail(`/action-needed/${RX}/priorAuth`);
+    expect(await screen.findByText('A prior authorization is required (CoverMyMeds).')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send chart notes' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss prior authorization' }));
+    const dialog = screen.getByRole('dialog', { name: 'Dismiss this prior authorization?' });
+    await userEvent.click(within(dialog).getByLabelText('Don’t show this again'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Dismiss' }));
+    await vi.waitFor(() => expect(posted(fetchMock, '/prior-auth/dismiss')).toHaveLength(1));
+    const [[, init]] = posted(fetchMock, '/prior-auth/dismiss') as [[string, RequestInit]];
+    expect(JSON.parse(String(init.body))).toEqual({ prescriptionIds: [RX], skipPriorAuthDismissNotice: true });
+  });
+
+  it('phone exception: checks the US phone shape, then sends the corrected number', async () => {
+    const fetchMock = stubServer({
+      actionNeeded: actionNeeded([prescription({ needsRefillAuth: false, phoneException: true })]),
+      routes: (_url, init) =>
+        init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+    });
+    renderDetail(`/action-needed/${RX}/phoneException`);
+    const input = await screen.findByLabelText('Correct phone number, as (555) 555-5555');
+    await userEvent.type(input, '555-12');
+    await userEvent.click(screen.getByRole('button', { name: 'Save phone number' }));
+    expect(await screen.findByText('Enter a phone number as (555) 555-5555.')).toBeInTheDocument();
+    await userEvent.clear(input);
+    await userEvent.type(input, '(614) 555-0199');
+    await userEvent.click(screen.getByRole('button', { name: 'Save phone number' }));
+    await vi.waitFor(() => expect(posted(fetchMock, '/resolve-exceptions')).toHaveLength(1));
+    const [[, init]] = posted(fetchMock, '/resolve-exceptions') as [[string, RequestInit]];
+    expect(JSON.parse(String(init.body))).toEqual({
+      patientPhoneNumberUpdates: [{ patientId: 'p1', phoneNumber: '(614) 555-0199' }],
+    });
+  });
+
+  it('says so when the prescription no longer needs that action', async () => {
+    stubServer();
+    renderDetail(`/action-needed/${RX}/altMed`);
+    expect(
+      await screen.findByText('This prescription no longer needs this action. Someone may have handled it already.'),
+    ).toBeInTheDocument();
+  });
+});
+
+describe('action needed list', () => {
+  it('shows the categories with counts and filters the cards', async () => {
+    stubServer({
+      actionNeeded: actionNeeded([
+        prescription(),
+        prescription({
+          id: '22222222-2222-4222-8222-222222222222',
+          needsRefillAuth: false,
+          phoneException: true,
+          drugName: 'Lisinopril',
+        }),
+      ]),
+    });
+    renderDetail('/action-needed');
+    const categories = await screen.findByRole('navigation', { name: 'Categories' });
+    expect(within(categories).getByText('All')).toHaveAttribute('aria-current', 'page');
+    expect(within(categories).getByRole('link', { name: 'Refill authorizations (1)' })).toBeInTheDocument();
+    expect(within(categories).getByRole('link', { name: 'Appeals (0)' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Refill authorization: Atorvastatin for Jane Doe' })).toHaveAttribute(
+      'href',
+      `/action-needed/${RX}/refillAuth`,
+    );
+    await userEvent.click(within(categories).getByRole('link', { name: 'Phone exceptions (1)' }));
+    expect(await screen.findByRole('link', { name: 'Phone number exception: Lisinopril for Jane Doe' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Atorvastatin/ })).toBeNull();
+  });
+});
