@@ -2,6 +2,7 @@ import { actionNeededQueryEnabled, ROUTES, shouldRedirectToPatientSearch } from 
 import { Suspense } from 'react';
 import { Link, matchPath, Navigate, Outlet, useLocation } from 'react-router';
 import { Toaster } from 'sonner';
+import 'sonner/dist/styles.css';
 import { FullPageLoader } from '../components/full-page-loader.tsx';
 import { useActionNeeded } from '../features/action-needed/api/get-action-needed.ts';
 import { readSession } from '../lib/storage.ts';
