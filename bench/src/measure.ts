@@ -6,8 +6,13 @@ export interface HttpResult {
   p99Ms: number;
 }
 
-export async function load(url: string, seconds: number, connections = 10): Promise<HttpResult> {
-  const result = await autocannon({ url, connections, duration: seconds });
+export async function load(
+  url: string,
+  seconds: number,
+  connections = 10,
+  headers: Record<string, string> = {},
+): Promise<HttpResult> {
+  const result = await autocannon({ url, connections, duration: seconds, headers });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99 };
 }

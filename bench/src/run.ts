@@ -1,4 +1,5 @@
 /** `npm run bench`: every line is "name: subject vs baseline = ratio". BENCH_SECONDS sets each HTTP run. */
+import { actionNeededBench } from './action-needed.ts';
 import { httpOverhead } from './http-overhead.ts';
 import { rulesBench } from './rules.ts';
 import { signInBench } from './sign-in.ts';
@@ -8,3 +9,4 @@ console.log(`HCP Portal benchmarks (HTTP runs of ${seconds} s, 10 connections, 2
 rulesBench();
 await httpOverhead(seconds);
 await signInBench();
+if (process.env.BENCH_SKIP_LARGE !== '1') await actionNeededBench(seconds);

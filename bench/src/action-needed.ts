@@ -1,0 +1,169 @@
+/**
+ * Action Needed under load, on the large seed (10,000 patients, 100,000 prescriptions): the real
+ * endpoint (sign-in guard, deny-list check, validation, logging, audit row, one SQL statement) against a
+ * bare node:http server answering the same URL with one hand-written json_agg query on the same
+ * database. Both answers are checked to be the same JSON first. Runs on PGlite and, when reachable, on
+ * PostgreSQL (a scratch database created next to DATABASE_URL's, default postgres://postgres@127.0.0.1:5432/test).
+ */
+
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isDeepStrictEqual } from 'node:util';
+import { PGlite } from '@electric-sql/pglite';
+import { DASHBOARD } from '@hcp/contract';
+import pg from 'pg';
+import { buildApp } from '../../apps/server/src/app.ts';
+import { loadConfig } from '../../apps/server/src/config.ts';
+import { type DatabaseHandle, wrapPglite, wrapPool } from '../../apps/server/src/db/client.ts';
+import { DEMO_PASSWORD, seedDemoData } from '../../apps/server/src/seed/index.ts';
+import { load, report } from './measure.ts';
+
+/** The baseline's query, written by hand: same scope, filters, order and fields as the endpoint. */
+const BASELINE_SQL = `
+with scope as (
+  select o.id from md_offices o join users u on u.id = $1
+  where u.disabled_at is null and o.tenant_id = u.tenant_id and o.deleted_at is null and (
+    u.role = 'provider.admin' or (u.role = 'provider.sales' and o.sales_user_id = u.id)
+    or (u.role = 'mdo.user' and (o.id = u.md_office_id or exists (
+      select 1 from office_members m where m.md_office_id = o.id and m.md_staff_id = u.md_staff_id))))
+), rx as (
+  select p.*, (p.needs_refill_auth and (p.refill_postponed_until is null or p.refill_postponed_until <= $2::date)) as due
+  from prescriptions p where p.md_office_id in (select id from scope)
+), picked as (
+  select * from rx where due or phone_exception or hcp_action_required
+    or prior_auth_status in ('PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY','PRIOR_AUTH_CHART_NOTES_NEEDED','PRIOR_AUTH_ICD10_NEEDED','PRIOR_AUTH_REQUIRED')
+    or substitution_status like 'SUBSTITUTION_PENDING_MD_SELECTION_%'
+), by_patient as (
+  select prescriber_id, patient_id, json_agg(json_build_object(
+    'id', id, 'patientID', patient_id, 'needsRefillAuth', due, 'phoneException', phone_exception,
+    'substitutionStatus', substitution_status, 'priorAuthStatus', prior_auth_status, 'priorAuthMethod', prior_auth_method,
+    'hcpActionRequired', hcp_action_required, 'dispensedNdc', dispensed_ndc, 'prescribedNdc', prescribed_ndc,
+    'drugName', drug_name, 'strength', strength, 'quantity', quantity, 'daysSupply', days_supply, 'refills', refills,
+    'sig', sig, 'prescribedDate', to_char(prescribed_at, 'YYYY-MM-DD HH24:MI:SS'),
+    'lastProcessedDate', to_char(last_processed_at, 'YYYY-MM-DD HH24:MI:SS'), 'orderNumber', order_number,
+    'orderStatus', order_status, 'price', price::float8,
+    'alternativeMeds', case when substitution_status like 'SUBSTITUTION_PENDING_MD_SELECTION_%' then coalesce(
+      (select json_agg(a.alternative_name order by a.rank) from drug_alternatives a where a.drug_name = picked.drug_name), '[]'::json)
+      else '[]'::json end
+  ) order by prescribed_at, id) as prescriptions
+  from picked group by prescriber_id, patient_id
+), by_doctor as (
+  select b.prescriber_id, json_agg(json_build_object('id', pt.id, 'firstName', pt.first_name, 'lastName', pt.last_name,
+    'dob', to_char(pt.dob, 'YYYY-MM-DD'), 'phoneNumbers', to_json(pt.phone_numbers), 'prescriptions', b.prescriptions)
+    order by lower(pt.last_name), lower(pt.first_name), pt.id) as patients
+  from by_patient b join patients pt on pt.id = b.patient_id group by b.prescriber_id
+)
+select json_build_object('doctors', coalesce(json_agg(json_build_object('doctorId', d.id, 'name', d.first_name || ' ' || d.last_name,
+  'role', d.role, 'patients', x.patients) order by lower(d.last_name), lower(d.first_name), d.id), '[]'::json))::text as body
+from by_doctor x join md_staff d on d.id = x.prescriber_id`;
+
+type Query = (text: string, params: unknown[]) => Promise<{ rows: { body: string }[] }>;
+
+async function latencies(url: string, headers: Record<string, string>, runs: number) {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const start = performance.now();
+    const res = await fetch(url, { headers });
+    await res.arrayBuffer();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
+  return { p50: at(0.5), p95: at(0.95) };
+}
+
+async function benchOn(label: string, database: DatabaseHandle, query: Query, seconds: number) {
+  const started = performance.now();
+  await database.migrate();
+  await seedDemoData(database.db, { size: 'large' });
+  console.log(`  (${label}: large seed ready in ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  const todayIso = new Date().toISOString().slice(0, 10);
+
+  const app = await buildApp(
+    loadConfig({
+      LOG_LEVEL: 'warn',
+      WEB_DIST: '/nonexistent',
+      AUTH_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghij',
+      AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+      ACCESS_TOKEN_TTL_SECONDS: '3600',
+      HOUSEKEEPING_INTERVAL_SECONDS: '0',
+    }),
+    { database, mailTransport: { name: 'bench', send: async () => undefined } },
+  );
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const appBase = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const login = await fetch(`${appBase}/auth-service/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'dr.morgan@demo.hcp', password: DEMO_PASSWORD, dashboard: DASHBOARD }),
+  });
+  const { jwtToken } = (await login.json()) as { jwtToken: { accessToken: string; userID: string } };
+  const path = `/api/mdo/v2/users/${jwtToken.userID}/action-needed?actionType=ACTION_NEEDED_ALL`;
+  const headers = { authorization: `Bearer ${jwtToken.accessToken}`, 'x-user-id': jwtToken.userID };
+
+  const bare = http.createServer(async (req, res) => {
+    const userId = /\/users\/([^/]+)\/action-needed/.exec(req.url ?? '')?.[1];
+    const { rows } = await query(BASELINE_SQL, [userId, todayIso]);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(rows[0]?.body ?? '{"doctors":[]}');
+  });
+  await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
+  const bareBase = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+
+  const ourBody = await (await fetch(`${appBase}${path}`, { headers })).json();
+  const bareBody = await (await fetch(`${bareBase}${path}`)).json();
+  if (!isDeepStrictEqual(ourBody, bareBody)) throw new Error(`${label}: the endpoint and the baseline answer differently`);
+  const doctors = (ourBody as { doctors: { patients: { prescriptions: unknown[] }[] }[] }).doctors;
+  const patients = doctors.reduce((n, d) => n + d.patients.length, 0);
+  const prescriptions = doctors.reduce((n, d) => n + d.patients.reduce((m, p) => m + p.prescriptions.length, 0), 0);
+  const bytes = JSON.stringify(ourBody).length;
+
+  const before = database.stats.queries;
+  await fetch(`${appBase}${path}`, { headers }).then((r) => r.arrayBuffer());
+  const queriesPerRequest = database.stats.queries - before;
+
+  const baseLatency = await latencies(`${bareBase}${path}`, {}, 100);
+  const ourLatency = await latencies(`${appBase}${path}`, headers, 100);
+  const baseline = await load(`${bareBase}${path}`, seconds);
+  const ours = await load(`${appBase}${path}`, seconds, 10, headers);
+  report(
+    `action-needed (${label})`,
+    'GET action-needed',
+    'bare node:http + one json_agg query',
+    ours.requestsPerSecond / baseline.requestsPerSecond,
+    `${ours.requestsPerSecond.toFixed(0)} vs ${baseline.requestsPerSecond.toFixed(0)} req/s; ` +
+      `p50 ${ourLatency.p50.toFixed(1)} vs ${baseLatency.p50.toFixed(1)} ms, p95 ${ourLatency.p95.toFixed(1)} vs ${baseLatency.p95.toFixed(1)} ms; ` +
+      `${queriesPerRequest} SQL statements per request; answer ${doctors.length} doctors, ${patients} patient cards, ${prescriptions} prescriptions, ${(bytes / 1024).toFixed(0)} KB`,
+  );
+  // Let autocannon's last in-flight requests finish before the database goes away.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await app.close();
+  bare.close();
+}
+
+export async function actionNeededBench(seconds: number): Promise<void> {
+  const client = new PGlite();
+  await benchOn('PGlite', wrapPglite(client), (text, params) => client.query(text, params), seconds);
+  await client.close();
+
+  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const admin = new pg.Client({ connectionString: adminUrl });
+  try {
+    await admin.connect();
+  } catch {
+    console.log(`action-needed (PostgreSQL): skipped, no PostgreSQL at ${adminUrl}`);
+    return;
+  }
+  const name = `hcp_bench_${process.pid}`;
+  await admin.query(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+  try {
+    await benchOn('PostgreSQL', wrapPool(pool), (text, params) => pool.query(text, params), seconds);
+  } finally {
+    await pool.end().catch(() => undefined);
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
