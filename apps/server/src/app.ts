@@ -12,18 +12,19 @@ import { PRINT_STYLE } from './features/action-needed/print.ts';
 import { actionNeededRoutes } from './features/action-needed/routes.ts';
 import { createActionNeededService } from './features/action-needed/service.ts';
 import { createGoogleVerifier } from './features/auth/google.ts';
-import { scheduleSignInHousekeeping } from './features/auth/housekeeping.ts';
+import { purgeExpired } from './features/auth/repository.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { createAuthService } from './features/auth/service.ts';
 import { createTokenSigner } from './features/auth/tokens.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { usersRoutes } from './features/users/routes.ts';
+import { scheduleHousekeeping } from './lib/housekeeping.ts';
 import { createMailer, devMailTransport, type MailTransport, smtpMailTransport } from './lib/mailer.ts';
 import { resolveSigningKey } from './lib/signing-key.ts';
 import { registerAuthGuard } from './plugins/auth.ts';
 import { databaseDenyList, redisDenyList } from './plugins/deny-list.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
-import { registerIdempotency } from './plugins/idempotency.ts';
+import { purgeIdempotencyKeys, registerIdempotency } from './plugins/idempotency.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/security.ts';
@@ -88,7 +89,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     google: createGoogleVerifier({ clientId: config.googleClientId, jwksUrl: config.googleJwksUrl }),
   });
 
-  scheduleSignInHousekeeping(app, db, config.housekeepingIntervalSeconds);
+  scheduleHousekeeping(
+    app,
+    { signIn: (now) => purgeExpired(db, now), idempotencyKeys: (now) => purgeIdempotencyKeys(db, now) },
+    config.housekeepingIntervalSeconds,
+  );
 
   await app.register(healthRoutes, { ping: () => deps.database.ping() });
   await app.register(authRoutes, {

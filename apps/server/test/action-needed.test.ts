@@ -19,6 +19,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
 import { PRINT_STYLE } from '../src/features/action-needed/print.ts';
+import { purgeIdempotencyKeys } from '../src/plugins/idempotency.ts';
 import { styleHash } from '../src/plugins/security.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
@@ -433,5 +434,21 @@ describe('print page and CSP', () => {
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain(styleHash(PRINT_STYLE));
     expect(csp).not.toContain('unsafe-inline');
+  });
+});
+
+describe('idempotency keys', () => {
+  it('are purged after a day, recent ones kept', async () => {
+    const db = t.database.db;
+    const old = { userId: morgan.userID, method: 'POST', path: '/x', statusCode: 200, body: {} };
+    await db.insert(s.idempotencyKeys).values([
+      { ...old, requestId: 'purge-old-key-0000000000', createdAt: new Date(Date.now() - 25 * 3_600_000) },
+      { ...old, requestId: 'purge-new-key-0000000000' },
+    ]);
+    const purged = await purgeIdempotencyKeys(db, new Date());
+    expect(purged.idempotencyKeys).toBeGreaterThanOrEqual(1);
+    const left = (await db.select({ id: s.idempotencyKeys.requestId }).from(s.idempotencyKeys)).map((r) => r.id);
+    expect(left).toContain('purge-new-key-0000000000');
+    expect(left).not.toContain('purge-old-key-0000000000');
   });
 });

@@ -48,7 +48,14 @@ async function ensureWritableDir(dir: string): Promise<void> {
 
 function countingLogger() {
   const stats = { queries: 0 };
-  return { stats, logger: { logQuery: () => void (stats.queries += 1) } };
+  return {
+    stats,
+    logger: {
+      logQuery: () => {
+        stats.queries += 1;
+      },
+    },
+  };
 }
 
 export function wrapPglite(client: PGlite): DatabaseHandle {

@@ -8,7 +8,7 @@
  * releases the key so the same request can be retried; any other answer (200, 400, 404, 409) is kept.
  */
 import { API_HEADERS, isRequestId } from '@hcp/contract';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
@@ -22,6 +22,18 @@ declare module 'fastify' {
   interface FastifyInstance {
     idempotent: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
+}
+
+/** Keys are kept a day: long enough for any client retry, short enough to keep the table small. */
+export const IDEMPOTENCY_KEY_HOURS = 24;
+
+export async function purgeIdempotencyKeys(db: Database, now: Date): Promise<Record<string, number>> {
+  const cutoff = new Date(now.getTime() - IDEMPOTENCY_KEY_HOURS * 3_600_000);
+  const rows = await db
+    .delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.createdAt, cutoff))
+    .returning({ requestId: idempotencyKeys.requestId });
+  return { idempotencyKeys: rows.length };
 }
 
 export const REPLAY_HEADER = 'idempotent-replayed';

@@ -138,7 +138,9 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
   }
   for (const drug of DRUGS) data.drugProducts.push({ id: uuid(), ...drug, isControlled: drug.isControlled ?? false });
   for (const [drugName, alternatives] of Object.entries(ALTERNATIVES)) {
-    alternatives.forEach((alternativeName, rank) => data.drugAlternatives.push({ id: uuid(), drugName, alternativeName, rank }));
+    for (const [rank, alternativeName] of alternatives.entries()) {
+      data.drugAlternatives.push({ id: uuid(), drugName, alternativeName, rank });
+    }
   }
   const prescribable = DRUGS.filter((d) => !d.isControlled);
 

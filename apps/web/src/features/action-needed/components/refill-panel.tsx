@@ -44,6 +44,9 @@ const postponeSchema = z.object({
   }),
 });
 
+/** 0 to 11 refills (the contract's limit). */
+const REFILL_CHOICES = Array.from({ length: 12 }, (_, n) => n);
+
 export interface PanelProps {
   entry: Entry;
   user: UserDetails;
@@ -100,7 +103,7 @@ export function RefillPanel({ entry, user, onDone }: PanelProps) {
         <label className={styles.label} htmlFor={ids.refills}>
           Refills
           <select id={ids.refills} {...faxForm.register('refills')}>
-            {Array.from({ length: 12 }, (_, n) => (
+            {REFILL_CHOICES.map((n) => (
               <option key={n} value={n}>
                 {n}
               </option>
