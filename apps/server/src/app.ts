@@ -17,6 +17,7 @@ import { authRoutes } from './features/auth/routes.ts';
 import { createAuthService } from './features/auth/service.ts';
 import { createTokenSigner } from './features/auth/tokens.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { rxListRoutes } from './features/rx-list/routes.ts';
 import { usersRoutes } from './features/users/routes.ts';
 import { scheduleHousekeeping } from './lib/housekeeping.ts';
 import { createMailer, devMailTransport, type MailTransport, smtpMailTransport } from './lib/mailer.ts';
@@ -103,10 +104,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     googleClientId: config.googleClientId,
   });
   await app.register(usersRoutes, { db });
-  await app.register(actionNeededRoutes, {
-    db,
-    service: createActionNeededService({ db, now: deps.now ?? (() => new Date()) }),
-  });
+  const now = deps.now ?? (() => new Date());
+  await app.register(actionNeededRoutes, { db, service: createActionNeededService({ db, now }) });
+  await app.register(rxListRoutes, { db, now });
 
   await registerWebApp(app, config.webDist);
   return app;

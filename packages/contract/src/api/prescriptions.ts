@@ -79,11 +79,31 @@ export const RX_LIST_FILTERS = [
 export type RxListFilter = (typeof RX_LIST_FILTERS)[number]['value'];
 export const RX_LIST_FILTER_VALUES = RX_LIST_FILTERS.map((f) => f.value) as [RxListFilter, ...RxListFilter[]];
 
-export const rxListQuerySchema = z.object({
-  startdate: isoDateSchema,
-  enddate: isoDateSchema,
-  selectedFilter: z.enum(RX_LIST_FILTER_VALUES).default('none'),
-});
+export const rxListQuerySchema = z
+  .object({
+    startdate: isoDateSchema,
+    enddate: isoDateSchema,
+    selectedFilter: z
+      .enum(RX_LIST_FILTER_VALUES, { message: `selectedFilter must be one of ${RX_LIST_FILTER_VALUES.join(', ')}.` })
+      .default('none'),
+  })
+  .superRefine((query, ctx) => {
+    const problem = rxListRangeProblem(query.startdate, query.enddate);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['enddate'], message: problem });
+  });
+
+/** At most this many rows per answer (the newest first); the screen says so when it is reached. */
+export const RX_LIST_MAX_ROWS = 10_000;
+
+/** A range is inclusive of both days, starts no later than it ends and spans at most one year. */
+export function rxListRangeProblem(startIso: string, endIso: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(startIso) || !/^\d{4}-\d{2}-\d{2}$/.test(endIso)) return null;
+  if (startIso > endIso) return 'The start date must not be after the end date.';
+  const [y, m, d] = startIso.split('-').map(Number) as [number, number, number];
+  const limit = `${String(y + 1).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  if (endIso > limit) return 'Choose a range of at most one year.';
+  return null;
+}
 export type RxListQuery = z.infer<typeof rxListQuerySchema>;
 
 export const rxListItemSchema = z.object({

@@ -49,7 +49,7 @@ const posted = (fetchMock: ReturnType<typeof stubServer>, fragment: string) =>
 describe('refill authorization screen', () => {
   it('authorizes by fax with refills and sig, then returns to the list', async () => {
     const fetchMock = stubServer({
-      routes: (url, init) =>
+      routes: (_url, init) =>
         init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
     });
     const router = renderDetail(`/action-needed/${RX}/refillAuth`);
