@@ -114,6 +114,7 @@ test('password reset: request, mailed link, new password, then sign in with it',
   await expect(page.getByText('No device skips the verification code.')).toBeVisible();
   await expectAccessible(page);
   await page.getByRole('link', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
   await submitLogin(page, 'sales@demo.hcp', 'sales-changed-password-2026');
   await expect(page).toHaveURL(/\/action-needed$/);
 });
