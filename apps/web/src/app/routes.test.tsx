@@ -62,7 +62,7 @@ describe('routing', () => {
     ['/manage-comms/practices', 'Manage Communications'],
     ['/terms-of-use', 'Terms of Use'],
     ['/practice-preferences/o1', 'Practice Preferences'],
-    ['/rx-list', 'New Prescriptions List'],
+    ['/rx-list', 'New Prescriptions List (0)'],
     ['/action-needed/rx1/refillAuth', 'Prescription'],
   ])('signed in, %s shows %s inside the shell', async (path, title) => {
     signIn();

@@ -1,0 +1,171 @@
+import type { RxListItem } from '@hcp/contract';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setErrorReporter } from '../../../lib/error-reporting.ts';
+import { saveSession } from '../../../lib/storage.ts';
+import RxListRoute from './rx-list.tsx';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const stamp = (d: Date) =>
+  `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:00`;
+const hoursAgo = (h: number) => stamp(new Date(Date.now() - h * 3_600_000));
+
+function row(overrides: Partial<RxListItem>): RxListItem {
+  return {
+    id: crypto.randomUUID(),
+    practiceName: 'Morgan Family Medicine',
+    patientName: 'Jane Doe',
+    patientDob: '1970-04-05',
+    prescriptionName: 'Atorvastatin 20 mg',
+    isWholeSale: false,
+    orderNumber: '100200',
+    prescribedDate: hoursAgo(2),
+    orderStatus: 'Processing',
+    pending: false,
+    lastProcessedDate: '2026-11-19 14:05:00',
+    prescriberName: 'Alex Morgan',
+    prescriberPhoneNumber: '(614) 555-0101',
+    prescriberCreatedDate: '2024-02-03 10:00:00',
+    prescriberSpecialty: 'Family Medicine',
+    price: null,
+    ...overrides,
+  };
+}
+
+function setup(answers: { status: number; body: unknown }[]) {
+  let call = 0;
+  const fetchMock = vi.fn(async () => {
+    const answer = answers[Math.min(call, answers.length - 1)] as { status: number; body: unknown };
+    call += 1;
+    return new Response(JSON.stringify(answer.body), { status: answer.status });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  const router = createMemoryRouter([{ path: '/rx-list', Component: RxListRoute }], { initialEntries: ['/rx-list'] });
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return fetchMock;
+}
+
+beforeEach(() => saveSession({ accessToken: 'a', refreshToken: 'r', userID: 'u' }));
+afterEach(() => vi.unstubAllGlobals());
+
+const bodyRows = () =>
+  within(screen.getByRole('region', { name: 'Prescriptions' }))
+    .getAllByRole('row')
+    .slice(1);
+
+describe('New Prescriptions List', () => {
+  it('loads the last 24 hours on open and shows the count in the title', async () => {
+    const fetchMock = setup([{ status: 200, body: [row({}), row({ id: 'b', practiceName: 'Another Practice' })] }]);
+    expect(await screen.findByRole('heading', { level: 1, name: 'New Prescriptions List (2)' })).toBeInTheDocument();
+    const url = new URL(String((fetchMock.mock.calls[0] as unknown as [string])[0]), 'http://x');
+    expect(url.pathname).toBe('/api/mdo/v1/users/u/rx-list');
+    expect(url.searchParams.get('selectedFilter')).toBe('none');
+    expect(url.searchParams.get('startdate')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it('shows each row as the spec describes', async () => {
+    setup([
+      {
+        status: 200,
+        body: [
+          row({
+            isWholeSale: true,
+            pending: true,
+            orderStatus: 'Price Verification',
+            price: 12.5,
+          }),
+        ],
+      },
+    ]);
+    const [first] = await vi.waitFor(() => {
+      const rows = bodyRows();
+      if (rows.length === 0 || !rows[0]?.textContent?.includes('Jane')) throw new Error('not yet');
+      return rows;
+    });
+    const cells = within(first as HTMLElement).getAllByRole('cell');
+    expect(cells[0]).toHaveTextContent(/^Today \d{1,2}:\d{2} (am|pm)$/);
+    expect(within(cells[1] as HTMLElement).getByRole('link', { name: /Order 100200/ })).toHaveAttribute(
+      'href',
+      'https://operations.hcp-portal.local/orders?orderNumber=100200',
+    );
+    expect(within(cells[1] as HTMLElement).getByRole('link', { name: /Order 100200/ })).toHaveAttribute('target', '_blank');
+    expect(cells[1]).toHaveTextContent('Wholesale');
+    expect(cells[2]).toHaveTextContent('Jane Doe04/05/1970');
+    expect(cells[3]).toHaveTextContent('Alex Morgan614.555.0101Added on 02/03/2024');
+    expect(cells[4]).toHaveTextContent('Morgan Family MedicineFamily Medicine');
+    expect(cells[5]).toHaveTextContent('Pending payment (cash: $12.50)Since 11/19, 14:05');
+    expect(within(cells[5] as HTMLElement).getByRole('img', { name: 'Pending' })).toBeInTheDocument();
+  });
+
+  it('sorts by practice first, toggles the active column and starts a new column ascending', async () => {
+    setup([
+      {
+        status: 200,
+        body: [
+          row({ id: '1', practiceName: 'beta clinic', patientName: 'Zed Last', prescribedDate: hoursAgo(3) }),
+          row({ id: '2', practiceName: 'Alpha Care', patientName: 'amy First', prescribedDate: hoursAgo(1) }),
+        ],
+      },
+    ]);
+    await screen.findByRole('heading', { name: 'New Prescriptions List (2)' });
+    const practiceHeader = screen.getByRole('columnheader', { name: /Practice/ });
+    expect(practiceHeader).toHaveAttribute('aria-sort', 'ascending');
+    expect(bodyRows()[0]).toHaveTextContent('Alpha Care');
+    await userEvent.click(within(practiceHeader).getByRole('button'));
+    expect(practiceHeader).toHaveAttribute('aria-sort', 'descending');
+    expect(bodyRows()[0]).toHaveTextContent('beta clinic');
+    const patientHeader = screen.getByRole('columnheader', { name: /Patient/ });
+    await userEvent.click(within(patientHeader).getByRole('button'));
+    expect(patientHeader).toHaveAttribute('aria-sort', 'ascending');
+    expect(practiceHeader).toHaveAttribute('aria-sort', 'none');
+    expect(bodyRows()[0]).toHaveTextContent('amy First');
+  });
+
+  it("says 'No Prescriptions found.' for an empty answer", async () => {
+    setup([{ status: 200, body: [] }]);
+    expect(await screen.findByText('No Prescriptions found.')).toBeInTheDocument();
+  });
+
+  it('keeps the rows when a later load fails, and reports it without a message', async () => {
+    const reports: string[] = [];
+    setErrorReporter((name) => reports.push(name));
+    setup([
+      { status: 200, body: [row({})] },
+      { status: 500, body: { error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } } },
+    ]);
+    await screen.findByRole('heading', { name: 'New Prescriptions List (1)' });
+    await userEvent.click(screen.getByRole('button', { name: 'Load Rx' }));
+    await vi.waitFor(() => expect(reports).toEqual(['Rx List Load Error']));
+    expect(screen.getByRole('heading', { name: 'New Prescriptions List (1)' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+    setErrorReporter(() => {});
+  });
+
+  it("flags typed text that is not a date with 'Date input not valid.'", async () => {
+    setup([{ status: 200, body: [] }]);
+    const from = await screen.findByLabelText('From');
+    await userEvent.clear(from);
+    await userEvent.type(from, '13/45/20x');
+    await userEvent.tab();
+    expect(await screen.findByText('Date input not valid.')).toBeInTheDocument();
+    expect(from).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('renders only the rows in view of a long list, with the full count for assistive tech', async () => {
+    const many = Array.from({ length: 5000 }, (_, i) => row({ id: `r${i}`, patientName: `Patient ${i}` }));
+    setup([{ status: 200, body: many }]);
+    await screen.findByRole('heading', { name: 'New Prescriptions List (5000)' });
+    const table = within(screen.getByRole('region', { name: 'Prescriptions' })).getByRole('table');
+    expect(table).toHaveAttribute('aria-rowcount', '5001');
+    const rendered = within(table).getAllByRole('row').length;
+    expect(rendered).toBeGreaterThan(5);
+    expect(rendered).toBeLessThan(100);
+  });
+});
