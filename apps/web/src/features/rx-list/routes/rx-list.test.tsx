@@ -157,15 +157,5 @@ describe('New Prescriptions List', () => {
     expect(await screen.findByText('Date input not valid.')).toBeInTheDocument();
     expect(from).toHaveAttribute('aria-invalid', 'true');
   });
-
-  it('renders only the rows in view of a long list, with the full count for assistive tech', async () => {
-    const many = Array.from({ length: 5000 }, (_, i) => row({ id: `r${i}`, patientName: `Patient ${i}` }));
-    setup([{ status: 200, body: many }]);
-    await screen.findByRole('heading', { name: 'New Prescriptions List (5000)' });
-    const table = within(screen.getByRole('region', { name: 'Prescriptions' })).getByRole('table');
-    expect(table).toHaveAttribute('aria-rowcount', '5001');
-    const rendered = within(table).getAllByRole('row').length;
-    expect(rendered).toBeGreaterThan(5);
-    expect(rendered).toBeLessThan(100);
-  });
+  // Virtualisation of long lists is checked in Chromium (e2e/tests/rx-list.spec.ts): jsdom lays nothing out.
 });
