@@ -2,6 +2,7 @@
 import { actionNeededBench } from './action-needed.ts';
 import { httpOverhead } from './http-overhead.ts';
 import { rulesBench } from './rules.ts';
+import { rxListRenderBench } from './rx-list-render.ts';
 import { signInBench } from './sign-in.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -9,4 +10,5 @@ console.log(`HCP Portal benchmarks (HTTP runs of ${seconds} s, 10 connections, 2
 rulesBench();
 await httpOverhead(seconds);
 await signInBench();
+await rxListRenderBench();
 if (process.env.BENCH_SKIP_LARGE !== '1') await actionNeededBench(seconds);
