@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.ts';
 
 const port = Number(process.env.E2E_PORT ?? 4310);
 // Set once in the runner; workers inherit it, so tests can read the dev mail file of this server.
@@ -9,17 +10,6 @@ const dataDir = process.env.E2E_DATA_DIR;
 /** Short access-token life so the tests see silent renewal; the refresh flow keeps sessions alive. */
 export const E2E_ACCESS_TOKEN_TTL_SECONDS = 10;
 const reportFile = process.env.CI_E2E_REPORT;
-
-/** Debian's Chromium with the flags this machine needs (no downloads: `npx playwright install` fails here). */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 export default defineConfig({
   testDir: './tests',
@@ -31,7 +21,7 @@ export default defineConfig({
   reporter: reportFile ? [['list'], ['json', { outputFile: reportFile }]] : [['list']],
   use: {
     baseURL: `http://localhost:${port}`,
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: 'off',
   },
   webServer: {

@@ -10,12 +10,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
-import { DASHBOARD } from '@hcp/contract';
 import pg from 'pg';
-import { buildApp } from '../../apps/server/src/app.ts';
-import { loadConfig } from '../../apps/server/src/config.ts';
 import { type DatabaseHandle, wrapPglite, wrapPool } from '../../apps/server/src/db/client.ts';
-import { DEMO_PASSWORD, seedDemoData } from '../../apps/server/src/seed/index.ts';
+import { seedDemoData } from '../../apps/server/src/seed/index.ts';
+import { benchSignIn, startBenchApp } from './bench-app.ts';
 import { load, report } from './measure.ts';
 
 /** The baseline's query, written by hand: same scope, filters, order and fields as the endpoint. */
@@ -79,25 +77,8 @@ async function benchOn(label: string, database: DatabaseHandle, query: Query, se
   console.log(`  (${label}: large seed ready in ${((performance.now() - started) / 1000).toFixed(0)} s)`);
   const todayIso = new Date().toISOString().slice(0, 10);
 
-  const app = await buildApp(
-    loadConfig({
-      LOG_LEVEL: 'warn',
-      WEB_DIST: '/nonexistent',
-      AUTH_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghij',
-      AUTH_RATE_LIMIT_PER_MINUTE: '100000',
-      ACCESS_TOKEN_TTL_SECONDS: '3600',
-      HOUSEKEEPING_INTERVAL_SECONDS: '0',
-    }),
-    { database, mailTransport: { name: 'bench', send: async () => undefined } },
-  );
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const appBase = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const login = await fetch(`${appBase}/auth-service/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'dr.morgan@demo.hcp', password: DEMO_PASSWORD, dashboard: DASHBOARD }),
-  });
-  const { jwtToken } = (await login.json()) as { jwtToken: { accessToken: string; userID: string } };
+  const { app, base: appBase } = await startBenchApp(database);
+  const jwtToken = await benchSignIn(appBase, 'dr.morgan@demo.hcp');
   const path = `/api/mdo/v2/users/${jwtToken.userID}/action-needed?actionType=ACTION_NEEDED_ALL`;
   const headers = { authorization: `Bearer ${jwtToken.accessToken}`, 'x-user-id': jwtToken.userID };
 

@@ -4,26 +4,16 @@
  * The rows are served by the bench's own server over loopback HTTP (no database in the loop).
  */
 import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { DASHBOARD, type RxListItem } from '@hcp/contract';
+import type { RxListItem } from '@hcp/contract';
 import { chromium } from 'playwright-core';
-import { buildApp } from '../../apps/server/src/app.ts';
-import { loadConfig, REPO_ROOT } from '../../apps/server/src/config.ts';
+import { REPO_ROOT } from '../../apps/server/src/config.ts';
 import { wrapPglite } from '../../apps/server/src/db/client.ts';
-import { DEMO_PASSWORD, seedDemoData } from '../../apps/server/src/seed/index.ts';
+import { seedDemoData } from '../../apps/server/src/seed/index.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.ts';
+import { benchSignIn, median, startBenchApp } from './bench-app.ts';
 import { report } from './measure.ts';
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 function rows(n: number): RxListItem[] {
   const now = Date.now();
@@ -48,8 +38,6 @@ function rows(n: number): RxListItem[] {
   }));
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-
 export async function rxListRenderBench(): Promise<void> {
   const webDist = path.join(REPO_ROOT, 'apps/web/dist');
   if (!existsSync(path.join(webDist, 'index.html'))) {
@@ -60,28 +48,16 @@ export async function rxListRenderBench(): Promise<void> {
   const database = wrapPglite(client);
   await database.migrate();
   await seedDemoData(database.db, { size: 'small' });
-  const app = await buildApp(
-    loadConfig({
-      LOG_LEVEL: 'warn',
-      WEB_DIST: webDist,
-      AUTH_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghij',
-      HOST: 'localhost',
-    }),
-    { database, mailTransport: { name: 'bench', send: async () => undefined } },
-  );
   // The rows come from this process over loopback HTTP (as from a real server, without the database).
   const served = { body: '[]' };
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.url.includes('/rx-list?')) await reply.type('application/json').send(served.body);
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://localhost:${(app.server.address() as AddressInfo).port}`;
-  const login = await fetch(`${base}/auth-service/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@demo.hcp', password: DEMO_PASSWORD, dashboard: DASHBOARD }),
-  });
-  const { jwtToken } = (await login.json()) as { jwtToken: { accessToken: string; refreshToken: string; userID: string } };
+  const { app, base: loopback } = await startBenchApp(database, { WEB_DIST: webDist }, (instance) =>
+    instance.addHook('onRequest', async (request, reply) => {
+      if (request.url.includes('/rx-list?')) await reply.type('application/json').send(served.body);
+    }),
+  );
+  // The app's hostname decides the brand: use localhost, as a person would.
+  const base = loopback.replace('127.0.0.1', 'localhost');
+  const jwtToken = await benchSignIn(base, 'admin@demo.hcp');
 
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -3,34 +3,21 @@
  * argon2id verify, refresh-token insert, JWT, audit row) against the argon2id verify alone — the part
  * that is slow on purpose. The ratio shows what our own code adds on top of the password hash.
  */
-import type { AddressInfo } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import { DASHBOARD } from '@hcp/contract';
-import { buildApp } from '../../apps/server/src/app.ts';
-import { loadConfig } from '../../apps/server/src/config.ts';
 import { wrapPglite } from '../../apps/server/src/db/client.ts';
 import { hashPassword, verifyPassword } from '../../apps/server/src/lib/passwords.ts';
 import { DEMO_PASSWORD, seedDemoData } from '../../apps/server/src/seed/index.ts';
+import { median, startBenchApp } from './bench-app.ts';
 import { report } from './measure.ts';
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 export async function signInBench(runs = 30): Promise<void> {
   const client = new PGlite();
   const database = wrapPglite(client);
   await database.migrate();
   await seedDemoData(database.db, { size: 'small' });
-  const app = await buildApp(
-    loadConfig({
-      LOG_LEVEL: 'warn',
-      WEB_DIST: '/nonexistent',
-      AUTH_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghij',
-      AUTH_RATE_LIMIT_PER_MINUTE: '100000',
-    }),
-    { database, mailTransport: { name: 'bench', send: async () => undefined } },
-  );
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/auth-service/login`;
+  const { app, base } = await startBenchApp(database);
+  const url = `${base}/auth-service/login`;
   const body = JSON.stringify({ email: 'dr.morgan@demo.hcp', password: DEMO_PASSWORD, dashboard: DASHBOARD });
 
   const hash = await hashPassword(DEMO_PASSWORD);

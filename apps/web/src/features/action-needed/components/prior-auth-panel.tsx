@@ -2,13 +2,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { Dialog } from '../../../components/dialog.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { useConfirmMdSignature } from '../api/confirm-md-signature.ts';
 import { useDismissPriorAuth } from '../api/dismiss-prior-auth.ts';
 import { useSendChartNotes } from '../api/send-chart-notes.ts';
 import { PRIOR_AUTH_METHOD_TEXT, PRIOR_AUTH_STATUS_TEXT } from '../utils/labels.ts';
 import styles from './action-needed.module.css';
+import { ConfirmDialog } from './confirm-dialog.tsx';
 import { failure, type PanelProps } from './refill-panel.tsx';
 
 const chartSchema = z.object({
@@ -18,12 +18,11 @@ const chartSchema = z.object({
 
 export function PriorAuthPanel({ entry, user, onDone }: PanelProps) {
   const rx = entry.prescription;
-  const ids = { note: useId(), icd: useId(), skip: useId() };
+  const ids = { note: useId(), icd: useId() };
   const signature = useConfirmMdSignature();
   const chart = useSendChartNotes();
   const dismiss = useDismissPriorAuth();
   const [noticeOpen, setNoticeOpen] = useState(false);
-  const [dontShowAgain, setDontShowAgain] = useState(false);
   const form = useForm<z.infer<typeof chartSchema>>({
     resolver: zodResolver(chartSchema),
     defaultValues: { chartNote: '', isICD10TriedAndFailed: false },
@@ -112,34 +111,19 @@ export function PriorAuthPanel({ entry, user, onDone }: PanelProps) {
           Dismiss prior authorization
         </button>
       </div>
-      <Dialog
+      <ConfirmDialog
         open={noticeOpen}
         title="Dismiss this prior authorization?"
-        onClose={() => setNoticeOpen(false)}
-        actions={
-          <>
-            <button type="button" className={styles.secondary} onClick={() => setNoticeOpen(false)}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className={styles.button}
-              onClick={() => {
-                setNoticeOpen(false);
-                doDismiss(dontShowAgain ? true : undefined);
-              }}
-            >
-              Dismiss
-            </button>
-          </>
-        }
+        confirmLabel="Dismiss"
+        skipLabel="Don’t show this again"
+        onCancel={() => setNoticeOpen(false)}
+        onConfirm={(skip) => {
+          setNoticeOpen(false);
+          doDismiss(skip);
+        }}
       >
         <p>The pharmacy will stop waiting for this prior authorization and may not be able to fill the prescription.</p>
-        <div className={styles.choice}>
-          <input id={ids.skip} type="checkbox" checked={dontShowAgain} onChange={(e) => setDontShowAgain(e.target.checked)} />
-          <label htmlFor={ids.skip}>Don’t show this again</label>
-        </div>
-      </Dialog>
+      </ConfirmDialog>
     </section>
   );
 }

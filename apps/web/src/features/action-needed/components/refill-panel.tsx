@@ -14,7 +14,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { Dialog } from '../../../components/dialog.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { useAuthorizeRefillErx } from '../api/authorize-refill-erx.ts';
 import { useAuthorizeRefillFax } from '../api/authorize-refill-fax.ts';
@@ -22,6 +21,7 @@ import { useDenyRefill } from '../api/deny-refill.ts';
 import type { Entry } from '../api/get-action-needed.ts';
 import { usePostponeRefill } from '../api/postpone-refill.ts';
 import styles from './action-needed.module.css';
+import { ConfirmDialog } from './confirm-dialog.tsx';
 
 export const DENIAL_REASON_LABELS: Record<RefillDenialReason, string> = {
   NEED_OFFICE_VISIT: 'The patient needs an office visit',
@@ -57,13 +57,12 @@ export const failure = (error: unknown) => (error ? normalizeError(error, 'Could
 
 export function RefillPanel({ entry, user, onDone }: PanelProps) {
   const rx = entry.prescription;
-  const ids = { refills: useId(), sig: useId(), erxSkip: useId(), date: useId() };
+  const ids = { refills: useId(), sig: useId(), date: useId() };
   const fax = useAuthorizeRefillFax();
   const erx = useAuthorizeRefillErx();
   const deny = useDenyRefill();
   const postpone = usePostponeRefill();
   const [confirming, setConfirming] = useState(false);
-  const [dontAskAgain, setDontAskAgain] = useState(false);
   const faxForm = useForm<z.input<typeof faxSchema>, unknown, z.output<typeof faxSchema>>({
     resolver: zodResolver(faxSchema),
     defaultValues: { refills: rx.refills, sig: rx.sig ?? '' },
@@ -142,36 +141,21 @@ export function RefillPanel({ entry, user, onDone }: PanelProps) {
         </div>
       </form>
 
-      <Dialog
+      <ConfirmDialog
         open={confirming}
         title="Send this refill authorization by eRx?"
-        onClose={() => setConfirming(false)}
-        actions={
-          <>
-            <button type="button" className={styles.secondary} onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className={styles.button}
-              onClick={() => {
-                setConfirming(false);
-                sendErx(dontAskAgain ? true : undefined);
-              }}
-            >
-              Send by eRx
-            </button>
-          </>
-        }
+        confirmLabel="Send by eRx"
+        skipLabel="Don’t ask me again"
+        onCancel={() => setConfirming(false)}
+        onConfirm={(skip) => {
+          setConfirming(false);
+          sendErx(skip);
+        }}
       >
         <p>
           {rx.drugName} {rx.strength ?? ''}: {rx.refills} refill(s), “{rx.sig ?? ''}”. The pharmacy receives it electronically.
         </p>
-        <div className={styles.choice}>
-          <input id={ids.erxSkip} type="checkbox" checked={dontAskAgain} onChange={(e) => setDontAskAgain(e.target.checked)} />
-          <label htmlFor={ids.erxSkip}>Don’t ask me again</label>
-        </div>
-      </Dialog>
+      </ConfirmDialog>
 
       <form
         className={styles.fieldset}

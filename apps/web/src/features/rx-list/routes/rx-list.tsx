@@ -11,6 +11,7 @@ import {
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { DatePicker } from '../../../components/date-picker.tsx';
 import { Page } from '../../../components/page.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
 import { reportError } from '../../../lib/error-reporting.ts';
 import { readSession } from '../../../lib/storage.ts';
 import { type RxListParams, useRxList } from '../api/get-rx-list.ts';
@@ -89,6 +90,11 @@ export default function RxListRoute() {
         >
           Load Rx
         </button>
+        {query.isFetching ? (
+          <span className={styles.loading}>
+            <Spinner /> Loading…
+          </span>
+        ) : null}
         {!canLoad && from && to ? (
           <p id={`${filterId}-range`} role="alert">
             The From date must be before the To date.

@@ -1,0 +1,42 @@
+/** The real app for benchmarks: built on a given database, listening on a free loopback port, with a signer and no rate limits in the way. */
+import type { AddressInfo } from 'node:net';
+import { DASHBOARD } from '@hcp/contract';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../apps/server/src/app.ts';
+import { loadConfig } from '../../apps/server/src/config.ts';
+import type { DatabaseHandle } from '../../apps/server/src/db/client.ts';
+import { DEMO_PASSWORD } from '../../apps/server/src/seed/index.ts';
+
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+export async function startBenchApp(
+  database: DatabaseHandle,
+  env: Record<string, string> = {},
+  beforeListen?: (app: FastifyInstance) => void,
+): Promise<{ app: FastifyInstance; base: string }> {
+  const app = await buildApp(
+    loadConfig({
+      LOG_LEVEL: 'warn',
+      WEB_DIST: '/nonexistent',
+      AUTH_SIGNING_KEY: 'bench-signing-key-0123456789abcdefghij',
+      AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+      ACCESS_TOKEN_TTL_SECONDS: '3600',
+      HOUSEKEEPING_INTERVAL_SECONDS: '0',
+      ...env,
+    }),
+    { database, mailTransport: { name: 'bench', send: async () => undefined } },
+  );
+  beforeListen?.(app);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
+}
+
+export async function benchSignIn(base: string, email: string) {
+  const res = await fetch(`${base}/auth-service/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: DEMO_PASSWORD, dashboard: DASHBOARD }),
+  });
+  const { jwtToken } = (await res.json()) as { jwtToken: { accessToken: string; refreshToken: string; userID: string } };
+  return jwtToken;
+}
