@@ -129,6 +129,8 @@ export const apiPaths = {
   resolvePhoneExceptions: `${API_BASE}/v1/patient-numbers/resolve-exceptions`,
   // comments
   doctorListSearch: (userId: string) => `${API_BASE}/v2/users/${enc(userId)}/doctor-list-search`,
+  patientSearch: (userId: string) => `${user(userId)}/patients-search`,
+  patientDetail: (userId: string, patientId: string) => `${user(userId)}/patients/${enc(patientId)}`,
   allRxComments: (patientId: string) => `${API_BASE}/v1/patients/${enc(patientId)}/all-rx-comment`,
   rxComment: (userId: string) => `${user(userId)}/rx-comment`,
   officeMentions: (userId: string) => `${user(userId)}/office-mentions`,

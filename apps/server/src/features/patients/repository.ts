@@ -1,0 +1,121 @@
+/** SQL of All Patients: the search (one statement with its audit row) and the detail. */
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { mdOffices, mdStaff, patients, prescriptions } from '../../db/schema.ts';
+import { officeScopeSql } from '../../lib/office-scope.ts';
+
+export interface SearchTerms {
+  /** Lower-case words that must each start the first or the last name. */
+  words: string[];
+  /** A date of birth, when the text reads as one. */
+  dobIso: string | null;
+  /** Digits to find inside a phone number, when the text is phone-shaped. */
+  phoneDigits: string | null;
+}
+
+const likePrefix = (word: string) => `${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function matchSql(terms: SearchTerms): SQL {
+  const any: SQL[] = [];
+  if (terms.words.length > 0) {
+    const all = terms.words.map(
+      (w) => sql`(lower(pt.first_name) like ${likePrefix(w)} or lower(pt.last_name) like ${likePrefix(w)})`,
+    );
+    any.push(sql.join(all, sql` and `));
+  }
+  if (terms.dobIso) any.push(sql`pt.dob = ${terms.dobIso}::date`);
+  if (terms.phoneDigits) {
+    any.push(
+      sql`exists (select 1 from unnest(pt.phone_numbers) ph where regexp_replace(ph, '[^0-9]', '', 'g') like ${`%${terms.phoneDigits}%`})`,
+    );
+  }
+  return any.length > 0 ? sql`(${sql.join(any, sql` or `)})` : sql`false`;
+}
+
+/** A patient whose last name is one of the words ranks first, then by name. */
+function rankSql(terms: SearchTerms): SQL {
+  if (terms.words.length === 0) return sql`0`;
+  return sql`case when lower(pt.last_name) in (${sql.join(
+    terms.words.map((w) => sql`${w}`),
+    sql`, `,
+  )}) then 0 else 1 end`;
+}
+
+export async function searchPatientsJson(
+  db: Executor,
+  input: {
+    userId: string;
+    terms: SearchTerms;
+    offset: number;
+    limit: number;
+    todayIso: string;
+    requestId: string;
+    ip: string | null;
+  },
+): Promise<string> {
+  const result = await db.execute<{ body: string }>(sql`
+    with audit as (
+      insert into audit_log (actor_user_id, action, entity_type, request_id, ip, details)
+      values (${input.userId}, 'patients.search', 'patient', ${input.requestId}, ${input.ip},
+              jsonb_build_object('offset', ${input.offset}::int, 'limit', ${input.limit}::int))
+      returning id
+    ),
+    matches as (
+      select pt.id, pt.first_name, pt.last_name, pt.dob, pt.phone_numbers, o.name as practice_name, ${rankSql(input.terms)} as rank
+      from patients pt join md_offices o on o.id = pt.md_office_id
+      where pt.md_office_id in (${officeScopeSql(input.userId)}) and ${matchSql(input.terms)}
+    ),
+    page as (
+      select * from matches order by rank, lower(last_name), lower(first_name), id limit ${input.limit} offset ${input.offset}
+    )
+    select json_build_object(
+      'total', (select count(*) from matches),
+      'records', coalesce((select json_agg(json_build_object(
+        'id', p.id, 'firstName', p.first_name, 'lastName', p.last_name, 'dob', to_char(p.dob, 'YYYY-MM-DD'),
+        'phoneNumbers', to_json(p.phone_numbers), 'practiceName', p.practice_name,
+        'actionNeededCount', (select count(*) from prescriptions rx where rx.patient_id = p.id and (
+          (rx.needs_refill_auth and (rx.refill_postponed_until is null or rx.refill_postponed_until <= ${input.todayIso}::date))
+          or rx.phone_exception or rx.hcp_action_required
+          or rx.prior_auth_status in ('PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY','PRIOR_AUTH_CHART_NOTES_NEEDED','PRIOR_AUTH_ICD10_NEEDED','PRIOR_AUTH_REQUIRED')
+          or rx.substitution_status like 'SUBSTITUTION_PENDING_MD_SELECTION_%'))
+      ) order by p.rank, lower(p.last_name), lower(p.first_name), p.id) from page p), '[]'::json)
+    )::text as body
+  `);
+  const rows = (result as unknown as { rows?: { body: string }[] }).rows ?? (result as unknown as { body: string }[]);
+  return rows[0]?.body ?? '{"records":[],"total":0}';
+}
+
+export async function findPatient(db: Executor, userId: string, patientId: string) {
+  const rows = await db
+    .select({
+      id: patients.id,
+      firstName: patients.firstName,
+      lastName: patients.lastName,
+      dob: patients.dob,
+      phoneNumbers: patients.phoneNumbers,
+      address1: patients.address1,
+      city: patients.city,
+      state: patients.state,
+      zip: patients.zip,
+      practiceName: mdOffices.name,
+    })
+    .from(patients)
+    .innerJoin(mdOffices, eq(mdOffices.id, patients.mdOfficeId))
+    .where(and(eq(patients.id, patientId), sql`${patients.mdOfficeId} in (${officeScopeSql(userId)})`))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function prescriptionsOfPatient(db: Executor, patientId: string) {
+  return db
+    .select({
+      rx: prescriptions,
+      prescriberFirstName: mdStaff.firstName,
+      prescriberLastName: mdStaff.lastName,
+      prescriberRole: mdStaff.role,
+    })
+    .from(prescriptions)
+    .innerJoin(mdStaff, eq(mdStaff.id, prescriptions.prescriberId))
+    .where(eq(prescriptions.patientId, patientId))
+    .orderBy(desc(prescriptions.prescribedAt), prescriptions.id);
+}

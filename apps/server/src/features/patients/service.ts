@@ -1,0 +1,85 @@
+/** All Patients: search and detail, only within the user's offices; every read lands in audit_log. */
+import {
+  calendarDateOf,
+  formatApiDateTime,
+  isRefillDue,
+  type PatientDetail,
+  type PatientSearchQuery,
+  parsePatientSearchText,
+  toIsoDate,
+} from '@hcp/contract';
+import type { Database } from '../../db/client.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { AppError } from '../../lib/errors.ts';
+import * as repo from './repository.ts';
+
+export interface PatientsContext {
+  userId: string;
+  requestId: string;
+  ip: string | null;
+}
+
+export function createPatientsService(deps: { db: Database; now: () => Date }) {
+  const { db } = deps;
+  const todayIso = () => toIsoDate(calendarDateOf(deps.now()));
+
+  return {
+    searchJson(ctx: PatientsContext, query: PatientSearchQuery): Promise<string> {
+      return repo.searchPatientsJson(db, {
+        userId: ctx.userId,
+        terms: parsePatientSearchText(query.searchText, deps.now().getFullYear()),
+        offset: query.offset,
+        limit: query.limit,
+        todayIso: todayIso(),
+        requestId: ctx.requestId,
+        ip: ctx.ip,
+      });
+    },
+
+    async detail(ctx: PatientsContext, patientId: string): Promise<PatientDetail> {
+      const patient = await repo.findPatient(db, ctx.userId, patientId);
+      if (!patient) throw new AppError('NOT_FOUND', 'Patient not found.');
+      const rows = await repo.prescriptionsOfPatient(db, patientId);
+      await writeAudit(db, {
+        actorUserId: ctx.userId,
+        action: 'patients.read',
+        entityType: 'patient',
+        entityId: patientId,
+        requestId: ctx.requestId,
+        ip: ctx.ip,
+      });
+      const today = todayIso();
+      return {
+        patient,
+        prescriptions: rows.map(({ rx, prescriberFirstName, prescriberLastName, prescriberRole }) => ({
+          id: rx.id,
+          patientID: rx.patientId,
+          needsRefillAuth: isRefillDue(rx.needsRefillAuth, rx.refillPostponedUntil, today),
+          refillPostponedUntil: rx.refillPostponedUntil,
+          phoneException: rx.phoneException,
+          substitutionStatus: rx.substitutionStatus,
+          priorAuthStatus: rx.priorAuthStatus,
+          priorAuthMethod: (rx.priorAuthMethod as PatientDetail['prescriptions'][number]['priorAuthMethod']) ?? null,
+          hcpActionRequired: rx.hcpActionRequired,
+          dispensedNdc: rx.dispensedNdc,
+          prescribedNdc: rx.prescribedNdc,
+          drugName: rx.drugName,
+          strength: rx.strength,
+          quantity: rx.quantity,
+          daysSupply: rx.daysSupply,
+          refills: rx.refills,
+          sig: rx.sig,
+          prescribedDate: formatApiDateTime(rx.prescribedAt),
+          lastProcessedDate: rx.lastProcessedAt ? formatApiDateTime(rx.lastProcessedAt) : null,
+          orderNumber: rx.orderNumber,
+          orderStatus: rx.orderStatus,
+          price: rx.price === null ? null : Number(rx.price),
+          alternativeMeds: [],
+          prescriberName: `${prescriberFirstName} ${prescriberLastName}`,
+          prescriberRole,
+        })),
+      };
+    },
+  };
+}
+export type PatientsService = ReturnType<typeof createPatientsService>;
