@@ -1,7 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '../lib/query-client.ts';
 import { saveSession } from '../lib/storage.ts';
 import { stubServer } from '../test/fixtures.ts';
 import { routes } from './routes.tsx';
@@ -9,7 +10,7 @@ import { routes } from './routes.tsx';
 function renderAt(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
-    <QueryClientProvider client={new QueryClient()}>
+    <QueryClientProvider client={createQueryClient(() => {})}>
       <RouterProvider router={router} />
     </QueryClientProvider>,
   );
