@@ -116,10 +116,49 @@ async function benchOn(label: string, database: DatabaseHandle, query: Query, se
       `p50 ${ourLatency.p50.toFixed(1)} vs ${baseLatency.p50.toFixed(1)} ms, p95 ${ourLatency.p95.toFixed(1)} vs ${baseLatency.p95.toFixed(1)} ms; ` +
       `${queriesPerRequest} SQL statements per request; answer ${doctors.length} doctors, ${patients} patient cards, ${prescriptions} prescriptions, ${(bytes / 1024).toFixed(0)} KB`,
   );
+  await patientSearchLatency(label, appBase, headers, jwtToken.userID);
+  const admin = await benchSignIn(appBase, 'admin@demo.hcp');
+  await patientSearchLatency(
+    `${label}, admin: whole tenant`,
+    appBase,
+    { authorization: `Bearer ${admin.accessToken}`, 'x-user-id': admin.userID },
+    admin.userID,
+  );
+
   // Let autocannon's last in-flight requests finish before the database goes away.
   await new Promise((resolve) => setTimeout(resolve, 1000));
   await app.close();
   bare.close();
+}
+
+/**
+ * Patient search p50/p95 over typical queries (a 3-letter name prefix, first + last name, a date of birth
+ * typed MMDDYY, phone digits), against the same server's /readyz as the baseline of an HTTP round trip.
+ */
+async function patientSearchLatency(label: string, base: string, headers: Record<string, string>, userId: string) {
+  const texts = ['smi', 'mar', 'john smith', '040570', '01/15/1962', '6145550', 'lee'];
+  const url = (text: string) =>
+    `${base}/api/mdo/v1/users/${userId}/patients-search?searchText=${encodeURIComponent(text)}&limit=25`;
+  const times: number[] = [];
+  for (let round = 0; round < 15; round += 1) {
+    for (const text of texts) {
+      const start = performance.now();
+      const res = await fetch(url(text), { headers });
+      if (res.status !== 200) throw new Error(`patient search answered ${res.status}`);
+      await res.arrayBuffer();
+      times.push(performance.now() - start);
+    }
+  }
+  const base_ = await latencies(`${base}/readyz`, {}, 100);
+  times.sort((a, b) => a - b);
+  const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
+  report(
+    `patient-search (${label})`,
+    'GET patients-search p95',
+    'GET /readyz p95 (one trivial query)',
+    p(0.95) / base_.p95,
+    `p50 ${p(0.5).toFixed(1)} ms, p95 ${p(0.95).toFixed(1)} ms over ${times.length} searches (name prefix, full name, DOB, phone) vs /readyz p95 ${base_.p95.toFixed(1)} ms`,
+  );
 }
 
 export async function actionNeededBench(seconds: number): Promise<void> {
