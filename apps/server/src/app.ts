@@ -17,6 +17,8 @@ import { authRoutes } from './features/auth/routes.ts';
 import { createAuthService } from './features/auth/service.ts';
 import { createTokenSigner } from './features/auth/tokens.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { newCommentsRoutes } from './features/new-comments/routes.ts';
+import { createNewCommentsService } from './features/new-comments/service.ts';
 import { patientsRoutes } from './features/patients/routes.ts';
 import { createPatientsService } from './features/patients/service.ts';
 import { rxListRoutes } from './features/rx-list/routes.ts';
@@ -110,6 +112,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(actionNeededRoutes, { db, service: createActionNeededService({ db, now }) });
   await app.register(rxListRoutes, { db, now });
   await app.register(patientsRoutes, { service: createPatientsService({ db, now }) });
+  await app.register(newCommentsRoutes, { service: createNewCommentsService({ db, now }) });
 
   await registerWebApp(app, config.webDist);
   return app;

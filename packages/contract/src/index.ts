@@ -1,4 +1,5 @@
 export * from './api/auth.ts';
+export * from './api/comments.ts';
 export * from './api/errors.ts';
 export * from './api/fields.ts';
 export * from './api/health.ts';

@@ -1,0 +1,113 @@
+/** SQL of New Comments: unread comments per doctor and patient, the thread, replies and read marks. */
+import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { commentMentions, comments, patients, users } from '../../db/schema.ts';
+import { officeScopeSql } from '../../lib/office-scope.ts';
+
+/**
+ * `{doctors, total}` as JSON text in one statement: the unread mentions of the user's offices, per patient
+ * (count and newest), each patient under the prescriber of their latest prescription.
+ */
+export async function newCommentsJson(db: Executor, userId: string, filterBy: string | undefined): Promise<string> {
+  const result = await db.execute<{ body: string }>(sql`
+    with unread as (
+      select c.patient_id, c.created_at
+      from comment_mentions m join comments c on c.id = m.comment_id
+      where m.md_office_id in (${officeScopeSql(userId)}) and m.read_at is null
+    ),
+    per_patient as (
+      select u.patient_id, count(*)::int as unread_count, max(u.created_at) as latest,
+        (select rx.prescriber_id from prescriptions rx where rx.patient_id = u.patient_id
+          order by rx.prescribed_at desc, rx.id limit 1) as doctor_id
+      from unread u group by u.patient_id
+    ),
+    picked as (
+      select * from per_patient where doctor_id is not null ${filterBy ? sql`and doctor_id = ${filterBy}::uuid` : sql``}
+    ),
+    by_doctor as (
+      select p.doctor_id, json_agg(json_build_object(
+        'id', pt.id, 'firstName', pt.first_name, 'lastName', pt.last_name, 'dob', to_char(pt.dob, 'YYYY-MM-DD'),
+        'unreadCount', p.unread_count, 'latestAt', to_char(p.latest at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+      ) order by p.latest desc, pt.id) as patients
+      from picked p join patients pt on pt.id = p.patient_id
+      group by p.doctor_id
+    )
+    select json_build_object(
+      'total', coalesce((select sum(unread_count) from picked), 0)::int,
+      'doctors', coalesce((select json_agg(json_build_object('doctorId', d.id, 'name', d.first_name || ' ' || d.last_name,
+        'role', d.role, 'patients', b.patients) order by lower(d.last_name), lower(d.first_name), d.id)
+        from by_doctor b join md_staff d on d.id = b.doctor_id), '[]'::json)
+    )::text as body
+  `);
+  const rows = (result as unknown as { rows?: { body: string }[] }).rows ?? (result as unknown as { body: string }[]);
+  return rows[0]?.body ?? '{"doctors":[],"total":0}';
+}
+
+export async function patientInScope(db: Executor, userId: string, patientId: string) {
+  const rows = await db
+    .select({ id: patients.id, mdOfficeId: patients.mdOfficeId })
+    .from(patients)
+    .where(and(eq(patients.id, patientId), sql`${patients.mdOfficeId} in (${officeScopeSql(userId)})`))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** The thread, oldest first, with this user's offices' unread mention on each comment. */
+export async function thread(db: Executor, userId: string, patientId: string, offset: number, limit: number) {
+  const [total] = await db.select({ n: count() }).from(comments).where(eq(comments.patientId, patientId));
+  const rows = await db
+    .select({
+      id: comments.id,
+      authorName: comments.authorName,
+      fromPatient: comments.fromPatient,
+      body: comments.body,
+      createdAt: comments.createdAt,
+      // Written out in full: inside a selected field Drizzle would print the bare column name, which m.id would shadow.
+      mentionId: sql<string | null>`(select m.id from comment_mentions m where m.comment_id = ${sql.raw('"comments"."id"')}
+        and m.read_at is null and m.md_office_id in (${officeScopeSql(userId)}) limit 1)`,
+    })
+    .from(comments)
+    .where(eq(comments.patientId, patientId))
+    .orderBy(asc(comments.createdAt), asc(comments.id))
+    .offset(offset)
+    .limit(limit);
+  return { total: total?.n ?? 0, rows };
+}
+
+export async function insertReply(
+  db: Executor,
+  row: { patientId: string; mdOfficeId: string; prescriptionId: string | null; userId: string; body: string },
+) {
+  const [author] = await db.select({ name: users.displayName }).from(users).where(eq(users.id, row.userId));
+  const [inserted] = await db
+    .insert(comments)
+    .values({
+      patientId: row.patientId,
+      mdOfficeId: row.mdOfficeId,
+      prescriptionId: row.prescriptionId,
+      authorUserId: row.userId,
+      authorName: author?.name ?? 'Office',
+      fromPatient: false,
+      body: row.body,
+    })
+    .returning();
+  return inserted;
+}
+
+/** Mentions among `ids` that belong to the user's offices (locked for the update). */
+export async function mentionsInScope(db: Executor, userId: string, ids: string[]) {
+  return db
+    .select({ id: commentMentions.id })
+    .from(commentMentions)
+    .where(and(inArray(commentMentions.id, ids), sql`${commentMentions.mdOfficeId} in (${officeScopeSql(userId)})`))
+    .for('update');
+}
+
+export async function markMentionsRead(db: Executor, userId: string, ids: string[], at: Date): Promise<number> {
+  const rows = await db
+    .update(commentMentions)
+    .set({ readAt: at, readByUserId: userId })
+    .where(and(inArray(commentMentions.id, ids), isNull(commentMentions.readAt)))
+    .returning({ id: commentMentions.id });
+  return rows.length;
+}

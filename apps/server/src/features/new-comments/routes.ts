@@ -1,0 +1,89 @@
+/** New Comments calls of spec §7: doctor-list-search, all-rx-comment, rx-comment, office-mentions. */
+import {
+  commentsQuerySchema,
+  commentThreadSchema,
+  type DoctorListSearchResponse,
+  doctorListSearchQuerySchema,
+  doctorListSearchResponseSchema,
+  officeMentionsRequestSchema,
+  officeMentionsResponseSchema,
+  rxCommentRequestSchema,
+  rxCommentResponseSchema,
+} from '@hcp/contract';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { notFound } from '../../lib/errors.ts';
+import { authOf } from '../../plugins/auth.ts';
+import type { CommentsContext, NewCommentsService } from './service.ts';
+
+function contextOf(request: FastifyRequest, pathUserId?: string): CommentsContext {
+  const { userId } = authOf(request);
+  if (pathUserId !== undefined && pathUserId !== userId) throw notFound('User');
+  return { userId, requestId: request.id, ip: request.ip ?? null };
+}
+
+export const newCommentsRoutes: FastifyPluginAsyncZod<{ service: NewCommentsService }> = async (app, { service }) => {
+  const tags = ['new-comments'];
+  const userParams = z.object({ userId: z.string() });
+
+  app.get(
+    '/api/mdo/v2/users/:userId/doctor-list-search',
+    {
+      onRequest: app.requireAuth,
+      schema: {
+        tags,
+        params: userParams,
+        querystring: doctorListSearchQuerySchema,
+        response: { 200: doctorListSearchResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const json = await service.doctorList(contextOf(request, request.params.userId), request.query.filterBy);
+      return reply
+        .type('application/json; charset=utf-8')
+        .serializer((payload) => payload as string)
+        .send(json as unknown as DoctorListSearchResponse);
+    },
+  );
+
+  app.get(
+    '/api/mdo/v1/patients/:patientId/all-rx-comment',
+    {
+      onRequest: app.requireAuth,
+      schema: {
+        tags,
+        params: z.object({ patientId: z.uuid({ message: 'Patient not found.' }) }),
+        querystring: commentsQuerySchema,
+        response: { 200: commentThreadSchema },
+      },
+    },
+    async (request) => service.thread(contextOf(request), request.params.patientId, request.query.offset, request.query.limit),
+  );
+
+  app.post(
+    '/api/mdo/v1/users/:userId/rx-comment',
+    {
+      onRequest: app.requireAuth,
+      preHandler: app.idempotent,
+      schema: { tags, params: userParams, body: rxCommentRequestSchema, response: { 200: rxCommentResponseSchema } },
+    },
+    async (request) => ({
+      status: 'SUCCESS' as const,
+      comment: await service.reply(contextOf(request, request.params.userId), request.body),
+    }),
+  );
+
+  app.put(
+    '/api/mdo/v1/users/:userId/office-mentions',
+    {
+      onRequest: app.requireAuth,
+      preHandler: app.idempotent,
+      schema: { tags, params: userParams, body: officeMentionsRequestSchema, response: { 200: officeMentionsResponseSchema } },
+    },
+    async (request) => ({
+      status: 'SUCCESS' as const,
+      marked: await service.markRead(contextOf(request, request.params.userId), request.body.mentionIds),
+    }),
+  );
+};

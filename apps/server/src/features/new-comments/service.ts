@@ -1,0 +1,103 @@
+/** New Comments (spec §7): reads are audited; replies and read marks are single transactions. */
+import type { Comment, CommentThread } from '@hcp/contract';
+import type { Database } from '../../db/client.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { AppError } from '../../lib/errors.ts';
+import * as repo from './repository.ts';
+
+export interface CommentsContext {
+  userId: string;
+  requestId: string;
+  ip: string | null;
+}
+
+const PATIENT_NOT_FOUND = 'Patient not found.';
+
+export function createNewCommentsService(deps: { db: Database; now: () => Date }) {
+  const { db } = deps;
+  const audit = (ctx: CommentsContext, action: string, entityType: string, entityId: string | null, details = {}) =>
+    writeAudit(db, { actorUserId: ctx.userId, action, entityType, entityId, requestId: ctx.requestId, ip: ctx.ip, details });
+
+  return {
+    async doctorList(ctx: CommentsContext, filterBy: string | undefined): Promise<string> {
+      const json = await repo.newCommentsJson(db, ctx.userId, filterBy);
+      await audit(ctx, 'comments.list', 'comment', null);
+      return json;
+    },
+
+    async thread(ctx: CommentsContext, patientId: string, offset: number, limit: number): Promise<CommentThread> {
+      if (!(await repo.patientInScope(db, ctx.userId, patientId))) throw new AppError('NOT_FOUND', PATIENT_NOT_FOUND);
+      const { total, rows } = await repo.thread(db, ctx.userId, patientId, offset, limit);
+      await audit(ctx, 'comments.read', 'patient', patientId);
+      return {
+        total,
+        records: rows.map((r) => ({
+          id: r.id,
+          authorName: r.authorName,
+          fromPatient: r.fromPatient,
+          body: r.body,
+          createdAt: r.createdAt.toISOString(),
+          mentionId: r.mentionId,
+          unread: r.mentionId !== null,
+        })),
+      };
+    },
+
+    async reply(
+      ctx: CommentsContext,
+      input: { patientId: string; comment: string; prescriptionId?: string | undefined },
+    ): Promise<Comment> {
+      return db.transaction(async (tx) => {
+        const patient = await repo.patientInScope(tx, ctx.userId, input.patientId);
+        if (!patient) throw new AppError('NOT_FOUND', PATIENT_NOT_FOUND);
+        const row = await repo.insertReply(tx, {
+          patientId: patient.id,
+          mdOfficeId: patient.mdOfficeId,
+          prescriptionId: input.prescriptionId ?? null,
+          userId: ctx.userId,
+          body: input.comment,
+        });
+        if (!row) throw new Error('comment insert returned no row');
+        await writeAudit(tx, {
+          actorUserId: ctx.userId,
+          action: 'comments.reply',
+          entityType: 'patient',
+          entityId: patient.id,
+          requestId: ctx.requestId,
+          ip: ctx.ip,
+          details: { commentId: row.id },
+        });
+        return {
+          id: row.id,
+          authorName: row.authorName,
+          fromPatient: false,
+          body: row.body,
+          createdAt: row.createdAt.toISOString(),
+          mentionId: null,
+          unread: false,
+        };
+      });
+    },
+
+    /** All or nothing: an id of another office (or unknown) is 404 and nothing is marked. Repeats mark nothing more. */
+    async markRead(ctx: CommentsContext, mentionIds: string[]): Promise<number> {
+      const ids = [...new Set(mentionIds)];
+      return db.transaction(async (tx) => {
+        const found = await repo.mentionsInScope(tx, ctx.userId, ids);
+        if (found.length !== ids.length) throw new AppError('NOT_FOUND', 'Mention not found.');
+        const marked = await repo.markMentionsRead(tx, ctx.userId, ids, deps.now());
+        await writeAudit(tx, {
+          actorUserId: ctx.userId,
+          action: 'comments.mentions.read',
+          entityType: 'comment_mention',
+          entityId: null,
+          requestId: ctx.requestId,
+          ip: ctx.ip,
+          details: { mentionIds: ids, marked },
+        });
+        return marked;
+      });
+    },
+  };
+}
+export type NewCommentsService = ReturnType<typeof createNewCommentsService>;
