@@ -1,10 +1,11 @@
-import { actionNeededQueryEnabled, ROUTES, shouldRedirectToPatientSearch } from '@hcp/contract';
+import { actionNeededQueryEnabled, ROUTES, shouldLeaveNewComments, shouldRedirectToPatientSearch } from '@hcp/contract';
 import { Suspense } from 'react';
 import { Link, matchPath, Navigate, Outlet, useLocation } from 'react-router';
 import { Toaster } from 'sonner';
 import 'sonner/dist/styles.css';
 import { FullPageLoader } from '../components/full-page-loader.tsx';
 import { useActionNeeded } from '../features/action-needed/api/get-action-needed.ts';
+import { useNewComments } from '../features/new-comments/api/get-new-comments.ts';
 import { readSession } from '../lib/storage.ts';
 import { Header } from './header.tsx';
 import styles from './layout.module.css';
@@ -48,6 +49,19 @@ function Shell({ userId }: { userId: string }) {
   const firstLoad = enabled && actionNeeded.isPending;
   const count = actionNeeded.data?.counts.total;
   const persisted = (location.state as { persist?: boolean } | null)?.persist === true;
+  const newComments = useNewComments(userId);
+  const newCommentsCount = newComments.data?.total;
+  if (
+    newComments.isSuccess &&
+    shouldLeaveNewComments({
+      pathname: location.pathname,
+      count: newCommentsCount ?? 0,
+      isLoading: newComments.isFetching,
+      persisted,
+    })
+  ) {
+    return <Navigate to={ROUTES.patientSearch} replace />;
+  }
   if (
     actionNeeded.isSuccess &&
     shouldRedirectToPatientSearch({
@@ -64,7 +78,7 @@ function Shell({ userId }: { userId: string }) {
     <>
       <SkipLink />
       <Header signedIn />
-      <NavTabs actionNeededCount={count} actionNeededLoading={firstLoad} />
+      <NavTabs actionNeededCount={count} actionNeededLoading={firstLoad} newCommentsCount={newCommentsCount} />
       <main id="main" className={styles.main} tabIndex={-1}>
         {/* Spec §2: a full-page loader while the action-needed list first loads. */}
         {firstLoad ? (

@@ -56,9 +56,11 @@ function Label({ item }: { item: MenuItem }) {
 export function NavTabs({
   actionNeededCount,
   actionNeededLoading,
+  newCommentsCount,
 }: {
   actionNeededCount: number | undefined;
   actionNeededLoading: boolean;
+  newCommentsCount: number | undefined;
 }) {
   const active = activeTabForPath(useLocation().pathname);
   const user = useUserDetails(readSession()?.userId ?? null).data;
@@ -66,7 +68,7 @@ export function NavTabs({
   const items = buildMenu({
     actionNeededCount,
     actionNeededLoading,
-    newCommentsCount: undefined,
+    newCommentsCount,
     showManageComms: user ? canManageCommunications(user) : false,
     showPrescribe: user && flags ? canPrescribe(user, flags) : false,
   });

@@ -1,10 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../lib/query-client.ts';
 import { saveSession } from '../lib/storage.ts';
-import { stubServer } from '../test/fixtures.ts';
+import { commentRecord, newComments, stubServer } from '../test/fixtures.ts';
 import { routes } from './routes.tsx';
 
 function renderAt(path: string) {
@@ -124,6 +125,46 @@ describe('routing', () => {
     expect(actionNeeded).toHaveAttribute('href', '/action-needed');
     // The count of items (one refill request in the stubbed answer) is part of the tab.
     expect(actionNeeded).toHaveTextContent('Action Needed1');
+  });
+
+  it('shows the New Comments tab with its count, and hides it at zero', async () => {
+    signIn();
+    renderAt('/patient-search');
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(await within(nav).findByRole('link', { name: /^New Comments/ })).toHaveTextContent('New Comments1');
+    cleanup();
+    stubServer({ newComments: newComments(0) });
+    renderAt('/patient-search');
+    await screen.findByRole('heading', { level: 1, name: 'All Patients' });
+    expect(within(screen.getByRole('navigation', { name: 'Main' })).queryByRole('link', { name: /^New Comments/ })).toBeNull();
+  });
+
+  it('reading the last new comment sends the user to patient search (spec §2), and a reply is posted', async () => {
+    let unread = 1;
+    const fetchMock = stubServer({
+      routes: (url, init) => {
+        if (url.includes('/office-mentions')) {
+          unread = 0;
+          return { status: 200, body: { status: 'SUCCESS', marked: 1 } };
+        }
+        if (url.includes('/rx-comment')) {
+          return {
+            status: 200,
+            body: { status: 'SUCCESS', comment: commentRecord({ id: 'c2', body: 'On it.', unread: false, mentionId: null }) },
+          };
+        }
+        if (url.includes('/doctor-list-search')) return { status: 200, body: newComments(unread) };
+        return undefined;
+      },
+    });
+    signIn();
+    const router = renderAt('/new-comments/p1');
+    expect(await screen.findByText('Can I get a refill before my trip?')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Reply'), 'On it.');
+    await userEvent.click(screen.getByRole('button', { name: 'Send reply' }));
+    await vi.waitFor(() => expect(fetchMock.mock.calls.some(([u]) => String(u).includes('/rx-comment'))).toBe(true));
+    await userEvent.click(screen.getByRole('button', { name: 'Mark as read' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/patient-search'));
   });
 
   it('sends a user with nothing to act on from action needed to patient search (spec §2 menu rule)', async () => {

@@ -1,5 +1,12 @@
 /** Answers of the server for web tests, shaped by the contract's schemas (fetch is stubbed at the network edge). */
-import type { ActionNeededPrescription, ActionNeededResponse, FeatureFlags, UserDetails } from '@hcp/contract';
+import type {
+  ActionNeededPrescription,
+  ActionNeededResponse,
+  Comment,
+  DoctorListSearchResponse,
+  FeatureFlags,
+  UserDetails,
+} from '@hcp/contract';
 import { vi } from 'vitest';
 
 export function prescription(overrides: Partial<ActionNeededPrescription> = {}): ActionNeededPrescription {
@@ -65,6 +72,41 @@ export const userDetails = (overrides: Partial<UserDetails> = {}): UserDetails =
   ...overrides,
 });
 
+export const commentRecord = (overrides: Partial<Comment> = {}): Comment => ({
+  id: 'c1',
+  authorName: 'Patient',
+  fromPatient: true,
+  body: 'Can I get a refill before my trip?',
+  createdAt: '2026-11-19T14:00:00.000Z',
+  mentionId: '44444444-4444-4444-8444-444444444444',
+  unread: true,
+  ...overrides,
+});
+
+export const newComments = (unreadCount = 1): DoctorListSearchResponse => ({
+  total: unreadCount,
+  doctors:
+    unreadCount === 0
+      ? []
+      : [
+          {
+            doctorId: 'd1',
+            name: 'Alex Morgan',
+            role: 'MD',
+            patients: [
+              {
+                id: 'p1',
+                firstName: 'jane',
+                lastName: 'doe',
+                dob: '1970-04-05',
+                unreadCount,
+                latestAt: '2026-11-19T14:00:00.000Z',
+              },
+            ],
+          },
+        ],
+});
+
 export const featureFlags: FeatureFlags = { isHarrowPortalEnabled: false, isHcpPrescribingEnabled: false };
 
 type Route = (url: string, init: RequestInit) => { status: number; body: unknown } | undefined;
@@ -73,18 +115,29 @@ type Route = (url: string, init: RequestInit) => { status: number; body: unknown
  * A fetch stub for the signed-in shell: action needed, user details and flags answer by default;
  * `routes` answer first. Returns the mock so tests can read the calls.
  */
-export function stubServer(options: { actionNeeded?: ActionNeededResponse; user?: UserDetails; routes?: Route } = {}) {
+export function stubServer(
+  options: {
+    actionNeeded?: ActionNeededResponse;
+    newComments?: DoctorListSearchResponse;
+    user?: UserDetails;
+    routes?: Route;
+  } = {},
+) {
   const mock = vi.fn(async (url: string, init: RequestInit = {}) => {
     const custom = options.routes?.(url, init);
     const answer =
       custom ??
-      (url.includes('/action-needed')
-        ? { status: 200, body: options.actionNeeded ?? actionNeeded() }
-        : url.includes('/mdo-user-details')
-          ? { status: 200, body: options.user ?? userDetails() }
-          : url.includes('/feature-flags')
-            ? { status: 200, body: featureFlags }
-            : { status: 404, body: { error: { code: 'NOT_FOUND', message: 'Not found.' } } });
+      (url.includes('/doctor-list-search')
+        ? { status: 200, body: options.newComments ?? newComments() }
+        : url.includes('/all-rx-comment')
+          ? { status: 200, body: { total: 1, records: [commentRecord()] } }
+          : url.includes('/action-needed')
+            ? { status: 200, body: options.actionNeeded ?? actionNeeded() }
+            : url.includes('/mdo-user-details')
+              ? { status: 200, body: options.user ?? userDetails() }
+              : url.includes('/feature-flags')
+                ? { status: 200, body: featureFlags }
+                : { status: 404, body: { error: { code: 'NOT_FOUND', message: 'Not found.' } } });
     return new Response(JSON.stringify(answer.body), { status: answer.status });
   });
   vi.stubGlobal('fetch', mock);

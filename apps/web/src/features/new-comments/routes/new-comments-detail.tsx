@@ -1,5 +1,123 @@
+import { commentBodySchema, normalizeError, ROUTES } from '@hcp/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate, useParams } from 'react-router';
+import { toast } from 'sonner';
+import { z } from 'zod';
+import { FullPageLoader } from '../../../components/full-page-loader.tsx';
 import { Page } from '../../../components/page.tsx';
+import { readSession } from '../../../lib/storage.ts';
+import { useCommentThread } from '../api/get-comment-thread.ts';
+import { useMarkMentionsRead } from '../api/mark-mentions-read.ts';
+import { usePostReply } from '../api/post-reply.ts';
+import styles from '../components/new-comments.module.css';
 
+const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const replySchema = z.object({ comment: commentBodySchema });
+
+/** /new-comments/{patientId}: the thread, a reply box and 'Mark as read'. */
 export default function NewCommentsDetailRoute() {
-  return <Page title="Comments" />;
+  const { patientId = '' } = useParams();
+  const userId = readSession()?.userId ?? '';
+  const navigate = useNavigate();
+  const thread = useCommentThread(patientId);
+  const reply = usePostReply(userId, patientId);
+  const markRead = useMarkMentionsRead(userId, patientId);
+  const replyId = useId();
+  const form = useForm<z.infer<typeof replySchema>>({ resolver: zodResolver(replySchema), defaultValues: { comment: '' } });
+
+  if (thread.isPending) return <FullPageLoader label="Loading comments…" />;
+  if (thread.isError) {
+    return (
+      <Page title="Comments">
+        <p role="alert">{normalizeError(thread.error, 'Could not load the comments.').message}</p>
+        <Link to={ROUTES.newComments}>Back to New Comments</Link>
+      </Page>
+    );
+  }
+  const records = thread.data.records;
+  const unread = records.flatMap((r) => (r.mentionId ? [r.mentionId] : []));
+  const error = form.formState.errors.comment?.message;
+  return (
+    <Page title="Comments">
+      <p>
+        <Link to={ROUTES.newComments}>Back to New Comments</Link>
+      </p>
+      {records.length === 0 ? (
+        <p>No comments yet.</p>
+      ) : (
+        <ol className={styles.thread} aria-label="Comments, oldest first">
+          {records.map((c) => (
+            <li key={c.id} className={styles.comment}>
+              <span className={styles.meta}>
+                {c.authorName} · <time dateTime={c.createdAt}>{when.format(new Date(c.createdAt))}</time>
+              </span>
+              {c.unread ? <span className={styles.new}>New</span> : null}
+              <p>{c.body}</p>
+            </li>
+          ))}
+        </ol>
+      )}
+      <div className={styles.actions}>
+        {unread.length > 0 ? (
+          <button
+            type="button"
+            className={styles.button}
+            disabled={markRead.isPending}
+            onClick={() =>
+              markRead.mutate(unread, {
+                onSuccess: () => {
+                  toast.success('Marked as read.');
+                  navigate(ROUTES.newComments);
+                },
+              })
+            }
+          >
+            Mark as read
+          </button>
+        ) : null}
+      </div>
+      {markRead.error ? (
+        <p role="alert" className={styles.error}>
+          {normalizeError(markRead.error).message}
+        </p>
+      ) : null}
+      <form
+        className={styles.reply}
+        noValidate
+        onSubmit={form.handleSubmit(({ comment }) =>
+          reply.mutate(comment, {
+            onSuccess: () => {
+              form.reset();
+              toast.success('Reply sent.');
+            },
+          }),
+        )}
+      >
+        <label htmlFor={replyId}>Reply</label>
+        <textarea
+          id={replyId}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${replyId}-error` : undefined}
+          {...form.register('comment')}
+        />
+        {error ? (
+          <span id={`${replyId}-error`} className={styles.error}>
+            {error}
+          </span>
+        ) : null}
+        {reply.error ? (
+          <p role="alert" className={styles.error}>
+            {normalizeError(reply.error, 'Could not send the reply.').message}
+          </p>
+        ) : null}
+        <div className={styles.actions}>
+          <button type="submit" className={styles.button} disabled={reply.isPending}>
+            {reply.isPending ? 'Sending…' : 'Send reply'}
+          </button>
+        </div>
+      </form>
+    </Page>
+  );
 }
