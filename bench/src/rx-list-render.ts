@@ -60,7 +60,7 @@ export async function rxListRenderBench(): Promise<void> {
   const jwtToken = await benchSignIn(base, 'admin@demo.hcp');
 
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
   });
   try {

@@ -142,7 +142,7 @@ describe('routing', () => {
   it('reading the last new comment sends the user to patient search (spec §2), and a reply is posted', async () => {
     let unread = 1;
     const fetchMock = stubServer({
-      routes: (url, init) => {
+      routes: (url) => {
         if (url.includes('/office-mentions')) {
           unread = 0;
           return { status: 200, body: { status: 'SUCCESS', marked: 1 } };
