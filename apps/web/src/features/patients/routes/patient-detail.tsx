@@ -69,6 +69,10 @@ export default function PatientDetailRoute() {
         <dd>{address || '—'}</dd>
         <dt>Practice</dt>
         <dd>{patient.practiceName}</dd>
+        <dt>Comments</dt>
+        <dd>
+          <Link to={webPaths.newCommentsDetail(patient.id)}>Read and answer the patient’s comments</Link>
+        </dd>
       </dl>
       <Table<Rx>
         caption="Prescriptions"

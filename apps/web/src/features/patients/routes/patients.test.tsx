@@ -111,6 +111,10 @@ describe('/patients/{id}', () => {
     expect(screen.getByText('1 Main St Columbus, OH 43004')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Refill authorization' })).toHaveAttribute('href', '/action-needed/rx1/refillAuth');
     expect(screen.getByText('Refill postponed to 12/01/2026')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Read and answer the patient’s comments' })).toHaveAttribute(
+      'href',
+      `/new-comments/${P1}`,
+    );
   });
 
   it('says when the patient is not one of the user’s', async () => {
