@@ -235,4 +235,28 @@ describe('action needed list', () => {
     expect(await screen.findByRole('link', { name: 'Phone number exception: Lisinopril for Jane Doe' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /Atorvastatin/ })).toBeNull();
   });
+
+  it('dismisses every “prior authorization required” at once, after the notice', async () => {
+    const second = '55555555-5555-4555-8555-555555555555';
+    const fetchMock = stubServer({
+      actionNeeded: actionNeeded([
+        prescription({ needsRefillAuth: false, priorAuthStatus: 'PRIOR_AUTH_REQUIRED' }),
+        prescription({ id: second, needsRefillAuth: false, priorAuthStatus: 'PRIOR_AUTH_REQUIRED', drugName: 'Lisinopril' }),
+        prescription({
+          id: '66666666-6666-4666-8666-666666666666',
+          needsRefillAuth: false,
+          priorAuthStatus: 'PRIOR_AUTH_CHART_NOTES_NEEDED',
+        }),
+      ]),
+      routes: (_url, init) =>
+        init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX, second] } } : undefined,
+    });
+    renderDetail('/action-needed?category=priorAuth');
+    await userEvent.click(await screen.findByRole('button', { name: 'Dismiss all 2 “prior authorization required”' }));
+    const dialog = screen.getByRole('dialog', { name: 'Dismiss 2 prior authorization requests?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Dismiss all' }));
+    await vi.waitFor(() => expect(posted(fetchMock, '/prior-auth/dismiss')).toHaveLength(1));
+    const [[, init]] = posted(fetchMock, '/prior-auth/dismiss') as [[string, RequestInit]];
+    expect(JSON.parse(String(init.body))).toEqual({ prescriptionIds: [RX, second] });
+  });
 });

@@ -2,9 +2,11 @@ import { ACTION_TYPES, type ActionType } from '@hcp/contract';
 import { useEffect } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
+import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
 import { readSession } from '../../../lib/storage.ts';
 import { useActionNeeded } from '../api/get-action-needed.ts';
 import styles from '../components/action-needed.module.css';
+import { BulkDismiss } from '../components/bulk-dismiss.tsx';
 import { PatientCard } from '../components/patient-card.tsx';
 import { ACTION_LABELS, GROUP_OF_TYPE, isActionType } from '../utils/labels.ts';
 
@@ -43,6 +45,7 @@ function CategoryNav({ counts, current }: { counts: Record<ActionType | 'total',
 export default function ActionNeededRoute() {
   const userId = readSession()?.userId ?? '';
   const query = useActionNeeded(userId);
+  const user = useUserDetails(userId).data;
   const [params] = useSearchParams();
   const requested = params.get('category');
   const category = isActionType(requested) ? requested : null;
@@ -64,12 +67,13 @@ export default function ActionNeededRoute() {
       </Page>
     );
   }
-  const { counts, groups, singleBrandedDrug } = query.data;
+  const { counts, groups, singleBrandedDrug, priorAuthRequiredIds } = query.data;
   const cards = category ? groups[GROUP_OF_TYPE[category]] : groups.all;
   return (
     <Page title="Action Needed">
       <CategoryNav counts={counts} current={category} />
       {singleBrandedDrug ? <p className={styles.notice}>Every prescription here is for Xifaxan.</p> : null}
+      {category === 'priorAuth' && user ? <BulkDismiss ids={priorAuthRequiredIds} user={user} /> : null}
       {cards.length === 0 ? (
         <p>
           {category ? `No ${ACTION_LABELS[category].category.toLowerCase()} need you right now.` : 'Nothing needs you right now.'}
