@@ -6,7 +6,7 @@ import { access, constants, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -19,6 +19,15 @@ export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 /** The handle a transaction callback receives; repositories accept either. */
 export type Executor = Parameters<Parameters<Database['transaction']>[0]>[0] | Database;
+
+/**
+ * Runs a statement whose single row has one text column `body` (JSON built by PostgreSQL) and returns it,
+ * or `fallback` when there is no row. PGlite and node-postgres both answer `{ rows }`.
+ */
+export async function selectJsonText(db: Executor, query: SQL, fallback: string): Promise<string> {
+  const result = (await db.execute(query)) as unknown as { rows: { body: string }[] };
+  return result.rows[0]?.body ?? fallback;
+}
 
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 

@@ -1,7 +1,7 @@
 /** SQL of Action Needed: the nested list (one statement) and the rows the actions lock and change. */
 import { ACTION_NEEDED_QUERY_TYPES, type ActionNeededQueryType } from '@hcp/contract';
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, selectJsonText } from '../../db/client.ts';
 import {
   drugAlternatives,
   mdOffices,
@@ -13,17 +13,17 @@ import {
   users,
 } from '../../db/schema.ts';
 import { officeScopeSql } from '../../lib/office-scope.ts';
+import { altMedPendingSql, needsActionSql, priorAuthNeedsActionSql, refillDueSql } from '../../lib/prescription-sql.ts';
 
-/** SQL conditions of each category, over the CTE row `p` with `refill_due` computed (mirror of the contract rules). */
+/** Each category as SQL over the CTE row `p`, whose `refill_due` column is already worked out. */
+const refillDue = sql.raw('p.refill_due');
 const CATEGORY_SQL: Record<ActionNeededQueryType, SQL> = {
-  [ACTION_NEEDED_QUERY_TYPES.refillAuth]: sql`p.refill_due`,
-  [ACTION_NEEDED_QUERY_TYPES.priorAuth]: sql`p.prior_auth_status in ('PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY','PRIOR_AUTH_CHART_NOTES_NEEDED','PRIOR_AUTH_ICD10_NEEDED','PRIOR_AUTH_REQUIRED')`,
+  [ACTION_NEEDED_QUERY_TYPES.refillAuth]: refillDue,
+  [ACTION_NEEDED_QUERY_TYPES.priorAuth]: priorAuthNeedsActionSql('p'),
   [ACTION_NEEDED_QUERY_TYPES.phoneException]: sql`p.phone_exception`,
-  [ACTION_NEEDED_QUERY_TYPES.altMed]: sql`p.substitution_status in ('SUBSTITUTION_PENDING_MD_SELECTION_PATIENT_REQUEST','SUBSTITUTION_PENDING_MD_SELECTION_PRIOR_AUTH','SUBSTITUTION_PENDING_MD_SELECTION_HIGH_COST','SUBSTITUTION_PENDING_MD_SELECTION_OTHER')`,
+  [ACTION_NEEDED_QUERY_TYPES.altMed]: altMedPendingSql('p'),
   [ACTION_NEEDED_QUERY_TYPES.appeals]: sql`p.hcp_action_required`,
-  [ACTION_NEEDED_QUERY_TYPES.all]: sql`(p.refill_due or p.phone_exception or p.hcp_action_required
-    or p.prior_auth_status in ('PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY','PRIOR_AUTH_CHART_NOTES_NEEDED','PRIOR_AUTH_ICD10_NEEDED','PRIOR_AUTH_REQUIRED')
-    or p.substitution_status in ('SUBSTITUTION_PENDING_MD_SELECTION_PATIENT_REQUEST','SUBSTITUTION_PENDING_MD_SELECTION_PRIOR_AUTH','SUBSTITUTION_PENDING_MD_SELECTION_HIGH_COST','SUBSTITUTION_PENDING_MD_SELECTION_OTHER'))`,
+  [ACTION_NEEDED_QUERY_TYPES.all]: needsActionSql('p', refillDue),
 };
 
 export interface ListInput {
@@ -41,7 +41,9 @@ export interface ListInput {
  * prescriptions oldest first (longest waiting on top).
  */
 export async function actionNeededJson(db: Executor, input: ListInput): Promise<string> {
-  const result = await db.execute<{ body: string }>(sql`
+  return selectJsonText(
+    db,
+    sql`
     with audit as (
       insert into audit_log (actor_user_id, action, entity_type, request_id, ip, details)
       values (${input.userId}, 'action-needed.read', 'action-needed', ${input.requestId}, ${input.ip},
@@ -49,7 +51,7 @@ export async function actionNeededJson(db: Executor, input: ListInput): Promise<
       returning id
     ),
     base as (
-      select rx.*, (rx.needs_refill_auth and (rx.refill_postponed_until is null or rx.refill_postponed_until <= ${input.todayIso}::date)) as refill_due
+      select rx.*, ${refillDueSql('rx', input.todayIso)} as refill_due
       from prescriptions rx
       where rx.md_office_id in (${officeScopeSql(input.userId)})
         ${input.filterBy ? sql`and rx.prescriber_id = ${input.filterBy}::uuid` : sql``}
@@ -65,7 +67,7 @@ export async function actionNeededJson(db: Executor, input: ListInput): Promise<
           'prescribedDate', to_char(p.prescribed_at, 'YYYY-MM-DD HH24:MI:SS'),
           'lastProcessedDate', to_char(p.last_processed_at, 'YYYY-MM-DD HH24:MI:SS'),
           'orderNumber', p.order_number, 'orderStatus', p.order_status, 'price', p.price::float8,
-          'alternativeMeds', case when p.substitution_status like 'SUBSTITUTION_PENDING_MD_SELECTION_%' then coalesce(
+          'alternativeMeds', case when ${altMedPendingSql('p')} then coalesce(
             (select json_agg(a.alternative_name order by a.rank) from drug_alternatives a where a.drug_name = p.drug_name),
             '[]'::json) else '[]'::json end
         ) order by p.prescribed_at, p.id) as prescriptions
@@ -86,9 +88,9 @@ export async function actionNeededJson(db: Executor, input: ListInput): Promise<
       'doctorId', d.id, 'name', d.first_name || ' ' || d.last_name, 'role', d.role, 'patients', x.patients
     ) order by lower(d.last_name), lower(d.first_name), d.id), '[]'::json))::text as body
     from pts x join md_staff d on d.id = x.prescriber_id
-  `);
-  const rows = (result as unknown as { rows?: { body: string }[] }).rows ?? (result as unknown as { body: string }[]);
-  return rows[0]?.body ?? '{"doctors":[]}';
+  `,
+    '{"doctors":[]}',
+  );
 }
 
 /** A prescription the user may act on, locked for the transaction; null when outside their offices. */

@@ -15,20 +15,12 @@ import {
   refillPostponedSchema,
   resolveExceptionsSchema,
 } from '@hcp/contract';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
-import { notFound } from '../../lib/errors.ts';
-import { authOf } from '../../plugins/auth.ts';
+import { sendJsonText, signedInContext } from '../../lib/route-helpers.ts';
 import { alternativeMedsRequestHtml } from './print.ts';
-import type { ActionContext, ActionNeededService } from './service.ts';
-
-const contextOf = (request: FastifyRequest): ActionContext => ({
-  userId: authOf(request).userId,
-  requestId: request.id,
-  ip: request.ip ?? null,
-});
+import type { ActionNeededService } from './service.ts';
 
 export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededService; db: Database }> = async (
   app,
@@ -53,14 +45,8 @@ export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededSe
       },
     },
     async (request, reply) => {
-      if (request.params.userId !== authOf(request).userId) throw notFound('User');
-      const json = await service.listJson(contextOf(request), request.query);
-      // PostgreSQL already built the JSON (one statement): send it as is instead of parsing and re-serialising
-      // a large answer. Its shape is checked against the response schema in the tests.
-      return reply
-        .type('application/json; charset=utf-8')
-        .serializer((payload) => payload as string)
-        .send(json as unknown as ActionNeededResponse);
+      const json = await service.listJson(signedInContext(request, request.params.userId), request.query);
+      return sendJsonText<ActionNeededResponse>(reply, json);
     },
   );
 
@@ -69,57 +55,57 @@ export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededSe
   app.post(
     rx('refills-authorized/fax'),
     { ...write, schema: { tags, params: rxParams, body: refillAuthorizedFaxSchema, response: result } },
-    async (request) => service.refillAuthorizedFax(contextOf(request), request.params.id, request.body),
+    async (request) => service.refillAuthorizedFax(signedInContext(request), request.params.id, request.body),
   );
   app.post(
     rx('refills-authorized/erx'),
     { ...write, schema: { tags, params: rxParams, body: refillAuthorizedErxSchema, response: result } },
-    async (request) => service.refillAuthorizedErx(contextOf(request), request.params.id, request.body),
+    async (request) => service.refillAuthorizedErx(signedInContext(request), request.params.id, request.body),
   );
   app.post(
     rx('refills-denied'),
     { ...write, schema: { tags, params: rxParams, body: refillDeniedSchema, response: result } },
-    async (request) => service.refillDenied(contextOf(request), request.params.id, request.body),
+    async (request) => service.refillDenied(signedInContext(request), request.params.id, request.body),
   );
   app.post(
     rx('refills-postponed'),
     { ...write, schema: { tags, params: rxParams, body: refillPostponedSchema, response: result } },
-    async (request) => service.refillPostponed(contextOf(request), request.params.id, request.body),
+    async (request) => service.refillPostponed(signedInContext(request), request.params.id, request.body),
   );
   app.post(
     rx('substitution/alternative-med'),
     { ...write, schema: { tags, params: rxParams, body: alternativeMedSchema, response: result } },
-    async (request) => service.alternativeMed(contextOf(request), request.params.id, request.body),
+    async (request) => service.alternativeMed(signedInContext(request), request.params.id, request.body),
   );
   app.post(
     rx('prior-auth/chart-notes-sent'),
     { ...write, schema: { tags, params: rxParams, body: chartNotesSentSchema, response: result } },
-    async (request) => service.chartNotesSent(contextOf(request), request.params.id, request.body),
+    async (request) => service.chartNotesSent(signedInContext(request), request.params.id, request.body),
   );
   app.post(
     '/api/mdo/v1/prescriptions/all/prior-auth/dismiss',
     { ...write, schema: { tags, body: priorAuthDismissSchema, response: result } },
-    async (request) => service.priorAuthDismiss(contextOf(request), request.body),
+    async (request) => service.priorAuthDismiss(signedInContext(request), request.body),
   );
   app.post(
     '/api/mdo/v1/prescriptions/all/prior-auth/md-signature-received',
     { ...write, schema: { tags, body: mdSignatureReceivedSchema, response: result } },
-    async (request) => service.mdSignatureReceived(contextOf(request), request.body),
+    async (request) => service.mdSignatureReceived(signedInContext(request), request.body),
   );
   app.post(
     '/api/mdo/v1/patient-numbers/resolve-exceptions',
     { ...write, schema: { tags, body: resolveExceptionsSchema, response: result } },
-    async (request) => service.resolvePhoneExceptions(contextOf(request), request.body.patientPhoneNumberUpdates),
+    async (request) => service.resolvePhoneExceptions(signedInContext(request), request.body.patientPhoneNumberUpdates),
   );
 
   app.get(rx('alternative-meds-request-print'), { ...read, schema: { tags, params: rxParams } }, async (request, reply) => {
-    const html = await alternativeMedsRequestHtml(db, authOf(request).userId, request.params.id);
+    const html = await alternativeMedsRequestHtml(db, signedInContext(request).userId, request.params.id);
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
   });
 
   app.get(
     rx('events'),
     { ...read, schema: { tags, params: rxParams, response: { 200: prescriptionEventsSchema } } },
-    async (request) => service.events(contextOf(request), request.params.id),
+    async (request) => service.events(signedInContext(request), request.params.id),
   );
 };

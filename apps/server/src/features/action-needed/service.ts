@@ -9,7 +9,6 @@ import {
   type ActionNeededQueryType,
   type ActionResult,
   CONFLICT_MESSAGES,
-  calendarDateOf,
   DENIAL_ORDER_STATUS,
   describeEvent,
   EVENT_TYPES,
@@ -19,18 +18,15 @@ import {
   type PrescriptionEvent,
   postponeDateProblem,
   RESULT_STATUSES,
-  toIsoDate,
 } from '@hcp/contract';
 import type { Database, Executor } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
+import { todayIsoOf } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { SignedInContext } from '../../lib/route-helpers.ts';
 import * as repo from './repository.ts';
 
-export interface ActionContext {
-  userId: string;
-  requestId: string;
-  ip: string | null;
-}
+export type ActionContext = SignedInContext;
 
 export const PRESCRIPTION_NOT_FOUND = 'Prescription not found.';
 
@@ -45,7 +41,7 @@ interface Step {
 
 export function createActionNeededService(deps: { db: Database; now: () => Date }) {
   const { db } = deps;
-  const todayIso = () => toIsoDate(calendarDateOf(deps.now()));
+  const todayIso = () => todayIsoOf(deps.now);
 
   function listJson(ctx: ActionContext, query: { actionType: ActionNeededQueryType; filterBy?: string | undefined }) {
     return repo.actionNeededJson(db, {

@@ -1,6 +1,6 @@
 /** SQL of New Comments: unread comments per doctor and patient, the thread, replies and read marks. */
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, selectJsonText } from '../../db/client.ts';
 import { commentMentions, comments, patients, users } from '../../db/schema.ts';
 import { officeScopeSql } from '../../lib/office-scope.ts';
 
@@ -9,7 +9,9 @@ import { officeScopeSql } from '../../lib/office-scope.ts';
  * (count and newest), each patient under the prescriber of their latest prescription.
  */
 export async function newCommentsJson(db: Executor, userId: string, filterBy: string | undefined): Promise<string> {
-  const result = await db.execute<{ body: string }>(sql`
+  return selectJsonText(
+    db,
+    sql`
     with unread as (
       select c.patient_id, c.created_at
       from comment_mentions m join comments c on c.id = m.comment_id
@@ -38,9 +40,9 @@ export async function newCommentsJson(db: Executor, userId: string, filterBy: st
         'role', d.role, 'patients', b.patients) order by lower(d.last_name), lower(d.first_name), d.id)
         from by_doctor b join md_staff d on d.id = b.doctor_id), '[]'::json)
     )::text as body
-  `);
-  const rows = (result as unknown as { rows?: { body: string }[] }).rows ?? (result as unknown as { body: string }[]);
-  return rows[0]?.body ?? '{"doctors":[],"total":0}';
+  `,
+    '{"doctors":[],"total":0}',
+  );
 }
 
 export async function patientInScope(db: Executor, userId: string, patientId: string) {

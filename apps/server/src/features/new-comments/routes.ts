@@ -10,18 +10,10 @@ import {
   rxCommentRequestSchema,
   rxCommentResponseSchema,
 } from '@hcp/contract';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../lib/errors.ts';
-import { authOf } from '../../plugins/auth.ts';
-import type { CommentsContext, NewCommentsService } from './service.ts';
-
-function contextOf(request: FastifyRequest, pathUserId?: string): CommentsContext {
-  const { userId } = authOf(request);
-  if (pathUserId !== undefined && pathUserId !== userId) throw notFound('User');
-  return { userId, requestId: request.id, ip: request.ip ?? null };
-}
+import { sendJsonText, signedInContext } from '../../lib/route-helpers.ts';
+import type { NewCommentsService } from './service.ts';
 
 export const newCommentsRoutes: FastifyPluginAsyncZod<{ service: NewCommentsService }> = async (app, { service }) => {
   const tags = ['new-comments'];
@@ -39,11 +31,8 @@ export const newCommentsRoutes: FastifyPluginAsyncZod<{ service: NewCommentsServ
       },
     },
     async (request, reply) => {
-      const json = await service.doctorList(contextOf(request, request.params.userId), request.query.filterBy);
-      return reply
-        .type('application/json; charset=utf-8')
-        .serializer((payload) => payload as string)
-        .send(json as unknown as DoctorListSearchResponse);
+      const json = await service.doctorList(signedInContext(request, request.params.userId), request.query.filterBy);
+      return sendJsonText<DoctorListSearchResponse>(reply, json);
     },
   );
 
@@ -58,7 +47,8 @@ export const newCommentsRoutes: FastifyPluginAsyncZod<{ service: NewCommentsServ
         response: { 200: commentThreadSchema },
       },
     },
-    async (request) => service.thread(contextOf(request), request.params.patientId, request.query.offset, request.query.limit),
+    async (request) =>
+      service.thread(signedInContext(request), request.params.patientId, request.query.offset, request.query.limit),
   );
 
   app.post(
@@ -70,7 +60,7 @@ export const newCommentsRoutes: FastifyPluginAsyncZod<{ service: NewCommentsServ
     },
     async (request) => ({
       status: 'SUCCESS' as const,
-      comment: await service.reply(contextOf(request, request.params.userId), request.body),
+      comment: await service.reply(signedInContext(request, request.params.userId), request.body),
     }),
   );
 
@@ -83,7 +73,7 @@ export const newCommentsRoutes: FastifyPluginAsyncZod<{ service: NewCommentsServ
     },
     async (request) => ({
       status: 'SUCCESS' as const,
-      marked: await service.markRead(contextOf(request, request.params.userId), request.body.mentionIds),
+      marked: await service.markRead(signedInContext(request, request.params.userId), request.body.mentionIds),
     }),
   );
 };

@@ -3,13 +3,10 @@ import type { Comment, CommentThread } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { SignedInContext } from '../../lib/route-helpers.ts';
 import * as repo from './repository.ts';
 
-export interface CommentsContext {
-  userId: string;
-  requestId: string;
-  ip: string | null;
-}
+export type CommentsContext = SignedInContext;
 
 const PATIENT_NOT_FOUND = 'Patient not found.';
 

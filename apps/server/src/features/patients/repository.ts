@@ -1,8 +1,9 @@
 /** SQL of All Patients: the search (one statement with its audit row) and the detail. */
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, selectJsonText } from '../../db/client.ts';
 import { mdOffices, mdStaff, patients, prescriptions } from '../../db/schema.ts';
 import { officeScopeSql } from '../../lib/office-scope.ts';
+import { needsActionSql, refillDueSql } from '../../lib/prescription-sql.ts';
 
 export interface SearchTerms {
   /** Lower-case words that must each start the first or the last name. */
@@ -53,7 +54,9 @@ export async function searchPatientsJson(
     ip: string | null;
   },
 ): Promise<string> {
-  const result = await db.execute<{ body: string }>(sql`
+  return selectJsonText(
+    db,
+    sql`
     with audit as (
       insert into audit_log (actor_user_id, action, entity_type, request_id, ip, details)
       values (${input.userId}, 'patients.search', 'patient', ${input.requestId}, ${input.ip},
@@ -73,16 +76,13 @@ export async function searchPatientsJson(
       'records', coalesce((select json_agg(json_build_object(
         'id', p.id, 'firstName', p.first_name, 'lastName', p.last_name, 'dob', to_char(p.dob, 'YYYY-MM-DD'),
         'phoneNumbers', to_json(p.phone_numbers), 'practiceName', p.practice_name,
-        'actionNeededCount', (select count(*) from prescriptions rx where rx.patient_id = p.id and (
-          (rx.needs_refill_auth and (rx.refill_postponed_until is null or rx.refill_postponed_until <= ${input.todayIso}::date))
-          or rx.phone_exception or rx.hcp_action_required
-          or rx.prior_auth_status in ('PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY','PRIOR_AUTH_CHART_NOTES_NEEDED','PRIOR_AUTH_ICD10_NEEDED','PRIOR_AUTH_REQUIRED')
-          or rx.substitution_status like 'SUBSTITUTION_PENDING_MD_SELECTION_%'))
+        'actionNeededCount', (select count(*) from prescriptions rx
+          where rx.patient_id = p.id and ${needsActionSql('rx', refillDueSql('rx', input.todayIso))})
       ) order by p.rank, lower(p.last_name), lower(p.first_name), p.id) from page p), '[]'::json)
     )::text as body
-  `);
-  const rows = (result as unknown as { rows?: { body: string }[] }).rows ?? (result as unknown as { body: string }[]);
-  return rows[0]?.body ?? '{"records":[],"total":0}';
+  `,
+    '{"records":[],"total":0}',
+  );
 }
 
 export async function findPatient(db: Executor, userId: string, patientId: string) {

@@ -5,19 +5,10 @@ import {
   patientSearchQuerySchema,
   patientSearchResponseSchema,
 } from '@hcp/contract';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../lib/errors.ts';
-import { authOf } from '../../plugins/auth.ts';
-import type { PatientsContext, PatientsService } from './service.ts';
-
-function ownContext(request: FastifyRequest, pathUserId: string): PatientsContext {
-  const { userId } = authOf(request);
-  // Another user's id answers 404, never 403 (DESIGN §3).
-  if (pathUserId !== userId) throw notFound('User');
-  return { userId, requestId: request.id, ip: request.ip ?? null };
-}
+import { sendJsonText, signedInContext } from '../../lib/route-helpers.ts';
+import type { PatientsService } from './service.ts';
 
 export const patientsRoutes: FastifyPluginAsyncZod<{ service: PatientsService }> = async (app, { service }) => {
   const tags = ['patients'];
@@ -34,11 +25,8 @@ export const patientsRoutes: FastifyPluginAsyncZod<{ service: PatientsService }>
       },
     },
     async (request, reply) => {
-      const json = await service.searchJson(ownContext(request, request.params.userId), request.query);
-      return reply
-        .type('application/json; charset=utf-8')
-        .serializer((payload) => payload as string)
-        .send(json as unknown as PatientSearchResponse);
+      const json = await service.searchJson(signedInContext(request, request.params.userId), request.query);
+      return sendJsonText<PatientSearchResponse>(reply, json);
     },
   );
 
@@ -52,6 +40,6 @@ export const patientsRoutes: FastifyPluginAsyncZod<{ service: PatientsService }>
         response: { 200: patientDetailSchema },
       },
     },
-    async (request) => service.detail(ownContext(request, request.params.userId), request.params.patientId),
+    async (request) => service.detail(signedInContext(request, request.params.userId), request.params.patientId),
   );
 };

@@ -1,27 +1,23 @@
 /** All Patients: search and detail, only within the user's offices; every read lands in audit_log. */
 import {
-  calendarDateOf,
   formatApiDateTime,
   isRefillDue,
   type PatientDetail,
   type PatientSearchQuery,
   parsePatientSearchText,
-  toIsoDate,
 } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
+import { todayIsoOf } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { SignedInContext } from '../../lib/route-helpers.ts';
 import * as repo from './repository.ts';
 
-export interface PatientsContext {
-  userId: string;
-  requestId: string;
-  ip: string | null;
-}
+export type PatientsContext = SignedInContext;
 
 export function createPatientsService(deps: { db: Database; now: () => Date }) {
   const { db } = deps;
-  const todayIso = () => toIsoDate(calendarDateOf(deps.now()));
+  const todayIso = () => todayIsoOf(deps.now);
 
   return {
     searchJson(ctx: PatientsContext, query: PatientSearchQuery): Promise<string> {

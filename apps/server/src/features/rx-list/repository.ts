@@ -1,7 +1,7 @@
 /** SQL of the Rx list: one statement builds the JSON array of rows and writes the audit row of the read. */
 import { RX_LIST_MAX_ROWS, type RxListFilter } from '@hcp/contract';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, selectJsonText } from '../../db/client.ts';
 import { officeScopeSql } from '../../lib/office-scope.ts';
 
 /** Days a prescriber counts as new (filter newMDs) and the quiet period before a win-back (winBackMDs). */
@@ -36,7 +36,9 @@ export async function rxListJson(
     ip: string | null;
   },
 ): Promise<string> {
-  const result = await db.execute<{ body: string }>(sql`
+  return selectJsonText(
+    db,
+    sql`
     with audit as (
       insert into audit_log (actor_user_id, action, entity_type, request_id, ip, details)
       values (${input.userId}, 'rx-list.read', 'rx-list', ${input.requestId}, ${input.ip},
@@ -68,7 +70,7 @@ export async function rxListJson(
       'price', price::float8
     ) order by lower(office_name), prescribed_at desc, id), '[]'::json)::text as body
     from picked
-  `);
-  const rows = (result as unknown as { rows?: { body: string }[] }).rows ?? (result as unknown as { body: string }[]);
-  return rows[0]?.body ?? '[]';
+  `,
+    '[]',
+  );
 }
