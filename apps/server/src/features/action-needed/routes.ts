@@ -1,6 +1,7 @@
 /** Action Needed (spec §7 "Prescriptions"): the nested list, every action call, the print page and the timeline. */
 import {
   type ActionNeededResponse,
+  type ActionResult,
   actionNeededQuerySchema,
   actionNeededResponseSchema,
   actionResultSchema,
@@ -18,7 +19,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
-import { sendJsonText, signedInContext } from '../../lib/route-helpers.ts';
+import { type SignedInContext, sendJsonText, signedInContext } from '../../lib/route-helpers.ts';
 import { alternativeMedsRequestHtml } from './print.ts';
 import type { ActionNeededService } from './service.ts';
 
@@ -52,36 +53,23 @@ export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededSe
 
   const rx = (path: string) => `/api/mdo/v1/prescriptions/:id/${path}`;
 
-  app.post(
-    rx('refills-authorized/fax'),
-    { ...write, schema: { tags, params: rxParams, body: refillAuthorizedFaxSchema, response: result } },
-    async (request) => service.refillAuthorizedFax(signedInContext(request), request.params.id, request.body),
-  );
-  app.post(
-    rx('refills-authorized/erx'),
-    { ...write, schema: { tags, params: rxParams, body: refillAuthorizedErxSchema, response: result } },
-    async (request) => service.refillAuthorizedErx(signedInContext(request), request.params.id, request.body),
-  );
-  app.post(
-    rx('refills-denied'),
-    { ...write, schema: { tags, params: rxParams, body: refillDeniedSchema, response: result } },
-    async (request) => service.refillDenied(signedInContext(request), request.params.id, request.body),
-  );
-  app.post(
-    rx('refills-postponed'),
-    { ...write, schema: { tags, params: rxParams, body: refillPostponedSchema, response: result } },
-    async (request) => service.refillPostponed(signedInContext(request), request.params.id, request.body),
-  );
-  app.post(
-    rx('substitution/alternative-med'),
-    { ...write, schema: { tags, params: rxParams, body: alternativeMedSchema, response: result } },
-    async (request) => service.alternativeMed(signedInContext(request), request.params.id, request.body),
-  );
-  app.post(
-    rx('prior-auth/chart-notes-sent'),
-    { ...write, schema: { tags, params: rxParams, body: chartNotesSentSchema, response: result } },
-    async (request) => service.chartNotesSent(signedInContext(request), request.params.id, request.body),
-  );
+  /** One action on one prescription: POST /prescriptions/{id}/<path> with its body schema. */
+  function rxAction<B extends z.ZodType>(
+    path: string,
+    body: B,
+    act: (ctx: SignedInContext, id: string, input: z.infer<B>) => Promise<ActionResult>,
+  ) {
+    app.post(rx(path), { ...write, schema: { tags, params: rxParams, body, response: result } }, async (request) =>
+      act(signedInContext(request), request.params.id, request.body as z.infer<B>),
+    );
+  }
+  rxAction('refills-authorized/fax', refillAuthorizedFaxSchema, service.refillAuthorizedFax);
+  rxAction('refills-authorized/erx', refillAuthorizedErxSchema, service.refillAuthorizedErx);
+  rxAction('refills-denied', refillDeniedSchema, service.refillDenied);
+  rxAction('refills-postponed', refillPostponedSchema, service.refillPostponed);
+  rxAction('substitution/alternative-med', alternativeMedSchema, service.alternativeMed);
+  rxAction('prior-auth/chart-notes-sent', chartNotesSentSchema, service.chartNotesSent);
+
   app.post(
     '/api/mdo/v1/prescriptions/all/prior-auth/dismiss',
     { ...write, schema: { tags, body: priorAuthDismissSchema, response: result } },
