@@ -118,3 +118,12 @@ describe('routes', () => {
     expect(resolveSkipErxConfirmation(false)).toBe(false);
   });
 });
+
+describe('newPasswordRepeated', () => {
+  it('wants the repeat to equal the new password, and names the repeat field', async () => {
+    const { newPasswordRepeated } = await import('../src/api/auth.ts');
+    expect(newPasswordRepeated.matches({ newPassword: 'a-long-password', confirm: 'a-long-password' })).toBe(true);
+    expect(newPasswordRepeated.matches({ newPassword: 'a-long-password', confirm: 'a-long-passwore' })).toBe(false);
+    expect(newPasswordRepeated.issue).toEqual({ path: ['confirm'], message: 'The two passwords do not match.' });
+  });
+});

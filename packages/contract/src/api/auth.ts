@@ -75,6 +75,15 @@ export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
 export const updatePasswordByTokenSchema = z.object({ token: z.string().min(1), password: newPasswordSchema });
 export type UpdatePasswordByToken = z.infer<typeof updatePasswordByTokenSchema>;
 
+/**
+ * The "type it twice" rule of every new-password form (reset and signed-in change): refine a form schema with
+ * `.refine(newPasswordRepeated.matches, newPasswordRepeated.issue)`.
+ */
+export const newPasswordRepeated = {
+  matches: (v: { newPassword: string; confirm: string }) => v.newPassword === v.confirm,
+  issue: { path: ['confirm'], message: 'The two passwords do not match.' },
+};
+
 export const changePasswordSchema = z.object({ currentPassword: passwordSchema, newPassword: newPasswordSchema });
 export type ChangePassword = z.infer<typeof changePasswordSchema>;
 

@@ -1,4 +1,4 @@
-import { newPasswordSchema, normalizeError, PASSWORD_RESET_MESSAGES, ROUTES } from '@hcp/contract';
+import { newPasswordRepeated, newPasswordSchema, normalizeError, PASSWORD_RESET_MESSAGES, ROUTES } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useParams } from 'react-router';
@@ -12,8 +12,8 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { usePasswordToken, useUpdatePasswordByToken } from '../api/password-reset.ts';
 
 const schema = z
-  .object({ password: newPasswordSchema, confirm: z.string() })
-  .refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'The two passwords do not match.' });
+  .object({ newPassword: newPasswordSchema, confirm: z.string() })
+  .refine(newPasswordRepeated.matches, newPasswordRepeated.issue);
 
 function ResetForm({ token }: { token: string }) {
   const check = usePasswordToken(token);
@@ -39,14 +39,18 @@ function ResetForm({ token }: { token: string }) {
   }
   const failure = check.error ?? mutation.error;
   return (
-    <form className={styles.card} noValidate onSubmit={handleSubmit(({ password }) => mutation.mutate({ token, password }))}>
+    <form
+      className={styles.card}
+      noValidate
+      onSubmit={handleSubmit(({ newPassword }) => mutation.mutate({ token, password: newPassword }))}
+    >
       <FormAlert message={failure ? normalizeError(failure).message : null} />
       <TextField
         label="New password"
         type="password"
         autoComplete="new-password"
-        error={errors.password?.message}
-        {...register('password')}
+        error={errors.newPassword?.message}
+        {...register('newPassword')}
       />
       <TextField
         label="Repeat the new password"

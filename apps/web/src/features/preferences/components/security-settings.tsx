@@ -1,4 +1,4 @@
-import { newPasswordSchema, normalizeError, passwordSchema } from '@hcp/contract';
+import { newPasswordRepeated, newPasswordSchema, normalizeError, passwordSchema } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -11,7 +11,7 @@ import { useForgetRememberedDevices, useRememberedDevices } from '../api/remembe
 
 const changeSchema = z
   .object({ currentPassword: passwordSchema, newPassword: newPasswordSchema, confirm: z.string() })
-  .refine((v) => v.newPassword === v.confirm, { path: ['confirm'], message: 'The two passwords do not match.' });
+  .refine(newPasswordRepeated.matches, newPasswordRepeated.issue);
 type ChangeForm = z.infer<typeof changeSchema>;
 
 function ChangePasswordForm({ userId }: { userId: string }) {
