@@ -98,6 +98,7 @@ export default function NewCommentsDetailRoute() {
         <label htmlFor={replyId}>Reply</label>
         <textarea
           id={replyId}
+          className={styles.replyBox}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${replyId}-error` : undefined}
           {...form.register('comment')}

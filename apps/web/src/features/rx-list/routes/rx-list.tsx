@@ -74,7 +74,12 @@ export default function RxListRoute() {
         <DatePicker label="To" value={to} onChange={setTo} maxDate={new Date()} />
         <div className={styles.select}>
           <label htmlFor={filterId}>Filter</label>
-          <select id={filterId} value={filter} onChange={(e) => setFilter(e.target.value as RxListFilter)}>
+          <select
+            id={filterId}
+            className={styles.filter}
+            value={filter}
+            onChange={(e) => setFilter(e.target.value as RxListFilter)}
+          >
             {RX_LIST_FILTERS.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}
