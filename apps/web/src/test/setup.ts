@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 
 // An unexpected console error or warning fails the test (epic-stack's rule): React warnings are bugs.
@@ -27,3 +27,7 @@ if (!('ResizeObserver' in globalThis)) {
     disconnect() {}
   } as unknown as typeof ResizeObserver;
 }
+
+// Screens load lazily (one chunk per route); on a busy 2-core CI machine the first import of a chunk can
+// take more than Testing Library's default 1 s, so waits get 5 s. Assertions are unchanged.
+configure({ asyncUtilTimeout: 5000 });
