@@ -44,6 +44,19 @@ export type RefillDenialReason = (typeof REFILL_DENIAL_REASONS)[number];
 export const ACTION_TYPES = ['refillAuth', 'priorAuth', 'phoneException', 'altMed', 'appeals'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
+/** How each category reads on screen: one request, and the category as a whole (shared by every feature that links to a request). */
+export const ACTION_TYPE_LABELS: Record<ActionType, { request: string; category: string }> = {
+  refillAuth: { request: 'Refill authorization', category: 'Refill authorizations' },
+  priorAuth: { request: 'Prior authorization', category: 'Prior authorizations' },
+  phoneException: { request: 'Phone number exception', category: 'Phone exceptions' },
+  altMed: { request: 'Alternative medication', category: 'Alternative medications' },
+  appeals: { request: 'Appeal', category: 'Appeals' },
+};
+
+export function isActionType(value: string | null | undefined): value is ActionType {
+  return typeof value === 'string' && (ACTION_TYPES as readonly string[]).includes(value);
+}
+
 /** Values of the `actionType` query parameter of the action-needed call, one per category plus all. */
 export const ACTION_NEEDED_QUERY_TYPES = {
   all: 'ACTION_NEEDED_ALL',

@@ -1,4 +1,5 @@
 import {
+  ACTION_TYPE_LABELS,
   type ActionNeededDoctor,
   type ActionNeededPatient,
   type ActionNeededPrescription,
@@ -12,7 +13,6 @@ import {
   webPaths,
 } from '@hcp/contract';
 import { Link } from 'react-router';
-import { ACTION_LABELS } from '../utils/labels.ts';
 import { displayDrugName } from '../utils/special-drugs.ts';
 import styles from './action-needed.module.css';
 
@@ -62,9 +62,9 @@ export function PatientCard({
                   <li key={type}>
                     <Link
                       to={webPaths.actionNeededDetail(rx.id, type)}
-                      aria-label={`${ACTION_LABELS[type].request}: ${displayDrugName(rx)} for ${name}`}
+                      aria-label={`${ACTION_TYPE_LABELS[type].request}: ${displayDrugName(rx)} for ${name}`}
                     >
-                      {ACTION_LABELS[type].request}
+                      {ACTION_TYPE_LABELS[type].request}
                     </Link>
                   </li>
                 ))}

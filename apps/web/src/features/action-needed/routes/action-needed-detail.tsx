@@ -1,4 +1,11 @@
-import { formatOrderStatus, formatPhoneDisplay, formatPrescribedDate, ROUTES } from '@hcp/contract';
+import {
+  ACTION_TYPE_LABELS,
+  formatOrderStatus,
+  formatPhoneDisplay,
+  formatPrescribedDate,
+  isActionType,
+  ROUTES,
+} from '@hcp/contract';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { FullPageLoader } from '../../../components/full-page-loader.tsx';
@@ -14,7 +21,6 @@ import { PhoneExceptionPanel } from '../components/phone-exception-panel.tsx';
 import { PriorAuthPanel } from '../components/prior-auth-panel.tsx';
 import { type PanelProps, RefillPanel } from '../components/refill-panel.tsx';
 import { Timeline } from '../components/timeline.tsx';
-import { ACTION_LABELS, isActionType } from '../utils/labels.ts';
 import { displayDrugName } from '../utils/special-drugs.ts';
 
 const PANELS = {
@@ -54,7 +60,7 @@ export default function ActionNeededDetailRoute() {
     navigate(ROUTES.actionNeeded, { state: { acted: true } });
   };
   return (
-    <Page title={`${ACTION_LABELS[type].request}: ${displayDrugName(rx)}`}>
+    <Page title={`${ACTION_TYPE_LABELS[type].request}: ${displayDrugName(rx)}`}>
       <p>
         <Link to={ROUTES.actionNeeded}>Back to Action Needed</Link>
       </p>

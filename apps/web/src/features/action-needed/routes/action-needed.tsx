@@ -1,4 +1,4 @@
-import { ACTION_TYPES, type ActionType } from '@hcp/contract';
+import { ACTION_TYPE_LABELS, ACTION_TYPES, type ActionType, isActionType } from '@hcp/contract';
 import { useEffect } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
@@ -8,13 +8,13 @@ import { useActionNeeded } from '../api/get-action-needed.ts';
 import styles from '../components/action-needed.module.css';
 import { BulkDismiss } from '../components/bulk-dismiss.tsx';
 import { PatientCard } from '../components/patient-card.tsx';
-import { ACTION_LABELS, GROUP_OF_TYPE, isActionType } from '../utils/labels.ts';
+import { GROUP_OF_TYPE } from '../utils/labels.ts';
 
 /** The categories as links (?category=…), so the browser's back button and shared links keep the choice. */
 function CategoryNav({ counts, current }: { counts: Record<ActionType | 'total', number>; current: ActionType | null }) {
   const items: { type: ActionType | null; label: string; count: number }[] = [
     { type: null, label: 'All', count: counts.total },
-    ...ACTION_TYPES.map((type) => ({ type, label: ACTION_LABELS[type].category, count: counts[type] })),
+    ...ACTION_TYPES.map((type) => ({ type, label: ACTION_TYPE_LABELS[type].category, count: counts[type] })),
   ];
   return (
     <nav aria-label="Categories" className={styles.categories}>
@@ -76,10 +76,12 @@ export default function ActionNeededRoute() {
       {category === 'priorAuth' && user ? <BulkDismiss ids={priorAuthRequiredIds} user={user} /> : null}
       {cards.length === 0 ? (
         <p>
-          {category ? `No ${ACTION_LABELS[category].category.toLowerCase()} need you right now.` : 'Nothing needs you right now.'}
+          {category
+            ? `No ${ACTION_TYPE_LABELS[category].category.toLowerCase()} need you right now.`
+            : 'Nothing needs you right now.'}
         </p>
       ) : (
-        <ul className={styles.cards} aria-label={category ? ACTION_LABELS[category].category : 'All requests'}>
+        <ul className={styles.cards} aria-label={category ? ACTION_TYPE_LABELS[category].category : 'All requests'}>
           {cards.map((card) => (
             <PatientCard
               key={`${card.doctor.doctorId}-${card.patient.id}`}

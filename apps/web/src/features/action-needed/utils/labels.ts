@@ -1,14 +1,5 @@
 import type { ActionType } from '@hcp/contract';
 
-/** How each category reads on the screen (singular for a request, plural for the category filter). */
-export const ACTION_LABELS: Record<ActionType, { request: string; category: string }> = {
-  refillAuth: { request: 'Refill authorization', category: 'Refill authorizations' },
-  priorAuth: { request: 'Prior authorization', category: 'Prior authorizations' },
-  phoneException: { request: 'Phone number exception', category: 'Phone exceptions' },
-  altMed: { request: 'Alternative medication', category: 'Alternative medications' },
-  appeals: { request: 'Appeal', category: 'Appeals' },
-};
-
 /** Card groups of spec §3 by category (the filter's query value is the action type, or nothing for all). */
 export const GROUP_OF_TYPE = {
   refillAuth: 'refillAuth',
@@ -37,7 +28,3 @@ export const PRIOR_AUTH_METHOD_TEXT: Record<string, string> = {
   VERBAL_PA: 'by phone',
   WEBLINK_PA: 'through the plan’s web link',
 };
-
-export function isActionType(value: string | null | undefined): value is ActionType {
-  return value !== null && value !== undefined && value in ACTION_LABELS;
-}

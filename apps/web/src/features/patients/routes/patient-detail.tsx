@@ -1,6 +1,5 @@
 import {
-  ACTION_TYPES,
-  type ActionType,
+  ACTION_TYPE_LABELS,
   capitalizeName,
   deriveActionTypes,
   formatApiDate,
@@ -21,15 +20,6 @@ import { usePatient } from '../api/get-patient.ts';
 import styles from '../components/patients.module.css';
 
 type Rx = PatientDetail['prescriptions'][number];
-
-/** Words for each request (the action screens live in the Action Needed feature; we only link to them). */
-const REQUEST_TEXT: Record<ActionType, string> = {
-  refillAuth: 'Refill authorization',
-  priorAuth: 'Prior authorization',
-  phoneException: 'Phone number exception',
-  altMed: 'Alternative medication',
-  appeals: 'Appeal',
-};
 
 export default function PatientDetailRoute() {
   const { patientId = '' } = useParams();
@@ -89,14 +79,14 @@ export default function PatientDetailRoute() {
             key: 'needs',
             header: 'Needs action',
             cell: (rx) => {
-              const types = deriveActionTypes(rx).filter((t) => ACTION_TYPES.includes(t));
+              const types = deriveActionTypes(rx);
               if (types.length === 0)
                 return rx.refillPostponedUntil ? `Refill postponed to ${formatApiDate(rx.refillPostponedUntil)}` : '—';
               return (
                 <ul className={styles.requests}>
                   {types.map((type) => (
                     <li key={type}>
-                      <Link to={webPaths.actionNeededDetail(rx.id, type)}>{REQUEST_TEXT[type]}</Link>
+                      <Link to={webPaths.actionNeededDetail(rx.id, type)}>{ACTION_TYPE_LABELS[type].request}</Link>
                     </li>
                   ))}
                 </ul>
