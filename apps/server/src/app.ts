@@ -11,12 +11,15 @@ import type { DatabaseHandle } from './db/client.ts';
 import { PRINT_STYLE } from './features/action-needed/print.ts';
 import { actionNeededRoutes } from './features/action-needed/routes.ts';
 import { createActionNeededService } from './features/action-needed/service.ts';
+import { addressesRoutes } from './features/addresses/routes.ts';
 import { createGoogleVerifier } from './features/auth/google.ts';
 import { purgeExpired } from './features/auth/repository.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { createAuthService } from './features/auth/service.ts';
 import { createTokenSigner } from './features/auth/tokens.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { manageCommsRoutes } from './features/manage-comms/routes.ts';
+import { createManageCommsService } from './features/manage-comms/service.ts';
 import { newCommentsRoutes } from './features/new-comments/routes.ts';
 import { createNewCommentsService } from './features/new-comments/service.ts';
 import { patientsRoutes } from './features/patients/routes.ts';
@@ -113,6 +116,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(rxListRoutes, { db, now });
   await app.register(patientsRoutes, { service: createPatientsService({ db, now }) });
   await app.register(newCommentsRoutes, { service: createNewCommentsService({ db, now }) });
+  await app.register(manageCommsRoutes, { service: createManageCommsService({ db }) });
+  await app.register(addressesRoutes, { db });
 
   await registerWebApp(app, config.webDist);
   return app;

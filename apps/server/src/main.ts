@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
+import { loadReferenceData } from './db/reference-data.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed/index.ts';
 import { describeStartupError } from './startup-errors.ts';
 
@@ -18,6 +19,8 @@ export async function start(): Promise<{ app: FastifyInstance; database: Databas
     config = loadConfig();
     database = await openDatabase(config);
     await database.migrate();
+    const reference = await loadReferenceData(database.db);
+    if (reference.zipCodesLoaded > 0) console.log(`ZIP table loaded (${reference.zipCodesLoaded} ZIP codes).`);
     if (config.seedDemo) {
       const result = await seedDemoData(database.db, { size: config.seedSize });
       if (result.seeded) console.log(`Demo data loaded (${config.seedSize}).`);

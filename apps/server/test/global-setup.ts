@@ -10,6 +10,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { wrapPglite, wrapPool } from '../src/db/client.ts';
+import { loadReferenceData } from '../src/db/reference-data.ts';
 import { seedDemoData } from '../src/seed/index.ts';
 import { TEMPLATE_DBS, TEST_NOW, withTimeout } from './support/constants.ts';
 
@@ -40,6 +41,7 @@ async function buildPgliteTemplates(dir: string) {
   const client = new PGlite();
   const handle = wrapPglite(client);
   await handle.migrate();
+  await loadReferenceData(handle.db);
   await writeFile(path.join(dir, 'empty.tgz'), Buffer.from(await (await client.dumpDataDir('gzip')).arrayBuffer()));
   await seedDemoData(handle.db, { size: 'small', now: TEST_NOW });
   await writeFile(path.join(dir, 'demo.tgz'), Buffer.from(await (await client.dumpDataDir('gzip')).arrayBuffer()));
@@ -58,6 +60,7 @@ async function buildPostgresTemplates(databaseUrl: string) {
       url.pathname = `/${name}`;
       const handle = wrapPool(new pg.Pool({ connectionString: url.toString(), max: 2 }));
       await handle.migrate();
+      await loadReferenceData(handle.db);
       if (name === TEMPLATE_DBS.demo) await seedDemoData(handle.db, { size: 'small', now: TEST_NOW });
       await handle.close();
       await admin.query(`update pg_database set datistemplate = true where datname = '${name}'`);

@@ -88,14 +88,16 @@ describe('seeding an empty database', () => {
   it('is all or nothing: a failure half-way leaves no rows', async () => {
     const database = await createTestDatabase('empty');
     try {
-      // A clashing ZIP code makes an insert half-way through the seed transaction fail.
-      await database.db.insert(s.zipCodes).values({ zip: '43215', city: 'Elsewhere', state: 'OH' });
+      // A clashing product NDC makes an insert half-way through the seed transaction fail.
+      await database.db
+        .insert(s.drugProducts)
+        .values({ ndc: '65649-0303-03', name: 'Clash', manufacturer: 'Test', productLine: null });
       await expect(seedDemoData(database.db, { size: 'small', now: TEST_NOW })).rejects.toThrow();
       const [tenants] = await database.db.select({ n: count() }).from(s.tenants);
       const [patients] = await database.db.select({ n: count() }).from(s.patients);
       expect(tenants?.n).toBe(0);
       expect(patients?.n).toBe(0);
-      await database.db.delete(s.zipCodes);
+      await database.db.delete(s.drugProducts);
       const result = await seedDemoData(database.db, { size: 'small', now: TEST_NOW });
       expect(result.seeded).toBe(true);
       expect(result.counts.prescriptions).toBe(800);

@@ -94,7 +94,12 @@ export const mdStaff = pgTable(
     updatedAt: updatedAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
-  (t) => [index('md_staff_tenant_idx').on(t.tenantId), index('md_staff_npi_idx').on(t.npi)],
+  (t) => [
+    index('md_staff_tenant_idx').on(t.tenantId),
+    index('md_staff_npi_idx').on(t.npi),
+    // One active record per NPI within a tenant: the same prescriber is added to more practices, not copied.
+    uniqueIndex('md_staff_tenant_npi_idx').on(t.tenantId, t.npi).where(sql`${t.deletedAt} is null and ${t.npi} is not null`),
+  ],
 );
 
 export const officeMembers = pgTable(

@@ -19,8 +19,24 @@ type Insert<T extends { $inferInsert: unknown }> = T['$inferInsert'];
 export type SeedSize = 'small' | 'large';
 
 export const SEED_SIZES = {
-  small: { mainOffices: 6, harrowOffices: 2, prescribersPerOffice: 3, staffPerOffice: 1, patients: 200, rxPerPatient: 4 },
-  large: { mainOffices: 60, harrowOffices: 10, prescribersPerOffice: 4, staffPerOffice: 1, patients: 10_000, rxPerPatient: 10 },
+  small: {
+    mainOffices: 6,
+    harrowOffices: 2,
+    prospectOffices: 24,
+    prescribersPerOffice: 3,
+    staffPerOffice: 1,
+    patients: 200,
+    rxPerPatient: 4,
+  },
+  large: {
+    mainOffices: 60,
+    harrowOffices: 10,
+    prospectOffices: 40,
+    prescribersPerOffice: 4,
+    staffPerOffice: 1,
+    patients: 10_000,
+    rxPerPatient: 10,
+  },
 } as const;
 
 export interface DemoAccount {
@@ -43,7 +59,6 @@ export interface DemoData {
   tenants: Insert<typeof schema.tenants>[];
   featureFlags: Insert<typeof schema.featureFlags>[];
   appSettings: Insert<typeof schema.appSettings>[];
-  zipCodes: Insert<typeof schema.zipCodes>[];
   drugProducts: Insert<typeof schema.drugProducts>[];
   drugAlternatives: Insert<typeof schema.drugAlternatives>[];
   mdOffices: Insert<typeof schema.mdOffices>[];
@@ -108,7 +123,6 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
       { key: 'isHcpPrescribingEnabled', enabled: true, description: 'Prescribe Rx for HCPs' },
     ],
     appSettings: [{ key: 'defaultBrand', value: 'main' }],
-    zipCodes: [...ZIPS],
     drugProducts: [],
     drugAlternatives: [],
     mdOffices: [],
@@ -435,6 +449,52 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
         data.commentMentions.push({ id: uuid(), commentId, mdOfficeId: office.id, readAt: chance(0.5) ? ago(0, HOUR) : null });
       }
     }
+  }
+
+  // Practices the provider's team keeps in Manage Communications that have no patients with us yet (being
+  // onboarded, or not sending prescriptions any more): each with one prescriber. Drawn last, so adding them
+  // left every value above unchanged.
+  for (let p = 0; p < sizes.prospectOffices; p += 1) {
+    const zip = pick(ZIPS);
+    const id = uuid();
+    data.mdOffices.push({
+      id,
+      tenantId: tenantIds.main as string,
+      name: `${f.location.street()} ${pick(['Medical Group', 'Family Practice', 'Clinic', 'Associates', 'Health Center'])}`,
+      address1: f.location.streetAddress(),
+      city: zip.city,
+      state: zip.state,
+      zip: zip.zip,
+      phone: phone(),
+      fax: phone(),
+      email: `prospect${p + 1}@practice.demo.hcp`,
+      isKeyAccount: p % 5 === 0,
+      notOnboarded: p % 2 === 0,
+      communicationMode: pick(['email', 'fax', 'both', 'off']),
+      paHandling: pick(['PAViaMDDash', 'DoNotDoPA', 'MDOWillSubstitute', 'ProviderWillSubstitute']),
+      refillRequestOption: pick(['eRx', 'Fax', 'DoNotAskForRefills', 'DoNotAskForRefillsOfficeWillContact']),
+      salesUserId: p % 2 === 0 ? salesId : null,
+      createdAt: ago(10 * DAY, 400 * DAY),
+    });
+    const staffId = uuid();
+    const firstName = f.person.firstName();
+    const lastName = f.person.lastName();
+    data.mdStaff.push({
+      id: staffId,
+      tenantId: tenantIds.main as string,
+      firstName,
+      lastName,
+      npi: npiFrom(f.string.numeric({ length: 9, allowLeadingZeros: false })),
+      specialty: pick(SPECIALTIES),
+      role: pick(['MD', 'DO', 'PA', 'NP', 'ARNP']),
+      phone: phone(),
+      fax: phone(),
+      email: `${firstName}.${lastName}.p${p}@staff.demo.hcp`.toLowerCase(),
+      communicationMode: pick(['email', 'fax', 'both', 'off']),
+      emailOptIn: pick(['email', 'doNot']),
+      createdAt: ago(10 * DAY, 400 * DAY),
+    });
+    data.officeMembers.push({ mdOfficeId: id, mdStaffId: staffId });
   }
   return data;
 }

@@ -56,7 +56,6 @@ export async function seedDemoData(db: Database, options: { size: SeedSize; now?
       [schema.tenants, data.tenants],
       [schema.featureFlags, data.featureFlags],
       [schema.appSettings, data.appSettings],
-      [schema.zipCodes, data.zipCodes],
       [schema.drugProducts, data.drugProducts],
       [schema.drugAlternatives, data.drugAlternatives],
       [schema.mdOffices, data.mdOffices],

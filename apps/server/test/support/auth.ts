@@ -3,16 +3,24 @@ import { DASHBOARD, type Tokens } from '@hcp/contract';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { DEMO_PASSWORD } from '../../src/seed/index.ts';
 
-export async function login(app: FastifyInstance, email: string, password = DEMO_PASSWORD, extra: Record<string, unknown> = {}) {
+export async function login(
+  app: FastifyInstance,
+  email: string,
+  password = DEMO_PASSWORD,
+  extra: Record<string, unknown> = {},
+  host?: string,
+) {
   return app.inject({
     method: 'POST',
     url: '/auth-service/login',
     payload: { email, username: email, password, dashboard: DASHBOARD, ...extra },
+    ...(host ? { headers: { host } } : {}),
   });
 }
 
-export async function signIn(app: FastifyInstance, email: string): Promise<Tokens> {
-  const res = await login(app, email);
+/** Signs in through the real login; second-brand users sign in on their brand's host (e.g. 'harrow.localhost'). */
+export async function signIn(app: FastifyInstance, email: string, host?: string): Promise<Tokens> {
+  const res = await login(app, email, DEMO_PASSWORD, {}, host);
   if (res.statusCode !== 200 || !res.json().jwtToken)
     throw new Error(`sign-in of ${email} failed: ${res.statusCode} ${res.body}`);
   return res.json().jwtToken as Tokens;

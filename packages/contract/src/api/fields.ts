@@ -44,3 +44,17 @@ export const isoDateSchema = z.string().refine((v) => parseIsoDate(v) !== null, 
 export const usDateInputSchema = z.string().refine((v) => parseDateInput(v) !== null, {
   message: 'Date input not valid.',
 });
+
+/**
+ * An optional form field: blank text (or null) means "not given" and becomes null; anything else must
+ * pass `schema`, with that schema's message.
+ */
+export function optionalField<T extends z.ZodType<unknown, string>>(schema: T) {
+  return z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? null : v))
+    .pipe(schema.nullable())
+    .nullable()
+    .default(null);
+}

@@ -1,12 +1,42 @@
-/** Practices (MD offices) and communication options (spec §3, §4, §7). */
+/** Practices (MD offices) and communication options (spec §3, §4, §7); write rules in docs/decisions/0015-manage-comms.md. */
 import { z } from 'zod';
 import { PAGE_SIZE } from '../rules/pagination.ts';
+import { PRESCRIBE_VIA_VALUES } from '../rules/roles.ts';
+import { emailSchema, idSchema, optionalField, stateSchema, usPhoneSchema, zipSchema } from './fields.ts';
 
 export const COMMUNICATION_MODES = ['email', 'fax', 'both', 'off'] as const;
+export type CommunicationMode = (typeof COMMUNICATION_MODES)[number];
 export const EMAIL_OPT_MODES = ['email', 'doNot'] as const;
+export type EmailOptMode = (typeof EMAIL_OPT_MODES)[number];
 /** The fourth PA option means the provider (pharmacy) will substitute. */
 export const PA_HANDLING_OPTIONS = ['PAViaMDDash', 'DoNotDoPA', 'MDOWillSubstitute', 'ProviderWillSubstitute'] as const;
+export type PaHandlingOption = (typeof PA_HANDLING_OPTIONS)[number];
 export const REFILL_REQUEST_OPTIONS = ['eRx', 'Fax', 'DoNotAskForRefills', 'DoNotAskForRefillsOfficeWillContact'] as const;
+export type RefillRequestOption = (typeof REFILL_REQUEST_OPTIONS)[number];
+
+/** What a person reads for each option value (our wording; the spec names only the values). */
+export const COMMUNICATION_MODE_LABELS: Record<CommunicationMode, string> = {
+  email: 'Email',
+  fax: 'Fax',
+  both: 'Email and fax',
+  off: 'Off (do not contact)',
+};
+export const EMAIL_OPT_LABELS: Record<EmailOptMode, string> = {
+  email: 'Email me',
+  doNot: 'Do not email',
+};
+export const PA_HANDLING_LABELS: Record<PaHandlingOption, string> = {
+  PAViaMDDash: 'Office completes prior authorizations in the HCP Portal',
+  DoNotDoPA: 'Office does not do prior authorizations',
+  MDOWillSubstitute: 'Office will choose a substitute',
+  ProviderWillSubstitute: 'Pharmacy may substitute',
+};
+export const REFILL_REQUEST_LABELS: Record<RefillRequestOption, string> = {
+  eRx: 'Send refill requests by eRx',
+  Fax: 'Send refill requests by fax',
+  DoNotAskForRefills: 'Do not ask for refills',
+  DoNotAskForRefillsOfficeWillContact: 'Do not ask for refills; the office will contact the patient',
+};
 
 export const mdOfficeListRecordSchema = z.object({
   id: z.string(),
@@ -35,3 +65,68 @@ export type MdOfficeSearchResponse = z.infer<typeof mdOfficeSearchResponseSchema
 
 export const PRACTICES_EMPTY_MESSAGE = 'No practices matching your search criteria.';
 export const PRACTICES_SEARCH_PLACEHOLDER = 'Search by HCP, NPI, or Practice';
+
+/** Communication preferences of a practice (PUT md-offices/{id}/comm-prefs). */
+export const mdOfficeCommPrefsSchema = z.object({
+  communicationMode: z.enum(COMMUNICATION_MODES, { message: 'Choose how the practice is contacted.' }),
+  paHandling: z.enum(PA_HANDLING_OPTIONS, { message: 'Choose how prior authorizations are handled.' }),
+  refillRequestOption: z.enum(REFILL_REQUEST_OPTIONS, { message: 'Choose how refill requests are sent.' }),
+  /** Onboarded is the inverse (spec §3). */
+  notOnboarded: z.boolean(),
+});
+export type MdOfficeCommPrefs = z.infer<typeof mdOfficeCommPrefsSchema>;
+
+export const practiceNameSchema = z
+  .string()
+  .trim()
+  .min(2, { message: 'Enter the practice name.' })
+  .max(120, { message: 'Practice name is too long.' });
+export const addressLineSchema = z.string().trim().min(1, { message: 'Enter the street address.' }).max(120);
+export const citySchema = z.string().trim().min(2, { message: 'Enter the city.' }).max(80);
+
+/** Details of a practice as the create and edit forms send them (empty optional fields become null). */
+export const mdOfficeInputSchema = z.object({
+  name: practiceNameSchema,
+  address1: addressLineSchema,
+  address2: optionalField(z.string().trim().max(120)),
+  city: citySchema,
+  state: stateSchema,
+  zip: zipSchema,
+  phoneNumber: usPhoneSchema,
+  faxNumber: optionalField(usPhoneSchema),
+  email: optionalField(emailSchema),
+  isKeyAccount: z.boolean(),
+  salesUserId: optionalField(idSchema),
+});
+export type MdOfficeInput = z.infer<typeof mdOfficeInputSchema>;
+export type MdOfficeFormValues = z.input<typeof mdOfficeInputSchema>;
+
+export const mdOfficeSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  address1: z.string().nullable(),
+  address2: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  zip: z.string().nullable(),
+  phoneNumber: z.string().nullable(),
+  faxNumber: z.string().nullable(),
+  email: z.string().nullable(),
+  isKeyAccount: z.boolean(),
+  salesUserId: z.string().nullable(),
+  mdOfficePrefs: mdOfficeCommPrefsSchema.extend({
+    prescribeVia: z.enum(PRESCRIBE_VIA_VALUES).nullable(),
+    prescribingEnabled: z.boolean(),
+    harrowPortalAccess: z.boolean(),
+  }),
+  /** What the signed-in user may do with it (the server decides; the screens follow). */
+  canEdit: z.boolean(),
+});
+export type MdOffice = z.infer<typeof mdOfficeSchema>;
+
+export const salesUserSchema = z.object({ id: z.string(), name: z.string(), email: z.string() });
+export const salesListSchema = z.array(salesUserSchema);
+export type SalesUser = z.infer<typeof salesUserSchema>;
+
+export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
+export type Deleted = z.infer<typeof deletedSchema>;

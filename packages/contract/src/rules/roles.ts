@@ -100,3 +100,16 @@ export function canManageCommunications(user: RoleSubject): boolean {
 export function canManageAccounts(user: RoleSubject): boolean {
   return isAdminUser(user);
 }
+
+/**
+ * What a user may do in Manage Communications and the practice-preference screens (our rule,
+ * docs/decisions/0015-manage-comms.md): the provider's admin and sales users manage every practice,
+ * HCP and staff member of their tenant; an office user sees their own practices and edits only their
+ * communication preferences; anyone else nothing.
+ */
+export type ManageCommsAccess = 'manage' | 'officePreferences' | 'none';
+export function manageCommsAccess(user: RoleSubject): ManageCommsAccess {
+  if (canManageCommunications(user)) return 'manage';
+  if (isMdoUser(user)) return 'officePreferences';
+  return 'none';
+}

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "md_staff_tenant_npi_idx" ON "md_staff" USING btree ("tenant_id","npi") WHERE "md_staff"."deleted_at" is null and "md_staff"."npi" is not null;

@@ -1,0 +1,431 @@
+/**
+ * Manage Communications: practices, HCPs and staff, their communication preferences and links. Who may do
+ * what is the contract's manageCommsAccess rule; anything outside it answers 404 (DESIGN §3). Every write
+ * runs in one transaction with its audit row; deletes are soft and refused while work is open.
+ */
+import {
+  type AddOfficeStaff,
+  type ContactAddressInput,
+  type Deleted,
+  joinFullName,
+  type MdOffice,
+  type MdOfficeCommPrefs,
+  type MdOfficeInput,
+  type MdOfficeSearchResponse,
+  type MdPartnerCommPrefs,
+  type MdStaff,
+  type MdStaffInput,
+  type MdStaffListRecord,
+  type MdStaffSearchResponse,
+  type MdStaffUpdate,
+  manageCommsAccess,
+  type PagedQuery,
+  type SalesUser,
+  splitFullName,
+  staffNpiProblem,
+  toPrescribeVia,
+} from '@hcp/contract';
+import type { Database, Executor } from '../../db/client.ts';
+import { verifyAddress } from '../../lib/address-verification.ts';
+import { type AuditEntry, writeAudit } from '../../lib/audit.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import type { SignedInContext } from '../../lib/route-helpers.ts';
+import * as repo from './repository.ts';
+
+type OfficeRow = repo.OfficeRow;
+type StaffRow = repo.StaffRow;
+
+const COMMUNICATION = new Set(['email', 'fax', 'both', 'off']);
+
+function officeOf(row: OfficeRow, canEdit: boolean): MdOffice {
+  return {
+    id: row.id,
+    name: row.name,
+    address1: row.address1,
+    address2: row.address2,
+    city: row.city,
+    state: row.state,
+    zip: row.zip,
+    phoneNumber: row.phone,
+    faxNumber: row.fax,
+    email: row.email,
+    isKeyAccount: row.isKeyAccount,
+    salesUserId: row.salesUserId,
+    mdOfficePrefs: {
+      communicationMode: row.communicationMode as MdOffice['mdOfficePrefs']['communicationMode'],
+      paHandling: row.paHandling as MdOffice['mdOfficePrefs']['paHandling'],
+      refillRequestOption: row.refillRequestOption as MdOffice['mdOfficePrefs']['refillRequestOption'],
+      notOnboarded: row.notOnboarded,
+      prescribeVia: toPrescribeVia(row.prescribeVia),
+      prescribingEnabled: row.prescribingEnabled,
+      harrowPortalAccess: row.harrowPortalAccess,
+    },
+    canEdit,
+  };
+}
+
+function staffListRecordOf(row: repo.StaffListRow): MdStaffListRecord {
+  return {
+    id: row.id,
+    name: joinFullName(row.first_name, row.last_name),
+    role: row.role,
+    npi: row.npi,
+    specialty: row.specialty,
+    email: row.email,
+    phoneNumber: row.phone,
+    practiceNames: row.practice_names ?? [],
+  };
+}
+
+function officeColumns(input: MdOfficeInput): Omit<repo.OfficeInsert, 'tenantId'> {
+  return {
+    name: input.name,
+    address1: input.address1,
+    address2: input.address2,
+    city: input.city,
+    state: input.state,
+    zip: input.zip,
+    phone: input.phoneNumber,
+    fax: input.faxNumber,
+    email: input.email,
+    isKeyAccount: input.isKeyAccount,
+    salesUserId: input.salesUserId,
+  };
+}
+
+function staffColumns(input: MdStaffInput): Omit<repo.StaffInsert, 'tenantId'> {
+  return {
+    ...splitFullName(input.fullName),
+    role: input.role,
+    npi: input.npi,
+    specialty: input.specialty,
+    phone: input.phoneNumber,
+    fax: input.faxNumber,
+    email: input.email,
+  };
+}
+
+/** Names of the fields a write changed (never their values: they may be personal data). */
+function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  return Object.keys(after).filter((key) => JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null));
+}
+
+const fieldError = (path: string, message: string, code: 'VALIDATION_FAILED' | 'CONFLICT' = 'VALIDATION_FAILED') =>
+  new AppError(code, message, [{ path, message }]);
+
+const DUPLICATE_NPI = 'An HCP with this NPI already exists; add that person to the practice instead.';
+
+export function createManageCommsService(deps: { db: Database }) {
+  const { db } = deps;
+
+  async function actorOf(ctx: SignedInContext) {
+    const actor = await repo.findActor(db, ctx.userId);
+    if (!actor) throw notFound();
+    const access = manageCommsAccess({ role: actor.role, mdOfficeUser: { userType: actor.userType } });
+    return { ...actor, access };
+  }
+
+  /** The actor, when they manage communications; anyone else gets 404 (the feature does not exist for them). */
+  async function manager(ctx: SignedInContext) {
+    const actor = await actorOf(ctx);
+    if (actor.access !== 'manage') throw notFound();
+    return actor;
+  }
+
+  async function managedOffice(db: Executor, actor: repo.Actor, officeId: string): Promise<OfficeRow> {
+    const office = await repo.findOffice(db, { tenantId: actor.tenantId, officeId });
+    if (!office) throw notFound('Practice');
+    return office;
+  }
+
+  async function managedStaff(db: Executor, actor: repo.Actor, staffId: string): Promise<StaffRow> {
+    const staff = await repo.findStaff(db, actor.tenantId, staffId);
+    if (!staff) throw notFound('HCP or staff member');
+    return staff;
+  }
+
+  const audit = (tx: Executor, ctx: SignedInContext, entry: Omit<AuditEntry, 'actorUserId' | 'requestId' | 'ip'>) =>
+    writeAudit(tx, { ...entry, actorUserId: ctx.userId, requestId: ctx.requestId, ip: ctx.ip });
+
+  async function checkSalesUser(tx: Executor, actor: repo.Actor, salesUserId: string | null) {
+    if (salesUserId && !(await repo.isSalesUserOfTenant(tx, actor.tenantId, salesUserId))) {
+      throw fieldError('body.salesUserId', 'Choose a sales representative from the list.');
+    }
+  }
+
+  async function checkNpiFree(tx: Executor, actor: repo.Actor, npi: string | null, exceptStaffId?: string) {
+    if (!npi) return;
+    const existing = await repo.findStaffByNpi(tx, actor.tenantId, npi);
+    if (existing && existing.id !== exceptStaffId) throw fieldError('body.npi', DUPLICATE_NPI, 'CONFLICT');
+  }
+
+  async function staffDetail(tx: Executor, row: StaffRow): Promise<MdStaff> {
+    const [practices, portal] = await Promise.all([repo.practicesOfStaff(tx, row.id), repo.hasPortalAccount(tx, row.id)]);
+    return {
+      id: row.id,
+      fullName: joinFullName(row.firstName, row.lastName),
+      role: row.role,
+      npi: row.npi,
+      specialty: row.specialty,
+      phoneNumber: row.phone,
+      faxNumber: row.fax,
+      email: row.email,
+      commPrefs: {
+        communicationMode: (COMMUNICATION.has(row.communicationMode)
+          ? row.communicationMode
+          : 'email') as MdStaff['commPrefs']['communicationMode'],
+        emailOptIn: row.emailOptIn === 'doNot' ? 'doNot' : 'email',
+      },
+      contactAddresses: (row.contactAddresses as MdStaff['contactAddresses']) ?? [],
+      practices,
+      hasPortalAccount: portal,
+    };
+  }
+
+  return {
+    async searchOffices(ctx: SignedInContext, query: PagedQuery): Promise<MdOfficeSearchResponse> {
+      const actor = await manager(ctx);
+      const { rows, total } = await repo.searchOffices(db, { tenantId: actor.tenantId, ...query });
+      return {
+        total,
+        records: rows.map((r) => ({
+          id: r.id,
+          name: r.name,
+          city: r.city,
+          state: r.state,
+          phoneNumber: r.phone,
+          email: r.email,
+          isKeyAccount: r.is_key_account,
+          mdOfficePrefs: { notOnboarded: r.not_onboarded },
+        })),
+      };
+    },
+
+    async getOffice(ctx: SignedInContext, officeId: string): Promise<MdOffice> {
+      const actor = await actorOf(ctx);
+      if (actor.access === 'none') throw notFound('Practice');
+      const office = await repo.findOffice(db, {
+        tenantId: actor.tenantId,
+        officeId,
+        ...(actor.access === 'manage' ? {} : { scopeUserId: actor.id }),
+      });
+      if (!office) throw notFound('Practice');
+      return officeOf(office, actor.access === 'manage');
+    },
+
+    async createOffice(ctx: SignedInContext, input: MdOfficeInput): Promise<MdOffice> {
+      const actor = await manager(ctx);
+      return db.transaction(async (tx) => {
+        await checkSalesUser(tx, actor, input.salesUserId);
+        const row = await repo.insertOffice(tx, {
+          ...officeColumns(input),
+          tenantId: actor.tenantId,
+          // A new practice starts not onboarded until someone sets its preferences.
+          notOnboarded: true,
+        });
+        await audit(tx, ctx, { action: 'practice.create', entityType: 'md_office', entityId: row.id });
+        return officeOf(row, true);
+      });
+    },
+
+    async updateOffice(ctx: SignedInContext, officeId: string, input: MdOfficeInput): Promise<MdOffice> {
+      const actor = await manager(ctx);
+      return db.transaction(async (tx) => {
+        const before = await managedOffice(tx, actor, officeId);
+        await checkSalesUser(tx, actor, input.salesUserId);
+        const values = officeColumns(input);
+        const row = await repo.updateOffice(tx, officeId, values);
+        await audit(tx, ctx, {
+          action: 'practice.update',
+          entityType: 'md_office',
+          entityId: officeId,
+          details: { fields: changedFields(before, values) },
+        });
+        return officeOf(row, true);
+      });
+    },
+
+    async updateOfficeCommPrefs(ctx: SignedInContext, officeId: string, prefs: MdOfficeCommPrefs): Promise<MdOffice> {
+      const actor = await actorOf(ctx);
+      if (actor.access === 'none') throw notFound('Practice');
+      return db.transaction(async (tx) => {
+        const before = await repo.findOffice(tx, {
+          tenantId: actor.tenantId,
+          officeId,
+          ...(actor.access === 'manage' ? {} : { scopeUserId: actor.id }),
+        });
+        if (!before) throw notFound('Practice');
+        const row = await repo.updateOffice(tx, officeId, prefs);
+        await audit(tx, ctx, {
+          action: 'practice.comm-prefs.update',
+          entityType: 'md_office',
+          entityId: officeId,
+          details: { fields: changedFields(before, prefs) },
+        });
+        return officeOf(row, actor.access === 'manage');
+      });
+    },
+
+    async deleteOffice(ctx: SignedInContext, officeId: string): Promise<Deleted> {
+      const actor = await manager(ctx);
+      return db.transaction(async (tx) => {
+        await managedOffice(tx, actor, officeId);
+        const open = await repo.countOpenPrescriptionsOfOffice(tx, officeId);
+        if (open > 0) {
+          throw new AppError(
+            'CONFLICT',
+            `This practice has ${open} prescription${open === 1 ? '' : 's'} waiting for action; it can be deleted once they are done.`,
+          );
+        }
+        const signIns = await repo.countActiveUsersOfOffice(tx, officeId);
+        if (signIns > 0) {
+          throw new AppError(
+            'CONFLICT',
+            `This practice has ${signIns} active portal account${signIns === 1 ? '' : 's'}; disable them in Manage Accounts first.`,
+          );
+        }
+        await repo.updateOffice(tx, officeId, { deletedAt: new Date() });
+        await audit(tx, ctx, { action: 'practice.delete', entityType: 'md_office', entityId: officeId });
+        return { id: officeId, deleted: true as const };
+      });
+    },
+
+    async listOfficeStaff(ctx: SignedInContext, officeId: string): Promise<MdStaffListRecord[]> {
+      const actor = await manager(ctx);
+      await managedOffice(db, actor, officeId);
+      return (await repo.listOfficeStaff(db, officeId)).map(staffListRecordOf);
+    },
+
+    async addOfficeStaff(ctx: SignedInContext, officeId: string, body: AddOfficeStaff): Promise<MdStaff> {
+      const actor = await manager(ctx);
+      return db.transaction(async (tx) => {
+        await managedOffice(tx, actor, officeId);
+        let staff: StaffRow;
+        if ('mdStaffId' in body) {
+          const existing = await repo.findStaff(tx, actor.tenantId, body.mdStaffId);
+          if (!existing) throw fieldError('body.mdStaffId', 'Choose a person from the list.');
+          staff = existing;
+        } else {
+          await checkNpiFree(tx, actor, body.staff.npi).catch((error: AppError) => {
+            throw new AppError(error.code, error.message, [{ path: 'body.staff.npi', message: error.message }]);
+          });
+          staff = await repo.insertStaff(tx, { ...staffColumns(body.staff), tenantId: actor.tenantId });
+          await audit(tx, ctx, { action: 'staff.create', entityType: 'md_staff', entityId: staff.id });
+        }
+        if (await repo.linkStaff(tx, officeId, staff.id)) {
+          await audit(tx, ctx, {
+            action: 'practice.staff.add',
+            entityType: 'md_office',
+            entityId: officeId,
+            details: { mdStaffId: staff.id },
+          });
+        }
+        return staffDetail(tx, staff);
+      });
+    },
+
+    async removeOfficeStaff(ctx: SignedInContext, officeId: string, staffId: string): Promise<Deleted> {
+      const actor = await manager(ctx);
+      return db.transaction(async (tx) => {
+        await managedOffice(tx, actor, officeId);
+        const open = await repo.countOpenPrescriptionsOfStaff(tx, staffId, officeId);
+        if (open > 0) {
+          throw new AppError(
+            'CONFLICT',
+            `This prescriber has ${open} prescription${open === 1 ? '' : 's'} at this practice waiting for action; remove them once those are done.`,
+          );
+        }
+        if (!(await repo.unlinkStaff(tx, officeId, staffId))) throw notFound('HCP or staff member');
+        await audit(tx, ctx, {
+          action: 'practice.staff.remove',
+          entityType: 'md_office',
+          entityId: officeId,
+          details: { mdStaffId: staffId },
+        });
+        return { id: staffId, deleted: true as const };
+      });
+    },
+
+    async searchStaff(ctx: SignedInContext, query: PagedQuery): Promise<MdStaffSearchResponse> {
+      const actor = await manager(ctx);
+      const { rows, total } = await repo.searchStaff(db, { tenantId: actor.tenantId, ...query });
+      return { total, records: rows.map(staffListRecordOf) };
+    },
+
+    async getStaff(ctx: SignedInContext, staffId: string): Promise<MdStaff> {
+      const actor = await manager(ctx);
+      return staffDetail(db, await managedStaff(db, actor, staffId));
+    },
+
+    async updateStaff(ctx: SignedInContext, staffId: string, body: MdStaffUpdate): Promise<MdStaff> {
+      const actor = await manager(ctx);
+      return db.transaction(async (tx) => {
+        const before = await managedStaff(tx, actor, staffId);
+        let values: repo.StaffWrite;
+        if ('contactAddresses' in body) {
+          values = { contactAddresses: await Promise.all(body.contactAddresses.map((a) => verifiedAddress(tx, a))) };
+        } else {
+          const problem = staffNpiProblem(body.role, body.npi);
+          if (problem) throw fieldError('body.npi', problem);
+          await checkNpiFree(tx, actor, body.npi, staffId);
+          values = staffColumns(body);
+        }
+        const row = await repo.updateStaff(tx, staffId, values);
+        await audit(tx, ctx, {
+          action: 'contactAddresses' in body ? 'staff.addresses.update' : 'staff.update',
+          entityType: 'md_staff',
+          entityId: staffId,
+          details: { fields: changedFields(before, values) },
+        });
+        return staffDetail(tx, row);
+      });
+    },
+
+    async updatePartnerCommPrefs(ctx: SignedInContext, staffId: string, prefs: MdPartnerCommPrefs): Promise<MdStaff> {
+      const actor = await manager(ctx);
+      return db.transaction(async (tx) => {
+        const before = await managedStaff(tx, actor, staffId);
+        const row = await repo.updateStaff(tx, staffId, prefs);
+        await audit(tx, ctx, {
+          action: 'staff.comm-prefs.update',
+          entityType: 'md_staff',
+          entityId: staffId,
+          details: { fields: changedFields(before, prefs) },
+        });
+        return staffDetail(tx, row);
+      });
+    },
+
+    async deleteStaff(ctx: SignedInContext, staffId: string): Promise<Deleted> {
+      const actor = await manager(ctx);
+      return db.transaction(async (tx) => {
+        await managedStaff(tx, actor, staffId);
+        const open = await repo.countOpenPrescriptionsOfStaff(tx, staffId);
+        if (open > 0) {
+          throw new AppError(
+            'CONFLICT',
+            `This person has ${open} prescription${open === 1 ? '' : 's'} waiting for action; they can be deleted once those are done.`,
+          );
+        }
+        if (await repo.hasPortalAccount(tx, staffId)) {
+          throw new AppError('CONFLICT', 'This person has a portal account; disable it in Manage Accounts first.');
+        }
+        await repo.updateStaff(tx, staffId, { deletedAt: new Date() });
+        await audit(tx, ctx, { action: 'staff.delete', entityType: 'md_staff', entityId: staffId });
+        return { id: staffId, deleted: true as const };
+      });
+    },
+
+    async salesList(ctx: SignedInContext): Promise<SalesUser[]> {
+      const actor = await manager(ctx);
+      return repo.salesUsers(db, actor.tenantId);
+    },
+  };
+}
+export type ManageCommsService = ReturnType<typeof createManageCommsService>;
+
+/** A contact address as stored: tidied, with whether its ZIP, city and state matched the ZIP table. */
+async function verifiedAddress(db: Executor, input: ContactAddressInput) {
+  const result = await verifyAddress(db, input);
+  return { label: input.label, ...result.address, verified: result.verified };
+}
