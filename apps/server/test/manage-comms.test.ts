@@ -203,7 +203,11 @@ describe('creating and editing a practice', () => {
       .select()
       .from(s.auditLog)
       .where(and(eq(s.auditLog.action, 'practice.update'), eq(s.auditLog.entityId, office.id)));
-    expect((audit?.details as { fields: string[] }).fields.sort()).toEqual(['address2', 'name', 'salesUserId']);
+    expect([...((audit?.details as { fields?: string[] } | undefined)?.fields ?? [])].sort()).toEqual([
+      'address2',
+      'name',
+      'salesUserId',
+    ]);
 
     const prefs = { communicationMode: 'fax', paHandling: 'DoNotDoPA', refillRequestOption: 'Fax', notOnboarded: false };
     const saved = await as(admin, { method: 'PUT', url: `/api/mdo/v1/md-offices/${office.id}/comm-prefs`, payload: prefs });

@@ -4,10 +4,20 @@
  * package (BSD licence, ~41,000 ZIPs of the 50 states) and is loaded once, after migrations; loading is
  * idempotent and safe for instances starting together (insert ... on conflict do nothing).
  */
+
+import { createRequire } from 'node:module';
 import { US_STATES } from '@hcp/contract';
 import { sql } from 'drizzle-orm';
-import zipcodes from 'zipcodes';
 import type { Executor } from './client.ts';
+
+/** The part of the untyped CommonJS `zipcodes` package read here. */
+interface ZipCodeRecord {
+  zip: string;
+  city: string;
+  state: string;
+  country: string;
+}
+const zipcodes = createRequire(import.meta.url)('zipcodes') as { codes: Record<string, ZipCodeRecord> };
 
 const STATES = new Set<string>(US_STATES);
 const BATCH = 5_000;
