@@ -31,6 +31,8 @@ export { expect };
 export async function expectAccessible(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
   const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  if (process.env.AXE_DEBUG)
+    console.log(JSON.stringify(results.violations.map((v) => v.nodes.map((n) => n.any.map((a) => a.message)))));
   expect(summary).toEqual([]);
 }
 

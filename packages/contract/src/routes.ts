@@ -140,6 +140,8 @@ export const apiPaths = {
   mdOffice: (id: string) => `${API_BASE}/v1/md-offices/${enc(id)}`,
   mdOfficeCommPrefs: (id: string) => `${API_BASE}/v1/md-offices/${enc(id)}/comm-prefs`,
   mdOfficeStaff: (id: string) => `${API_BASE}/v1/md-offices/${enc(id)}/staff`,
+  /** Our addition: takes a person off a practice (the person stays). */
+  mdOfficeStaffMember: (id: string, staffId: string) => `${API_BASE}/v1/md-offices/${enc(id)}/staff/${enc(staffId)}`,
   staffSearch: `${API_BASE}/v1/staff`,
   staff: (id: string) => `${API_BASE}/v1/staff/${enc(id)}`,
   mdStaff: (id: string) => `${API_BASE}/v1/md-staff/${enc(id)}`,

@@ -1,0 +1,14 @@
+import { apiPaths, mdStaffSchema } from '@hcp/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { withFailureMessage } from '../../../lib/service-error.ts';
+import { manageCommsKeys } from './keys.ts';
+
+/** GET /api/mdo/v1/staff/{id}. */
+export const getStaff = (id: string, signal?: AbortSignal) =>
+  withFailureMessage('Failed to get MD staff', api.request(apiPaths.staff(id), { schema: mdStaffSchema, signal }));
+
+export const staffQueryOptions = (id: string) =>
+  queryOptions({ queryKey: manageCommsKeys.person(id), queryFn: ({ signal }) => getStaff(id, signal) });
+
+export const useStaff = (id: string) => useQuery(staffQueryOptions(id));

@@ -1,0 +1,128 @@
+import {
+  MD_STAFF_ROLES,
+  type MdStaff,
+  type MdStaffFormValues,
+  type MdStaffInput,
+  mdStaffInputSchema,
+  webPaths,
+} from '@hcp/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { FormAlert } from '../../../components/form-alert.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
+import { TextField } from '../../../components/text-field.tsx';
+import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
+import { useAddMdOfficeStaff } from '../api/add-md-office-staff.ts';
+import { useMdOfficesSearch } from '../api/search-md-offices.ts';
+import { useUpdateMdStaff } from '../api/update-md-staff.ts';
+import { applyServerFieldErrors, failureText } from '../utils/form-errors.ts';
+import styles from './manage-comms.module.css';
+
+const ROLE_OPTIONS = MD_STAFF_ROLES.map((r) => ({ value: r, label: r === 'STAFF' ? 'Office staff' : r }));
+/** The practice picker lists this many practices by name; more than that is a job for the Practices search. */
+const PRACTICE_CHOICES = 100;
+
+const valuesOf = (person: MdStaff | null): MdStaffFormValues => ({
+  fullName: person?.fullName ?? '',
+  role: (person?.role ?? '') as MdStaffFormValues['role'],
+  npi: person?.npi ?? '',
+  specialty: person?.specialty ?? '',
+  phoneNumber: person?.phoneNumber ?? '',
+  faxNumber: person?.faxNumber ?? '',
+  email: person?.email ?? '',
+});
+
+/**
+ * An HCP's or staff member's details: the create screen (person null; a new person is created in a
+ * practice, given by ?practiceId or chosen here) and the edit screen's Details tab.
+ */
+export function HcpDetailsForm({ person, practiceId }: { person: MdStaff | null; practiceId?: string | null }) {
+  const navigate = useNavigate();
+  const update = useUpdateMdStaff(person?.id ?? '');
+  const add = useAddMdOfficeStaff();
+  const practices = useMdOfficesSearch('', 1, PRACTICE_CHOICES);
+  const [officeId, setOfficeId] = useState(practiceId ?? '');
+  const [officeError, setOfficeError] = useState<string | null>(null);
+  const { register, handleSubmit, formState, setError, reset } = useForm<MdStaffFormValues, unknown, MdStaffInput>({
+    resolver: zodResolver(mdStaffInputSchema),
+    defaultValues: valuesOf(person),
+  });
+  const errors = formState.errors;
+
+  const onSubmit = handleSubmit(async (input) => {
+    try {
+      if (person) {
+        reset(valuesOf(await update.mutateAsync(input)));
+        toast.success('Details saved.');
+        return;
+      }
+      if (!officeId) {
+        setOfficeError('Choose the practice this person works at.');
+        return;
+      }
+      const created = await add.mutateAsync({ officeId, body: { staff: input } });
+      reset(valuesOf(created));
+      toast.success(`${created.fullName} created.`);
+      navigate(webPaths.manageCommsHcpEdit(created.id, 'preferences'), { replace: true });
+    } catch (error) {
+      if (!applyServerFieldErrors(error, setError, person ? 'body.' : 'body.staff.')) {
+        setError('root.server', { message: failureText(error) });
+      }
+    }
+  });
+
+  return (
+    <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="HCP or staff details">
+      <UnsavedChangesGuard when={formState.isDirty && !formState.isSubmitting} />
+      {person ? null : (
+        <div className={styles.wide}>
+          <SelectField
+            label="Practice"
+            emptyLabel={practices.isPending ? 'Loading practices…' : 'Choose a practice'}
+            options={(practices.data?.records ?? []).map((o) => ({ value: o.id, label: o.name }))}
+            value={officeId}
+            onChange={(e) => {
+              setOfficeId(e.target.value);
+              setOfficeError(null);
+            }}
+            error={officeError ?? undefined}
+          />
+        </div>
+      )}
+      <TextField label="Full name" autoComplete="name" error={errors.fullName?.message} {...register('fullName')} />
+      <SelectField
+        label="Role"
+        emptyLabel="Choose a role"
+        options={ROLE_OPTIONS}
+        error={errors.role?.message}
+        {...register('role')}
+      />
+      <TextField label="NPI (prescribers)" inputMode="numeric" error={errors.npi?.message} {...register('npi')} />
+      <TextField label="Specialty (optional)" error={errors.specialty?.message} {...register('specialty')} />
+      <TextField
+        label="Phone (optional)"
+        type="tel"
+        placeholder="(555) 555-5555"
+        error={errors.phoneNumber?.message}
+        {...register('phoneNumber')}
+      />
+      <TextField
+        label="Fax (optional)"
+        type="tel"
+        placeholder="(555) 555-5555"
+        error={errors.faxNumber?.message}
+        {...register('faxNumber')}
+      />
+      <TextField label="Email (optional)" type="email" error={errors.email?.message} {...register('email')} />
+      <div className={styles.actions}>
+        <button type="submit" className={styles.primary} disabled={formState.isSubmitting}>
+          {formState.isSubmitting ? 'Saving…' : person ? 'Save details' : 'Create HCP or staff member'}
+        </button>
+        <FormAlert message={errors.root?.server?.message} />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,59 @@
+import {
+  COMMUNICATION_MODE_LABELS,
+  COMMUNICATION_MODES,
+  EMAIL_OPT_LABELS,
+  EMAIL_OPT_MODES,
+  type MdPartnerCommPrefs,
+  type MdStaff,
+  mdPartnerCommPrefsSchema,
+} from '@hcp/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import { FormAlert } from '../../../components/form-alert.tsx';
+import { RadioGroup } from '../../../components/radio-group.tsx';
+import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
+import { useUpdateMdPartnerCommPrefs } from '../api/update-md-partner-comm-prefs.ts';
+import { applyServerFieldErrors, failureText } from '../utils/form-errors.ts';
+import styles from './manage-comms.module.css';
+
+/** How an HCP or staff member wants to be contacted. */
+export function HcpPreferencesForm({ person }: { person: MdStaff }) {
+  const save = useUpdateMdPartnerCommPrefs(person.id);
+  const { register, handleSubmit, formState, setError, reset } = useForm<MdPartnerCommPrefs>({
+    resolver: zodResolver(mdPartnerCommPrefsSchema),
+    defaultValues: person.commPrefs,
+  });
+  const errors = formState.errors;
+  const onSubmit = handleSubmit(async (prefs) => {
+    try {
+      reset((await save.mutateAsync(prefs)).commPrefs);
+      toast.success('Communication preferences saved.');
+    } catch (error) {
+      if (!applyServerFieldErrors(error, setError)) setError('root.server', { message: failureText(error) });
+    }
+  });
+  return (
+    <form className={styles.stack} onSubmit={onSubmit} noValidate aria-label="Communication preferences">
+      <UnsavedChangesGuard when={formState.isDirty && !formState.isSubmitting} />
+      <RadioGroup
+        legend="Communication mode"
+        options={COMMUNICATION_MODES.map((v) => ({ value: v, label: COMMUNICATION_MODE_LABELS[v] }))}
+        error={errors.communicationMode?.message}
+        {...register('communicationMode')}
+      />
+      <RadioGroup
+        legend="Email updates"
+        options={EMAIL_OPT_MODES.map((v) => ({ value: v, label: EMAIL_OPT_LABELS[v] }))}
+        error={errors.emailOptIn?.message}
+        {...register('emailOptIn')}
+      />
+      <div className={styles.actions}>
+        <button type="submit" className={styles.primary} disabled={formState.isSubmitting}>
+          {formState.isSubmitting ? 'Saving…' : 'Save preferences'}
+        </button>
+        <FormAlert message={errors.root?.server?.message} />
+      </div>
+    </form>
+  );
+}

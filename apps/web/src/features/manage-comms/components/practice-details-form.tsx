@@ -1,0 +1,111 @@
+import {
+  type MdOffice,
+  type MdOfficeFormValues,
+  type MdOfficeInput,
+  mdOfficeInputSchema,
+  USER_ROLES,
+  webPaths,
+} from '@hcp/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { FormProvider, useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { FormAlert } from '../../../components/form-alert.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
+import { TextField } from '../../../components/text-field.tsx';
+import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
+import { useSalesList } from '../api/get-sales-list.ts';
+import { useSaveMdOffice } from '../api/save-md-office.ts';
+import { applyServerFieldErrors, failureText } from '../utils/form-errors.ts';
+import { AddressFields } from './address-fields.tsx';
+import styles from './manage-comms.module.css';
+import { useManageCommsContext } from './manage-comms-context.ts';
+
+const valuesOf = (office: MdOffice | null, defaultSalesUserId = ''): MdOfficeFormValues => ({
+  name: office?.name ?? '',
+  address1: office?.address1 ?? '',
+  address2: office?.address2 ?? '',
+  city: office?.city ?? '',
+  state: (office?.state ?? '') as MdOfficeFormValues['state'],
+  zip: office?.zip ?? '',
+  phoneNumber: office?.phoneNumber ?? '',
+  faxNumber: office?.faxNumber ?? '',
+  email: office?.email ?? '',
+  isKeyAccount: office?.isKeyAccount ?? false,
+  salesUserId: office ? (office.salesUserId ?? '') : defaultSalesUserId,
+});
+
+/** A practice's details: the create screen (office null) and the edit screen's Details tab. */
+export function PracticeDetailsForm({ office }: { office: MdOffice | null }) {
+  const navigate = useNavigate();
+  const save = useSaveMdOffice(office?.id ?? null);
+  const sales = useSalesList();
+  const { user } = useManageCommsContext();
+  // A sales representative creating a practice is its representative unless they choose otherwise.
+  const ownSalesId = user?.role === USER_ROLES.providerSales ? user.userId : '';
+  const form = useForm<MdOfficeFormValues, unknown, MdOfficeInput>({
+    resolver: zodResolver(mdOfficeInputSchema),
+    defaultValues: valuesOf(office, ownSalesId),
+  });
+  const { register, handleSubmit, formState, setError, reset } = form;
+  const errors = formState.errors;
+
+  const onSubmit = handleSubmit(async (input) => {
+    try {
+      const saved = await save.mutateAsync(input);
+      reset(valuesOf(saved));
+      if (office) {
+        toast.success('Practice details saved.');
+      } else {
+        toast.success(`Practice ${saved.name} created.`);
+        navigate(webPaths.manageCommsPracticeEdit(saved.id, 'preferences'), { replace: true });
+      }
+    } catch (error) {
+      if (!applyServerFieldErrors(error, setError)) setError('root.server', { message: failureText(error) });
+    }
+  });
+
+  return (
+    <FormProvider {...form}>
+      <form className={styles.form} onSubmit={onSubmit} noValidate aria-label="Practice details">
+        <UnsavedChangesGuard when={formState.isDirty && !formState.isSubmitting} />
+        <div className={styles.wide}>
+          <TextField label="Practice name" autoComplete="organization" error={errors.name?.message} {...register('name')} />
+        </div>
+        <AddressFields />
+        <TextField
+          label="Phone"
+          type="tel"
+          placeholder="(555) 555-5555"
+          error={errors.phoneNumber?.message}
+          {...register('phoneNumber')}
+        />
+        <TextField
+          label="Fax (optional)"
+          type="tel"
+          placeholder="(555) 555-5555"
+          error={errors.faxNumber?.message}
+          {...register('faxNumber')}
+        />
+        <TextField label="Email (optional)" type="email" error={errors.email?.message} {...register('email')} />
+        <SelectField
+          label="Sales representative"
+          emptyLabel="None"
+          options={(sales.data ?? []).map((u) => ({ value: u.id, label: u.name }))}
+          error={errors.salesUserId?.message}
+          {...register('salesUserId')}
+        />
+        <label className={styles.check}>
+          <input type="checkbox" {...register('isKeyAccount')} />
+          Key account
+        </label>
+        <div className={styles.actions}>
+          <button type="submit" className={styles.primary} disabled={formState.isSubmitting}>
+            {formState.isSubmitting ? 'Saving…' : office ? 'Save details' : 'Create practice'}
+          </button>
+          <FormAlert message={errors.root?.server?.message} />
+        </div>
+      </form>
+    </FormProvider>
+  );
+}

@@ -1,0 +1,86 @@
+import {
+  COMMUNICATION_MODE_LABELS,
+  COMMUNICATION_MODES,
+  type MdOffice,
+  type MdOfficeCommPrefs,
+  mdOfficeCommPrefsSchema,
+  PA_HANDLING_LABELS,
+  PA_HANDLING_OPTIONS,
+  REFILL_REQUEST_LABELS,
+  REFILL_REQUEST_OPTIONS,
+} from '@hcp/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import { FormAlert } from '../../../components/form-alert.tsx';
+import { RadioGroup } from '../../../components/radio-group.tsx';
+import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
+import { useUpdateMdOfficeCommPrefs } from '../api/update-md-office-comm-prefs.ts';
+import { applyServerFieldErrors, failureText } from '../utils/form-errors.ts';
+import styles from './manage-comms.module.css';
+
+const options = <T extends string>(values: readonly T[], labels: Record<T, string>) =>
+  values.map((value) => ({ value, label: labels[value] }));
+
+type Values = Omit<MdOfficeCommPrefs, 'notOnboarded'> & { onboarded: boolean };
+const valuesOf = (office: MdOffice): Values => ({
+  communicationMode: office.mdOfficePrefs.communicationMode,
+  paHandling: office.mdOfficePrefs.paHandling,
+  refillRequestOption: office.mdOfficePrefs.refillRequestOption,
+  onboarded: !office.mdOfficePrefs.notOnboarded,
+});
+const schema = mdOfficeCommPrefsSchema
+  .omit({ notOnboarded: true })
+  .extend({ onboarded: mdOfficeCommPrefsSchema.shape.notOnboarded });
+
+/** How a practice wants to be contacted, how it handles prior authorizations and refill requests, and whether it is onboarded. */
+export function PracticePreferencesForm({ office }: { office: MdOffice }) {
+  const save = useUpdateMdOfficeCommPrefs(office.id);
+  const { register, handleSubmit, formState, setError, reset } = useForm<Values>({
+    resolver: zodResolver(schema),
+    defaultValues: valuesOf(office),
+  });
+  const errors = formState.errors;
+  const onSubmit = handleSubmit(async ({ onboarded, ...prefs }) => {
+    try {
+      const saved = await save.mutateAsync({ ...prefs, notOnboarded: !onboarded });
+      reset(valuesOf(saved));
+      toast.success('Communication preferences saved.');
+    } catch (error) {
+      if (!applyServerFieldErrors(error, setError)) setError('root.server', { message: failureText(error) });
+    }
+  });
+  return (
+    <form className={styles.stack} onSubmit={onSubmit} noValidate aria-label="Communication preferences">
+      <UnsavedChangesGuard when={formState.isDirty && !formState.isSubmitting} />
+      <RadioGroup
+        legend="Communication mode"
+        options={options(COMMUNICATION_MODES, COMMUNICATION_MODE_LABELS)}
+        error={errors.communicationMode?.message}
+        {...register('communicationMode')}
+      />
+      <RadioGroup
+        legend="Prior authorization handling"
+        options={options(PA_HANDLING_OPTIONS, PA_HANDLING_LABELS)}
+        error={errors.paHandling?.message}
+        {...register('paHandling')}
+      />
+      <RadioGroup
+        legend="Refill requests"
+        options={options(REFILL_REQUEST_OPTIONS, REFILL_REQUEST_LABELS)}
+        error={errors.refillRequestOption?.message}
+        {...register('refillRequestOption')}
+      />
+      <label className={styles.check}>
+        <input type="checkbox" {...register('onboarded')} />
+        Onboarded
+      </label>
+      <div className={styles.actions}>
+        <button type="submit" className={styles.primary} disabled={formState.isSubmitting}>
+          {formState.isSubmitting ? 'Saving…' : 'Save preferences'}
+        </button>
+        <FormAlert message={errors.root?.server?.message} />
+      </div>
+    </form>
+  );
+}

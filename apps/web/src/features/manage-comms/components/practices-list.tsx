@@ -1,0 +1,81 @@
+import {
+  isValidPage,
+  type MdOfficeListRecord,
+  PAGE_SIZE,
+  PRACTICES_EMPTY_MESSAGE,
+  PRACTICES_SEARCH_PLACEHOLDER,
+  totalPages,
+  webPaths,
+} from '@hcp/contract';
+import { Link, useSearchParams } from 'react-router';
+import { SearchBox } from '../../../components/search-box.tsx';
+import { Table } from '../../../components/table/table.tsx';
+import { useMdOfficesSearch } from '../api/search-md-offices.ts';
+import styles from './manage-comms.module.css';
+
+const location = (r: MdOfficeListRecord) => [r.city, r.state].filter(Boolean).join(', ');
+
+/** Practices list (spec §2): search (Enter or Search, back to page 1), Create, 25 a page; query and page in the URL. */
+export function PracticesList() {
+  const [params, setParams] = useSearchParams();
+  const searchText = params.get('q') ?? '';
+  const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
+  const query = useMdOfficesSearch(searchText, page);
+  const total = query.data?.total ?? 0;
+  const pages = totalPages(total);
+
+  return (
+    <section aria-labelledby="practices-title">
+      <div className={styles.toolbar}>
+        <h2 id="practices-title">Practices</h2>
+        <Link to={webPaths.manageCommsPracticeCreate} className={styles.primary}>
+          Create
+        </Link>
+      </div>
+      <SearchBox
+        label="Search practices"
+        placeholder={PRACTICES_SEARCH_PLACEHOLDER}
+        value={searchText}
+        onSearch={(text) => setParams(text ? { q: text } : {})}
+      />
+      <Table<MdOfficeListRecord>
+        caption="Practices"
+        columns={[
+          { key: 'name', header: 'Name', cell: (r) => r.name },
+          { key: 'location', header: 'Location', cell: location },
+          { key: 'phone', header: 'Phone', cell: (r) => r.phoneNumber ?? '' },
+          { key: 'email', header: 'Email', cell: (r) => r.email ?? '' },
+          {
+            key: 'key',
+            header: 'Key account',
+            cell: (r) =>
+              r.isKeyAccount ? (
+                <span className={styles['check-mark']}>
+                  <span aria-hidden="true">✓</span>
+                  <span className="visually-hidden">Yes</span>
+                </span>
+              ) : null,
+          },
+        ]}
+        actions={(r) => (
+          <Link to={webPaths.manageCommsPracticeEdit(r.id)} aria-label={`Open ${r.name}`}>
+            Open
+          </Link>
+        )}
+        rows={query.data?.records ?? []}
+        rowKey={(r) => r.id}
+        isLoading={query.isPending || (query.isFetching && query.isPlaceholderData)}
+        emptyMessage={query.isError ? query.error.message : PRACTICES_EMPTY_MESSAGE}
+        pagination={{
+          page,
+          limit: PAGE_SIZE,
+          total,
+          label: 'Practice pages',
+          onPageChange: (next) => {
+            if (isValidPage(next, pages)) setParams(searchText ? { q: searchText, page: String(next) } : { page: String(next) });
+          },
+        }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,29 @@
+/** Turning a failed call into what a form shows: the server's field errors on their fields, the rest as one line. */
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { ServiceError } from '../../../lib/service-error.ts';
+
+/** Puts 'body.<field>' errors of a 400/409 answer on the form's fields; returns whether any was placed. */
+export function applyServerFieldErrors<T extends FieldValues>(
+  error: unknown,
+  setError: UseFormSetError<T>,
+  bodyPrefix = 'body.',
+): boolean {
+  if (!(error instanceof ServiceError)) return false;
+  let placed = false;
+  for (const detail of error.details) {
+    if (!detail.path.startsWith(bodyPrefix)) continue;
+    setError(
+      detail.path.slice(bodyPrefix.length) as Path<T>,
+      { type: 'server', message: detail.message },
+      { shouldFocus: !placed },
+    );
+    placed = true;
+  }
+  return placed;
+}
+
+/** The §8 message of the call, with the server's reason when it gave one (e.g. why a delete was refused). */
+export function failureText(error: unknown): string {
+  if (error instanceof ServiceError) return error.reason ? `${error.message}: ${error.reason}` : error.message;
+  return error instanceof Error ? error.message : String(error);
+}
