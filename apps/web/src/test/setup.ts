@@ -31,3 +31,14 @@ if (!('ResizeObserver' in globalThis)) {
 // Screens load lazily (one chunk per route); on a busy 2-core CI machine the first import of a chunk can
 // take more than Testing Library's default 1 s, so waits get 5 s. Assertions are unchanged.
 configure({ asyncUtilTimeout: 5000 });
+
+// jsdom has no modal dialogs: open and close them as attributes (and fire 'close' as a browser does).
+if (!HTMLDialogElement.prototype.showModal) {
+  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
+    this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
+  };
+}

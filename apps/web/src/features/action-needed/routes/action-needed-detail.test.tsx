@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setErrorReporter } from '../../../lib/error-reporting.ts';
 import { saveSession } from '../../../lib/storage.ts';
 import { actionNeeded, prescription, stubServer, userDetails } from '../../../test/fixtures.ts';
@@ -11,15 +11,6 @@ import ActionNeededDetailRoute from './action-needed-detail.tsx';
 
 const RX = '11111111-1111-4111-8111-111111111111';
 
-beforeAll(() => {
-  // jsdom has no modal dialogs: open/close them as attributes.
-  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
-    this.setAttribute('open', '');
-  };
-  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
-    this.removeAttribute('open');
-  };
-});
 beforeEach(() => saveSession({ accessToken: 'a', refreshToken: 'r', userID: 'u' }));
 afterEach(() => vi.unstubAllGlobals());
 
