@@ -26,6 +26,7 @@ import { patientsRoutes } from './features/patients/routes.ts';
 import { createPatientsService } from './features/patients/service.ts';
 import { rxListRoutes } from './features/rx-list/routes.ts';
 import { usersRoutes } from './features/users/routes.ts';
+import { createUsersService } from './features/users/service.ts';
 import { scheduleHousekeeping } from './lib/housekeeping.ts';
 import { createMailer, devMailTransport, type MailTransport, smtpMailTransport } from './lib/mailer.ts';
 import { resolveSigningKey } from './lib/signing-key.ts';
@@ -110,7 +111,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     publicUrl: config.publicUrl,
     googleClientId: config.googleClientId,
   });
-  await app.register(usersRoutes, { db });
+  await app.register(usersRoutes, { service: createUsersService({ db }) });
   const now = deps.now ?? (() => new Date());
   await app.register(actionNeededRoutes, { db, service: createActionNeededService({ db, now }) });
   await app.register(rxListRoutes, { db, now });

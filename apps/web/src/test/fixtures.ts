@@ -63,6 +63,7 @@ export const userDetails = (overrides: Partial<UserDetails> = {}): UserDetails =
   userId: 'u',
   userName: 'Dr. Alex Morgan',
   email: 'dr.morgan@demo.hcp',
+  phoneNumber: null,
   role: 'mdo.user',
   mdOfficeUser: { userType: 'mdo_user.prescriber', role: 'MD' },
   mdOfficePrefs: { prescribeVia: 'eRx', harrowPortalAccess: false, prescribingEnabled: false, notOnboarded: false },

@@ -1,6 +1,7 @@
 /** The signed-in user's details, feature flags and tenant (spec §3). */
 import { z } from 'zod';
 import { PRESCRIBE_VIA_VALUES, USER_ROLE_VALUES } from '../rules/roles.ts';
+import { fullNameSchema, optionalField, usPhoneSchema } from './fields.ts';
 
 export const featureFlagsSchema = z.object({
   isHarrowPortalEnabled: z.boolean(),
@@ -23,6 +24,8 @@ export const userDetailsSchema = z.object({
   userId: z.string(),
   userName: z.string(),
   email: z.string(),
+  /** The user's own contact phone (their preferences), if given. */
+  phoneNumber: z.string().nullable(),
   role: z.enum(USER_ROLE_VALUES),
   mdOfficeUser: z
     .object({
@@ -47,3 +50,16 @@ export const userDetailsSchema = z.object({
   isVAMPracticeUser: z.boolean(),
 });
 export type UserDetails = z.infer<typeof userDetailsSchema>;
+
+/**
+ * POST users/{id}/preferences: the signed-in user's own settings, sent whole (the /preferences form saves
+ * them together); the answer is the updated user details.
+ */
+export const userPreferencesSchema = z.object({
+  userName: fullNameSchema,
+  phoneNumber: optionalField(usPhoneSchema),
+  skipPriorAuthDismissNotice: z.boolean(),
+  skipErxConfirmation: z.boolean(),
+});
+export type UserPreferences = z.infer<typeof userPreferencesSchema>;
+export type UserPreferencesFormValues = z.input<typeof userPreferencesSchema>;

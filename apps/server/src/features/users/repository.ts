@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { featureFlags, mdOffices, mdStaff, users } from '../../db/schema.ts';
 
@@ -8,6 +8,7 @@ export async function findUserDetails(db: Executor, userId: string) {
       id: users.id,
       displayName: users.displayName,
       email: users.email,
+      phone: users.phone,
       role: users.role,
       userType: users.userType,
       skipPriorAuthDismissNotice: users.skipPriorAuthDismissNotice,
@@ -32,4 +33,17 @@ export async function findUserDetails(db: Executor, userId: string) {
 
 export async function readFeatureFlags(db: Executor) {
   return db.select({ key: featureFlags.key, enabled: featureFlags.enabled }).from(featureFlags);
+}
+
+export async function updateUserPreferences(
+  db: Executor,
+  userId: string,
+  values: Pick<typeof users.$inferInsert, 'displayName' | 'phone' | 'skipPriorAuthDismissNotice' | 'skipErxConfirmation'>,
+): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(and(eq(users.id, userId), isNull(users.disabledAt)))
+    .returning({ id: users.id });
+  return rows.length > 0;
 }
