@@ -51,6 +51,21 @@ test('the admin finds practices: redirect to Practices, 25 a page, search by pra
   await page.getByRole('button', { name: 'Clear search' }).click();
   await expect(page).toHaveURL(/\/manage-comms\/practices$/);
   await expect(table.getByRole('link', { name: /^Open / })).toHaveCount(25);
+
+  // The second tab: HCPs and staff, searched the same way.
+  await page.getByRole('link', { name: 'HCPs and Staff' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'HCPs and Staff' })).toBeVisible();
+  const people = page.getByRole('table', { name: 'HCPs and Staff' });
+  await expect(people.getByRole('link', { name: /^Open / })).toHaveCount(25);
+  await page.getByPlaceholder('Search by name, NPI, or Practice').fill('Alex Morgan');
+  await page.getByPlaceholder('Search by name, NPI, or Practice').press('Enter');
+  await expect(people.getByRole('link', { name: /^Open / })).toHaveCount(1);
+  await expect(people.getByRole('cell', { name: 'Morgan Family Medicine', exact: true })).toBeVisible();
+  await expectAccessible(page);
+  await people.getByRole('link', { name: 'Open Alex Morgan' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Alex Morgan' })).toBeVisible();
+  await expect(page.getByLabel('NPI (prescribers)')).toHaveValue(/^\d{10}$/);
+  await expectAccessible(page);
 });
 
 test('the admin creates a practice, edits each tab, adds an HCP with a contact address by ZIP lookup, then deletes it', async ({
