@@ -113,6 +113,13 @@ function changedFields(before: Record<string, unknown>, after: Record<string, un
 const fieldError = (path: string, message: string, code: 'VALIDATION_FAILED' | 'CONFLICT' = 'VALIDATION_FAILED') =>
   new AppError(code, message, [{ path, message }]);
 
+const counted = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** 409 while `count` things still stand in the way; `reason` words it around the counted noun. */
+function refuseWhile(count: number, word: string, reason: (counted: string) => string) {
+  if (count > 0) throw new AppError('CONFLICT', reason(counted(count, word)));
+}
+
 const DUPLICATE_NPI = 'An HCP with this NPI already exists; add that person to the practice instead.';
 
 export function createManageCommsService(deps: { db: Database }) {
@@ -270,20 +277,16 @@ export function createManageCommsService(deps: { db: Database }) {
       const actor = await manager(ctx);
       return db.transaction(async (tx) => {
         await managedOffice(tx, actor, officeId);
-        const open = await repo.countOpenPrescriptionsOfOffice(tx, officeId);
-        if (open > 0) {
-          throw new AppError(
-            'CONFLICT',
-            `This practice has ${open} prescription${open === 1 ? '' : 's'} waiting for action; it can be deleted once they are done.`,
-          );
-        }
-        const signIns = await repo.countActiveUsersOfOffice(tx, officeId);
-        if (signIns > 0) {
-          throw new AppError(
-            'CONFLICT',
-            `This practice has ${signIns} active portal account${signIns === 1 ? '' : 's'}; disable them in Manage Accounts first.`,
-          );
-        }
+        refuseWhile(
+          await repo.countOpenPrescriptionsOfOffice(tx, officeId),
+          'prescription',
+          (n) => `This practice has ${n} waiting for action; it can be deleted once they are done.`,
+        );
+        refuseWhile(
+          await repo.countActiveUsersOfOffice(tx, officeId),
+          'active portal account',
+          (n) => `This practice has ${n}; disable them in Manage Accounts first.`,
+        );
         await repo.updateOffice(tx, officeId, { deletedAt: new Date() });
         await audit(tx, ctx, { action: 'practice.delete', entityType: 'md_office', entityId: officeId });
         return { id: officeId, deleted: true as const };
@@ -328,13 +331,11 @@ export function createManageCommsService(deps: { db: Database }) {
       const actor = await manager(ctx);
       return db.transaction(async (tx) => {
         await managedOffice(tx, actor, officeId);
-        const open = await repo.countOpenPrescriptionsOfStaff(tx, staffId, officeId);
-        if (open > 0) {
-          throw new AppError(
-            'CONFLICT',
-            `This prescriber has ${open} prescription${open === 1 ? '' : 's'} at this practice waiting for action; remove them once those are done.`,
-          );
-        }
+        refuseWhile(
+          await repo.countOpenPrescriptionsOfStaff(tx, staffId, officeId),
+          'prescription',
+          (n) => `This prescriber has ${n} at this practice waiting for action; remove them once those are done.`,
+        );
         if (!(await repo.unlinkStaff(tx, officeId, staffId))) throw notFound('HCP or staff member');
         await audit(tx, ctx, {
           action: 'practice.staff.remove',
@@ -400,13 +401,11 @@ export function createManageCommsService(deps: { db: Database }) {
       const actor = await manager(ctx);
       return db.transaction(async (tx) => {
         await managedStaff(tx, actor, staffId);
-        const open = await repo.countOpenPrescriptionsOfStaff(tx, staffId);
-        if (open > 0) {
-          throw new AppError(
-            'CONFLICT',
-            `This person has ${open} prescription${open === 1 ? '' : 's'} waiting for action; they can be deleted once those are done.`,
-          );
-        }
+        refuseWhile(
+          await repo.countOpenPrescriptionsOfStaff(tx, staffId),
+          'prescription',
+          (n) => `This person has ${n} waiting for action; they can be deleted once those are done.`,
+        );
         if (await repo.hasPortalAccount(tx, staffId)) {
           throw new AppError('CONFLICT', 'This person has a portal account; disable it in Manage Accounts first.');
         }

@@ -11,7 +11,6 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { FormAlert } from '../../../components/form-alert.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
@@ -20,6 +19,7 @@ import { useMdOfficesSearch } from '../api/search-md-offices.ts';
 import { useUpdateMdStaff } from '../api/update-md-staff.ts';
 import { applyServerFieldErrors, failureText } from '../utils/form-errors.ts';
 import styles from './manage-comms.module.css';
+import { SubmitRow } from './submit-row.tsx';
 
 const ROLE_OPTIONS = MD_STAFF_ROLES.map((r) => ({ value: r, label: r === 'STAFF' ? 'Office staff' : r }));
 /** The practice picker lists this many practices by name; more than that is a job for the Practices search. */
@@ -117,12 +117,11 @@ export function HcpDetailsForm({ person, practiceId }: { person: MdStaff | null;
         {...register('faxNumber')}
       />
       <TextField label="Email (optional)" type="email" error={errors.email?.message} {...register('email')} />
-      <div className={styles.actions}>
-        <button type="submit" className={styles.primary} disabled={formState.isSubmitting}>
-          {formState.isSubmitting ? 'Saving…' : person ? 'Save details' : 'Create HCP or staff member'}
-        </button>
-        <FormAlert message={errors.root?.server?.message} />
-      </div>
+      <SubmitRow
+        label={person ? 'Save details' : 'Create HCP or staff member'}
+        busy={formState.isSubmitting}
+        error={errors.root?.server?.message}
+      />
     </form>
   );
 }

@@ -10,12 +10,12 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import { FormAlert } from '../../../components/form-alert.tsx';
 import { RadioGroup } from '../../../components/radio-group.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
 import { useUpdateMdPartnerCommPrefs } from '../api/update-md-partner-comm-prefs.ts';
 import { applyServerFieldErrors, failureText } from '../utils/form-errors.ts';
 import styles from './manage-comms.module.css';
+import { SubmitRow } from './submit-row.tsx';
 
 /** How an HCP or staff member wants to be contacted. */
 export function HcpPreferencesForm({ person }: { person: MdStaff }) {
@@ -48,12 +48,7 @@ export function HcpPreferencesForm({ person }: { person: MdStaff }) {
         error={errors.emailOptIn?.message}
         {...register('emailOptIn')}
       />
-      <div className={styles.actions}>
-        <button type="submit" className={styles.primary} disabled={formState.isSubmitting}>
-          {formState.isSubmitting ? 'Saving…' : 'Save preferences'}
-        </button>
-        <FormAlert message={errors.root?.server?.message} />
-      </div>
+      <SubmitRow label={'Save preferences'} busy={formState.isSubmitting} error={errors.root?.server?.message} />
     </form>
   );
 }

@@ -1,5 +1,4 @@
 import {
-  isValidPage,
   type MdStaffListRecord,
   PAGE_SIZE,
   STAFF_EMPTY_MESSAGE,
@@ -7,17 +6,17 @@ import {
   totalPages,
   webPaths,
 } from '@hcp/contract';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { SearchBox } from '../../../components/search-box.tsx';
 import { Table } from '../../../components/table/table.tsx';
 import { useStaffSearch } from '../api/search-staff.ts';
+import { useListParams } from '../utils/use-list-params.ts';
 import styles from './manage-comms.module.css';
+import { staffIdentityColumns } from './staff-columns.tsx';
 
 /** HCPs and Staff: the same list screen as Practices, over people. */
 export function HcpsList() {
-  const [params, setParams] = useSearchParams();
-  const searchText = params.get('q') ?? '';
-  const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
+  const { searchText, page, search, goToPage } = useListParams();
   const query = useStaffSearch(searchText, page);
   const total = query.data?.total ?? 0;
   const pages = totalPages(total);
@@ -29,19 +28,12 @@ export function HcpsList() {
           Create
         </Link>
       </div>
-      <SearchBox
-        label="Search HCPs and staff"
-        placeholder={STAFF_SEARCH_PLACEHOLDER}
-        value={searchText}
-        onSearch={(text) => setParams(text ? { q: text } : {})}
-      />
+      <SearchBox label="Search HCPs and staff" placeholder={STAFF_SEARCH_PLACEHOLDER} value={searchText} onSearch={search} />
       <Table<MdStaffListRecord>
         caption="HCPs and Staff"
         hideCaption
         columns={[
-          { key: 'name', header: 'Name', cell: (r) => r.name },
-          { key: 'role', header: 'Role', cell: (r) => r.role },
-          { key: 'npi', header: 'NPI', cell: (r) => r.npi ?? '' },
+          ...staffIdentityColumns,
           { key: 'practices', header: 'Practices', cell: (r) => r.practiceNames.join(', ') },
           { key: 'phone', header: 'Phone', cell: (r) => r.phoneNumber ?? '' },
           { key: 'email', header: 'Email', cell: (r) => r.email ?? '' },
@@ -60,9 +52,7 @@ export function HcpsList() {
           limit: PAGE_SIZE,
           total,
           label: 'HCP and staff pages',
-          onPageChange: (next) => {
-            if (isValidPage(next, pages)) setParams(searchText ? { q: searchText, page: String(next) } : { page: String(next) });
-          },
+          onPageChange: (next) => goToPage(next, pages),
         }}
       />
     </section>

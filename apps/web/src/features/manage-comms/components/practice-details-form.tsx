@@ -10,7 +10,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { FormProvider, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { FormAlert } from '../../../components/form-alert.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
@@ -20,6 +19,7 @@ import { applyServerFieldErrors, failureText } from '../utils/form-errors.ts';
 import { AddressFields } from './address-fields.tsx';
 import styles from './manage-comms.module.css';
 import { useManageCommsContext } from './manage-comms-context.ts';
+import { SubmitRow } from './submit-row.tsx';
 
 const valuesOf = (office: MdOffice | null, defaultSalesUserId = ''): MdOfficeFormValues => ({
   name: office?.name ?? '',
@@ -99,12 +99,11 @@ export function PracticeDetailsForm({ office }: { office: MdOffice | null }) {
           <input type="checkbox" {...register('isKeyAccount')} />
           Key account
         </label>
-        <div className={styles.actions}>
-          <button type="submit" className={styles.primary} disabled={formState.isSubmitting}>
-            {formState.isSubmitting ? 'Saving…' : office ? 'Save details' : 'Create practice'}
-          </button>
-          <FormAlert message={errors.root?.server?.message} />
-        </div>
+        <SubmitRow
+          label={office ? 'Save details' : 'Create practice'}
+          busy={formState.isSubmitting}
+          error={errors.root?.server?.message}
+        />
       </form>
     </FormProvider>
   );

@@ -12,6 +12,7 @@ import { useStaffSearch } from '../api/search-staff.ts';
 import { failureText } from '../utils/form-errors.ts';
 import { DeleteButton } from './delete-button.tsx';
 import styles from './manage-comms.module.css';
+import { staffIdentityColumns } from './staff-columns.tsx';
 
 const ADD_RESULTS = 10;
 
@@ -36,12 +37,7 @@ export function PracticeHcps({ office }: { office: MdOffice }) {
       <Table<MdStaffListRecord>
         caption={`HCPs and staff of ${office.name}`}
         hideCaption
-        columns={[
-          { key: 'name', header: 'Name', cell: (r) => r.name },
-          { key: 'role', header: 'Role', cell: (r) => r.role },
-          { key: 'npi', header: 'NPI', cell: (r) => r.npi ?? '' },
-          { key: 'email', header: 'Email', cell: (r) => r.email ?? '' },
-        ]}
+        columns={[...staffIdentityColumns, { key: 'email', header: 'Email', cell: (r) => r.email ?? '' }]}
         actions={(r) => (
           <span className={styles.actions}>
             <Link to={webPaths.manageCommsHcpEdit(r.id)} aria-label={`Open ${r.name}`}>

@@ -12,12 +12,12 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import { FormAlert } from '../../../components/form-alert.tsx';
 import { RadioGroup } from '../../../components/radio-group.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
 import { useUpdateMdOfficeCommPrefs } from '../api/update-md-office-comm-prefs.ts';
 import { applyServerFieldErrors, failureText } from '../utils/form-errors.ts';
 import styles from './manage-comms.module.css';
+import { SubmitRow } from './submit-row.tsx';
 
 const options = <T extends string>(values: readonly T[], labels: Record<T, string>) =>
   values.map((value) => ({ value, label: labels[value] }));
@@ -75,12 +75,7 @@ export function PracticePreferencesForm({ office }: { office: MdOffice }) {
         <input type="checkbox" {...register('onboarded')} />
         Onboarded
       </label>
-      <div className={styles.actions}>
-        <button type="submit" className={styles.primary} disabled={formState.isSubmitting}>
-          {formState.isSubmitting ? 'Saving…' : 'Save preferences'}
-        </button>
-        <FormAlert message={errors.root?.server?.message} />
-      </div>
+      <SubmitRow label={'Save preferences'} busy={formState.isSubmitting} error={errors.root?.server?.message} />
     </form>
   );
 }

@@ -1,5 +1,4 @@
 import {
-  isValidPage,
   type MdOfficeListRecord,
   PAGE_SIZE,
   PRACTICES_EMPTY_MESSAGE,
@@ -7,19 +6,18 @@ import {
   totalPages,
   webPaths,
 } from '@hcp/contract';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { SearchBox } from '../../../components/search-box.tsx';
 import { Table } from '../../../components/table/table.tsx';
 import { useMdOfficesSearch } from '../api/search-md-offices.ts';
+import { useListParams } from '../utils/use-list-params.ts';
 import styles from './manage-comms.module.css';
 
 const location = (r: MdOfficeListRecord) => [r.city, r.state].filter(Boolean).join(', ');
 
 /** Practices list (spec §2): search (Enter or Search, back to page 1), Create, 25 a page; query and page in the URL. */
 export function PracticesList() {
-  const [params, setParams] = useSearchParams();
-  const searchText = params.get('q') ?? '';
-  const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
+  const { searchText, page, search, goToPage } = useListParams();
   const query = useMdOfficesSearch(searchText, page);
   const total = query.data?.total ?? 0;
   const pages = totalPages(total);
@@ -32,12 +30,7 @@ export function PracticesList() {
           Create
         </Link>
       </div>
-      <SearchBox
-        label="Search practices"
-        placeholder={PRACTICES_SEARCH_PLACEHOLDER}
-        value={searchText}
-        onSearch={(text) => setParams(text ? { q: text } : {})}
-      />
+      <SearchBox label="Search practices" placeholder={PRACTICES_SEARCH_PLACEHOLDER} value={searchText} onSearch={search} />
       <Table<MdOfficeListRecord>
         caption="Practices"
         columns={[
@@ -71,9 +64,7 @@ export function PracticesList() {
           limit: PAGE_SIZE,
           total,
           label: 'Practice pages',
-          onPageChange: (next) => {
-            if (isValidPage(next, pages)) setParams(searchText ? { q: searchText, page: String(next) } : { page: String(next) });
-          },
+          onPageChange: (next) => goToPage(next, pages),
         }}
       />
     </section>
