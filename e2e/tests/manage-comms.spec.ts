@@ -170,7 +170,8 @@ test('the admin creates a practice, edits each tab, adds an HCP with a contact a
 });
 
 test('a practice with open prescriptions cannot be deleted, and unsaved edits ask before leaving', async ({ page }) => {
-  await signInAs(page, 'sales@demo.hcp');
+  // (sales@demo.hcp would do as well, but the password-reset spec changes that account's password.)
+  await signInAs(page, 'admin@demo.hcp');
   await page.goto('/manage-comms/practices?q=Morgan%20Family');
   await page.getByRole('link', { name: 'Open Morgan Family Medicine' }).click();
   await expect(page).toHaveURL(/\/edit\/details$/);
