@@ -17,6 +17,7 @@ import { purgeExpired } from './features/auth/repository.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { createAuthService } from './features/auth/service.ts';
 import { createTokenSigner } from './features/auth/tokens.ts';
+import { brandsRoutes } from './features/brands/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { manageCommsRoutes } from './features/manage-comms/routes.ts';
 import { createManageCommsService } from './features/manage-comms/service.ts';
@@ -119,6 +120,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(newCommentsRoutes, { service: createNewCommentsService({ db, now }) });
   await app.register(manageCommsRoutes, { service: createManageCommsService({ db }) });
   await app.register(addressesRoutes, { db });
+  await app.register(brandsRoutes, { db });
 
   await registerWebApp(app, config.webDist);
   return app;

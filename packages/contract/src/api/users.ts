@@ -20,6 +20,16 @@ export const tenantSchema = z.object({
 });
 export type Tenant = z.infer<typeof tenantSchema>;
 
+/** GET /api/mdo/v1/tenant (public): the brand of this page and both brands (for the switch links). */
+export const brandQuerySchema = z.object({ brand: z.string().max(20).optional() });
+export const tenantResponseSchema = z.object({
+  tenant: tenantSchema,
+  /** On a brand's dedicated hostname the brand cannot be switched. */
+  forced: z.boolean(),
+  brands: z.array(tenantSchema),
+});
+export type TenantResponse = z.infer<typeof tenantResponseSchema>;
+
 export const userDetailsSchema = z.object({
   userId: z.string(),
   userName: z.string(),
