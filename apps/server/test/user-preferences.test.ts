@@ -75,3 +75,28 @@ describe('user preferences', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 });
+
+describe('user details: brand and account manager', () => {
+  it("names the user's brand, and a VAM practice's account manager", async () => {
+    const details = await injectAs(t.app, staff, { method: 'GET', url: `/api/mdo/v1/users/${staff.userID}/mdo-user-details` });
+    expect(details.json()).toMatchObject({ brand: 'main', isVAMPracticeUser: false, accountManager: null });
+    const [user] = await t.database.db.select().from(s.users).where(eq(s.users.id, staff.userID));
+    await t.database.db
+      .update(s.mdOffices)
+      .set({
+        isVam: true,
+        accountManagerName: 'Jordan Rivera',
+        accountManagerPhone: '(614) 555-0150',
+        accountManagerEmail: 'jr@x.test',
+      })
+      .where(eq(s.mdOffices.id, user?.mdOfficeId as string));
+    const vam = await injectAs(t.app, staff, { method: 'GET', url: `/api/mdo/v1/users/${staff.userID}/mdo-user-details` });
+    expect(vam.json()).toMatchObject({
+      isVAMPracticeUser: true,
+      accountManager: { name: 'Jordan Rivera', phone: '(614) 555-0150', email: 'jr@x.test' },
+    });
+    const kim = await signIn(t.app, 'dr.kim@harrow.demo.hcp', 'harrow.localhost');
+    const harrow = await injectAs(t.app, kim, { method: 'GET', url: `/api/mdo/v1/users/${kim.userID}/mdo-user-details` });
+    expect(harrow.json().brand).toBe('harrow');
+  });
+});

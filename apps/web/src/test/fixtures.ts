@@ -70,6 +70,8 @@ export const userDetails = (overrides: Partial<UserDetails> = {}): UserDetails =
   mdOfficeUserPrefs: { skipPriorAuthDismissNotice: false, skipErxConfirmation: false },
   details: { mdOfficeId: 'o1' },
   isVAMPracticeUser: false,
+  brand: 'main',
+  accountManager: null,
   ...overrides,
 });
 

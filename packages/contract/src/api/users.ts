@@ -58,6 +58,9 @@ export const userDetailsSchema = z.object({
   }),
   details: z.object({ mdOfficeId: z.string().nullable() }),
   isVAMPracticeUser: z.boolean(),
+  /** Our additions: the brand (tenant) the user belongs to, and a VAM practice's dedicated account manager. */
+  brand: z.enum(BRAND_KEYS),
+  accountManager: z.object({ name: z.string(), phone: z.string().nullable(), email: z.string().nullable() }).nullable(),
 });
 export type UserDetails = z.infer<typeof userDetailsSchema>;
 

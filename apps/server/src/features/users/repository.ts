@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { featureFlags, mdOffices, mdStaff, users } from '../../db/schema.ts';
+import { featureFlags, mdOffices, mdStaff, tenants, users } from '../../db/schema.ts';
 
 export async function findUserDetails(db: Executor, userId: string) {
   const rows = await db
@@ -14,6 +14,7 @@ export async function findUserDetails(db: Executor, userId: string) {
       skipPriorAuthDismissNotice: users.skipPriorAuthDismissNotice,
       skipErxConfirmation: users.skipErxConfirmation,
       staffRole: mdStaff.role,
+      tenantKey: tenants.key,
       office: {
         id: mdOffices.id,
         prescribeVia: mdOffices.prescribeVia,
@@ -21,9 +22,13 @@ export async function findUserDetails(db: Executor, userId: string) {
         prescribingEnabled: mdOffices.prescribingEnabled,
         notOnboarded: mdOffices.notOnboarded,
         isVam: mdOffices.isVam,
+        accountManagerName: mdOffices.accountManagerName,
+        accountManagerPhone: mdOffices.accountManagerPhone,
+        accountManagerEmail: mdOffices.accountManagerEmail,
       },
     })
     .from(users)
+    .innerJoin(tenants, eq(tenants.id, users.tenantId))
     .leftJoin(mdStaff, eq(mdStaff.id, users.mdStaffId))
     .leftJoin(mdOffices, eq(mdOffices.id, users.mdOfficeId))
     .where(eq(users.id, userId))

@@ -1,5 +1,12 @@
 /** The signed-in user's details, feature flags and own preferences (spec §3, §7). */
-import { type FeatureFlags, toPrescribeVia, USER_ROLE_VALUES, type UserDetails, type UserPreferences } from '@hcp/contract';
+import {
+  type FeatureFlags,
+  isBrandKey,
+  toPrescribeVia,
+  USER_ROLE_VALUES,
+  type UserDetails,
+  type UserPreferences,
+} from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -34,6 +41,11 @@ export function createUsersService(deps: { db: Database }) {
       },
       details: { mdOfficeId: row.office?.id ?? null },
       isVAMPracticeUser: row.office?.isVam ?? false,
+      brand: isBrandKey(row.tenantKey) ? row.tenantKey : 'main',
+      accountManager:
+        row.office?.isVam && row.office.accountManagerName
+          ? { name: row.office.accountManagerName, phone: row.office.accountManagerPhone, email: row.office.accountManagerEmail }
+          : null,
     };
   }
 
