@@ -1,5 +1,8 @@
 import { E2E_ACCESS_TOKEN_TTL_SECONDS } from '../playwright.config.ts';
-import { DEMO_PASSWORD, expect, expectAccessible, latestMfaCode, latestResetPath, test } from './fixtures.ts';
+import { DEMO_PASSWORD, expect, expectAccessible, latestMfaCode, latestResetPath, skipTutorial, test } from './fixtures.ts';
+
+// These journeys are about signing in; the tutorial that opens after sign-in has its own spec.
+test.beforeEach(({ page }) => skipTutorial(page));
 
 async function submitLogin(page: import('@playwright/test').Page, email: string, password = DEMO_PASSWORD) {
   await page.goto('/login');

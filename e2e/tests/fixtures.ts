@@ -36,23 +36,34 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(summary).toEqual([]);
 }
 
+/** For journeys that sign in through the forms: the tutorial (which opens after sign-in) starts dismissed. */
+export async function skipTutorial(page: Page): Promise<void> {
+  await page.addInitScript(() => window.localStorage.setItem('hcp.tutorialDismissed', 'true'));
+}
+
 /** Signs in through the API and stores the session as the login page would, before the page loads. */
 export async function signInAs(
   page: Page,
   email: string,
+  options: { showTutorial?: boolean } = {},
 ): Promise<{ accessToken: string; refreshToken: string; userID: string }> {
   const res = await page.request.post('/auth-service/login', {
     data: { email, username: email, password: DEMO_PASSWORD, dashboard: 'MD Dashboard' },
   });
   expect(res.status()).toBe(200);
   const { jwtToken } = await res.json();
-  await page.addInitScript((tokens) => {
-    if (window.sessionStorage.getItem('e2e.seeded')) return;
-    window.sessionStorage.setItem('e2e.seeded', '1');
-    window.localStorage.setItem('hcp.accessToken', tokens.accessToken);
-    window.localStorage.setItem('hcp.refreshToken', tokens.refreshToken);
-    window.localStorage.setItem('hcp.userId', tokens.userID);
-  }, jwtToken);
+  await page.addInitScript(
+    ({ tokens, showTutorial }) => {
+      if (window.sessionStorage.getItem('e2e.seeded')) return;
+      window.sessionStorage.setItem('e2e.seeded', '1');
+      window.localStorage.setItem('hcp.accessToken', tokens.accessToken);
+      window.localStorage.setItem('hcp.refreshToken', tokens.refreshToken);
+      window.localStorage.setItem('hcp.userId', tokens.userID);
+      // The tutorial opens by itself after sign-in; journeys that are not about it start with it dismissed.
+      if (!showTutorial) window.localStorage.setItem('hcp.tutorialDismissed', 'true');
+    },
+    { tokens: jwtToken, showTutorial: options.showTutorial ?? false },
+  );
   return jwtToken;
 }
 

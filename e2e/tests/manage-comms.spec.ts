@@ -124,7 +124,8 @@ test('the admin creates a practice, edits each tab, adds an HCP with a contact a
   await expect(page.getByText('No HCPs or staff in this practice yet.')).toBeVisible();
   await expectAccessible(page);
   await page.getByRole('link', { name: 'Create HCP or staff member' }).click();
-  await expect(page.getByLabel('Practice', { exact: true })).toHaveValue(/.+/);
+  await expect(page.getByRole('heading', { level: 2, name: 'New HCP or staff member' })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Practice' })).toHaveValue(/.+/);
   await page.getByLabel('Full name').fill('Nora Whitfield');
   await page.getByLabel('Role').selectOption('MD');
   await page.getByRole('button', { name: 'Create HCP or staff member' }).click();

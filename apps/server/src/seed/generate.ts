@@ -40,7 +40,7 @@ export const SEED_SIZES = {
 } as const;
 
 export interface DemoAccount {
-  key: 'prescriber' | 'staff' | 'admin' | 'sales' | 'mfa' | 'harrow';
+  key: 'prescriber' | 'staff' | 'admin' | 'sales' | 'mfa' | 'harrow' | 'vam';
   email: string;
   description: string;
 }
@@ -53,6 +53,7 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
   { key: 'sales', email: 'sales@demo.hcp', description: 'Provider sales user (manage communications)' },
   { key: 'mfa', email: 'dr.patel@demo.hcp', description: 'Prescriber with two-step verification on' },
   { key: 'harrow', email: 'dr.kim@harrow.demo.hcp', description: 'Second-brand (Harrow) prescriber' },
+  { key: 'vam', email: 'vam.staff@demo.hcp', description: 'Office staff of a VAM practice (has an account manager)' },
 ];
 
 export interface DemoData {
@@ -496,6 +497,21 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
     });
     data.officeMembers.push({ mdOfficeId: id, mdStaffId: staffId });
   }
+
+  // A front-desk account at the VAM practice (its Contact modal names the account manager). Drawn last too.
+  const vamOffice = offices[2] as (typeof offices)[number];
+  data.users.push({
+    id: uuid(),
+    tenantId: tenantIds.main as string,
+    email: 'vam.staff@demo.hcp',
+    role: 'mdo.user',
+    userType: 'mdo_user.staff',
+    displayName: 'Casey Vance',
+    phone: '(614) 555-0114',
+    mdStaffId: vamOffice.staff[0],
+    mdOfficeId: vamOffice.id,
+    demoKey: 'vam',
+  });
   return data;
 }
 

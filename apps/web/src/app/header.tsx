@@ -1,13 +1,12 @@
-import { canManageAccounts, ROUTES } from '@hcp/contract';
+import { brandHeaderLinks, canManageAccounts, isPrescriber, MAIN_BRAND, ROUTES, SECOND_BRAND } from '@hcp/contract';
 import { Link } from 'react-router';
-import { APP_TITLE } from '../components/page.tsx';
-import { useUserDetails } from '../lib/current-user/get-user-details.ts';
-import { readSession } from '../lib/storage.ts';
+import { LOGOS, useBrand } from '../lib/brand/brand.tsx';
+import { useFeatureFlags } from '../lib/current-user/get-feature-flags.ts';
 import styles from './layout.module.css';
 
 /** The username links to manage accounts for admins only; for others it is plain text, not a link (spec §2). */
 function UserName() {
-  const { data: user } = useUserDetails(readSession()?.userId ?? null);
+  const { user } = useBrand();
   if (!user) return null;
   return canManageAccounts(user) ? (
     <Link to={ROUTES.manageAccounts}>{user.userName}</Link>
@@ -16,16 +15,59 @@ function UserName() {
   );
 }
 
-export function Header({ signedIn }: { signedIn: boolean }) {
+/**
+ * The header of spec §2: logo and brand title; when signed in the brand links ('Access' the second brand,
+ * 'Back to' the main portal), 'Prescribe Rx', 'Tutorial Video', the username, 'Contact' and 'Log Out'.
+ */
+export function Header({
+  signedIn,
+  onOpenTutorial,
+  onOpenContact,
+}: {
+  signedIn: boolean;
+  onOpenTutorial?: () => void;
+  onOpenContact?: () => void;
+}) {
+  const { tenant, brands, forced, hasSecondBrandAccess, user, switchTo } = useBrand();
+  const flags = useFeatureFlags(signedIn).data;
+  const links =
+    signedIn && user
+      ? brandHeaderLinks({
+          brand: tenant.key,
+          forced,
+          userBrand: user.brand,
+          hasSecondBrandAccess,
+          isPrescriber: isPrescriber(user),
+          hcpPrescribingEnabled: flags?.isHcpPrescribingEnabled ?? false,
+        })
+      : null;
+  const nameOf = (key: string) => brands.find((b) => b.key === key);
   return (
     <header className={styles.header}>
       <Link to={ROUTES.root} className={styles.brand}>
-        <img src="/favicon.svg" alt="" width={32} height={32} />
-        <span className={styles.title}>{APP_TITLE}</span>
+        <img src={LOGOS[tenant.key]} alt="" width={32} height={32} />
+        <span className={styles.title}>{tenant.title}</span>
       </Link>
       {signedIn ? (
         <nav aria-label="Account" className={styles.account}>
+          {links?.access ? (
+            <button type="button" className={styles.headerButton} onClick={() => switchTo(SECOND_BRAND)}>
+              Access {nameOf(SECOND_BRAND)?.name ?? 'Harrow'}
+            </button>
+          ) : null}
+          {links?.backTo ? (
+            <button type="button" className={styles.headerButton} onClick={() => switchTo(MAIN_BRAND)}>
+              Back to {nameOf(MAIN_BRAND)?.title ?? 'HCP Portal'}
+            </button>
+          ) : null}
+          {links?.prescribe ? <Link to={ROUTES.prescribe}>Prescribe Rx</Link> : null}
+          <button type="button" className={styles.headerButton} onClick={onOpenTutorial}>
+            Tutorial Video
+          </button>
           <UserName />
+          <button type="button" className={styles.headerButton} onClick={onOpenContact}>
+            Contact
+          </button>
           <Link to={ROUTES.logout}>Log Out</Link>
         </nav>
       ) : null}

@@ -1,14 +1,24 @@
-import { actionNeededQueryEnabled, ROUTES, shouldLeaveNewComments, shouldRedirectToPatientSearch } from '@hcp/contract';
-import { Suspense } from 'react';
+import {
+  actionNeededQueryEnabled,
+  canManageAccounts,
+  ROUTES,
+  shouldAutoOpenTutorial,
+  shouldLeaveNewComments,
+  shouldRedirectToPatientSearch,
+} from '@hcp/contract';
+import { Suspense, useState } from 'react';
 import { Link, matchPath, Navigate, Outlet, useLocation } from 'react-router';
 import { Toaster } from 'sonner';
 import 'sonner/dist/styles.css';
 import { FullPageLoader } from '../components/full-page-loader.tsx';
 import { useActionNeeded } from '../features/action-needed/api/get-action-needed.ts';
 import { useNewComments } from '../features/new-comments/api/get-new-comments.ts';
-import { readSession } from '../lib/storage.ts';
+import { BrandStyle, useBrand } from '../lib/brand/brand.tsx';
+import { readSession, storage } from '../lib/storage.ts';
 import { Header } from './header.tsx';
 import styles from './layout.module.css';
+import { SupportModal } from './modals/support-modal.tsx';
+import { TutorialModal } from './modals/tutorial-modal.tsx';
 import { NavTabs } from './nav-tabs.tsx';
 
 function SkipLink() {
@@ -22,6 +32,7 @@ function SkipLink() {
 export function PublicLayout() {
   return (
     <>
+      <BrandStyle />
       <SkipLink />
       <Header signedIn={false} />
       <main id="main" className={styles.main} tabIndex={-1}>
@@ -76,8 +87,9 @@ function Shell({ userId }: { userId: string }) {
   }
   return (
     <>
+      <BrandStyle />
       <SkipLink />
-      <Header signedIn />
+      <ShellModals />
       <NavTabs actionNeededCount={count} actionNeededLoading={firstLoad} newCommentsCount={newCommentsCount} />
       <main id="main" className={styles.main} tabIndex={-1}>
         {/* Spec §2: a full-page loader while the action-needed list first loads. */}
@@ -90,9 +102,59 @@ function Shell({ userId }: { userId: string }) {
         )}
       </main>
       <Toaster position="top-center" richColors closeButton />
-      <footer className={styles.footer}>
-        <Link to={ROUTES.termsOfUse}>Terms of Use</Link>
-      </footer>
+      <SettingsFooter />
+    </>
+  );
+}
+
+/** Settings footer (spec §2): 'Manage Accounts' for admin users, and 'Terms of Use'. */
+function SettingsFooter() {
+  const { user } = useBrand();
+  return (
+    <footer className={styles.footer}>
+      {user && canManageAccounts(user) ? <Link to={ROUTES.manageAccounts}>Manage Accounts</Link> : null}
+      <Link to={ROUTES.termsOfUse}>Terms of Use</Link>
+    </footer>
+  );
+}
+
+type TutorialState = { open: boolean; automatic: boolean };
+
+/**
+ * The header with its two modals. The tutorial opens by itself after sign-in unless 'Do not show this
+ * again' was chosen (kept) or it was closed in this session (spec §1, §4).
+ */
+function ShellModals() {
+  const { user } = useBrand();
+  const [tutorial, setTutorial] = useState<TutorialState>(() => ({
+    open: shouldAutoOpenTutorial({
+      dismissedForever: storage.get('tutorialDismissed') === 'true',
+      closedThisSession: storage.get('tutorialClosed') === 'true',
+    }),
+    automatic: true,
+  }));
+  const [contactOpen, setContactOpen] = useState(false);
+  const closeTutorial = () => {
+    storage.set('tutorialClosed', 'true');
+    setTutorial({ open: false, automatic: false });
+  };
+  return (
+    <>
+      <Header
+        signedIn
+        onOpenTutorial={() => setTutorial({ open: true, automatic: false })}
+        onOpenContact={() => setContactOpen(true)}
+      />
+      <TutorialModal
+        open={tutorial.open}
+        openedAutomatically={tutorial.automatic}
+        onClose={closeTutorial}
+        onDoNotShowAgain={() => {
+          storage.set('tutorialDismissed', 'true');
+          closeTutorial();
+        }}
+      />
+      <SupportModal open={contactOpen} onClose={() => setContactOpen(false)} user={user} />
     </>
   );
 }

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useBrand } from '../lib/brand/brand.tsx';
 
 export const APP_TITLE = 'HCP Portal';
 
@@ -12,9 +13,10 @@ export function Page({
   children?: ReactNode;
   headingHidden?: boolean;
 }) {
+  const { tenant } = useBrand();
   return (
     <>
-      <title>{`${title} · ${APP_TITLE}`}</title>
+      <title>{`${title} · ${tenant.title}`}</title>
       {/* Focusable from script (not by Tab) so a screen can move focus to its heading after navigation. */}
       <h1 className={headingHidden ? 'visually-hidden' : undefined} tabIndex={-1}>
         {title}

@@ -16,6 +16,8 @@ export const STORAGE_KEYS = {
   appealsKey: 'hcp.appealsKey',
   appealsNpi: 'hcp.appealsNpi',
   tutorialDismissed: 'hcp.tutorialDismissed',
+  /** The tutorial was closed in this tab's session: it does not open by itself again (spec §4). */
+  tutorialClosed: 'hcp.tutorialClosed',
   brand: 'hcp.brand',
 } as const;
 export type StorageKey = keyof typeof STORAGE_KEYS;
@@ -27,6 +29,7 @@ const SESSION_SCOPED: ReadonlySet<StorageKey> = new Set([
   'appealsData',
   'appealsKey',
   'appealsNpi',
+  'tutorialClosed',
 ]);
 
 function area(key: StorageKey): Storage {

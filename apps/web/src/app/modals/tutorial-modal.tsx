@@ -1,0 +1,46 @@
+import controls from '../../components/controls.module.css';
+import { Dialog } from '../../components/dialog.tsx';
+import { webConfig } from '../../lib/config.ts';
+import styles from './modals.module.css';
+
+export const TUTORIAL_TITLE = 'Please watch this short video on how to use the HCP portal';
+
+/**
+ * The tutorial video (spec §2, §4). 'Do not show this again' is offered only when it opened by itself;
+ * closing either way is handled by the caller (it turns auto-show off for the session).
+ */
+export function TutorialModal({
+  open,
+  openedAutomatically,
+  onClose,
+  onDoNotShowAgain,
+}: {
+  open: boolean;
+  openedAutomatically: boolean;
+  onClose: () => void;
+  onDoNotShowAgain: () => void;
+}) {
+  return (
+    <Dialog
+      open={open}
+      title={TUTORIAL_TITLE}
+      onClose={onClose}
+      actions={
+        <>
+          {openedAutomatically ? (
+            <button type="button" className={controls.secondary} onClick={onDoNotShowAgain}>
+              Do not show this again
+            </button>
+          ) : null}
+          <button type="button" className={controls.primary} onClick={onClose}>
+            Close
+          </button>
+        </>
+      }
+    >
+      <video className={styles.video} controls preload="metadata" src={webConfig.tutorialVideoUrl}>
+        <track kind="captions" src={webConfig.tutorialCaptionsUrl} srcLang="en" label="English" default />
+      </video>
+    </Dialog>
+  );
+}
