@@ -187,7 +187,8 @@ test('a practice with open prescriptions cannot be deleted, and unsaved edits as
   await expect(dialog).toBeHidden();
 
   await page.getByLabel('Practice name').fill('Morgan Family Medicine (edited)');
-  await page.getByRole('link', { name: 'Preferences' }).click();
+  const practiceTabs = page.getByRole('navigation', { name: 'Practice' });
+  await practiceTabs.getByRole('link', { name: 'Preferences' }).click();
   const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
   await expect(leave).toBeVisible();
   await expect(leave.getByRole('button', { name: 'Stay on this page' })).toBeFocused();
@@ -195,7 +196,7 @@ test('a practice with open prescriptions cannot be deleted, and unsaved edits as
   await expect(leave).toBeHidden();
   await expect(page).toHaveURL(/\/edit\/details$/);
   await expect(page.getByLabel('Practice name')).toHaveValue('Morgan Family Medicine (edited)');
-  await page.getByRole('link', { name: 'Preferences' }).click();
+  await practiceTabs.getByRole('link', { name: 'Preferences' }).click();
   await leave.getByRole('button', { name: 'Leave without saving' }).click();
   await expect(page).toHaveURL(/\/edit\/preferences$/);
 });

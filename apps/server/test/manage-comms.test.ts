@@ -513,3 +513,22 @@ describe('ZIP lookup and address verification', () => {
     expect(other.statusCode).toBe(404);
   });
 });
+
+describe('practices of the signed-in user', () => {
+  it('lists an office user’s own practices with their preferences, and nobody else’s', async () => {
+    const res = await as(staffUser, { method: 'GET', url: `/api/mdo/v1/users/${staffUser.userID}/practices` });
+    expect(res.statusCode, res.body).toBe(200);
+    const practices = res.json() as { id: string; name: string; mdOfficePrefs: Record<string, unknown> }[];
+    expect(practices.map((p) => p.name)).toEqual(['Morgan Family Medicine']);
+    expect(Object.keys(practices[0]?.mdOfficePrefs ?? {}).sort()).toEqual([
+      'communicationMode',
+      'notOnboarded',
+      'paHandling',
+      'refillRequestOption',
+    ]);
+    const other = await as(staffUser, { method: 'GET', url: `/api/mdo/v1/users/${admin.userID}/practices` });
+    expect(other.statusCode).toBe(404);
+    const kim = await as(harrow, { method: 'GET', url: `/api/mdo/v1/users/${harrow.userID}/practices` });
+    expect(kim.json().map((p: { id: string }) => p.id)).not.toContain(morganOffice.id);
+  });
+});

@@ -112,6 +112,7 @@ export const apiPaths = {
   featureFlags: `${API_BASE}/v1/feature-flags`,
   tenant: `${API_BASE}/v1/tenant`,
   userPreferences: (userId: string) => `${user(userId)}/preferences`,
+  myPractices: (userId: string) => `${user(userId)}/practices`,
   verifyAddress: (userId: string) => `${user(userId)}/verify-address`,
   // prescriptions
   actionNeeded: (userId: string) => `${API_BASE}/v2/users/${enc(userId)}/action-needed`,

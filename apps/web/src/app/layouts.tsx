@@ -1,6 +1,7 @@
 import {
   actionNeededQueryEnabled,
   canManageAccounts,
+  manageCommsAccess,
   ROUTES,
   shouldAutoOpenTutorial,
   shouldLeaveNewComments,
@@ -113,6 +114,11 @@ function SettingsFooter() {
   return (
     <footer className={styles.footer}>
       {user && canManageAccounts(user) ? <Link to={ROUTES.manageAccounts}>Manage Accounts</Link> : null}
+      {/* Our additions: the user's own settings, and an office user's practice preferences. */}
+      <Link to={ROUTES.preferences}>Preferences</Link>
+      {user && manageCommsAccess(user) === 'officePreferences' ? (
+        <Link to={ROUTES.practicePreferences}>Practice Preferences</Link>
+      ) : null}
       <Link to={ROUTES.termsOfUse}>Terms of Use</Link>
     </footer>
   );

@@ -130,3 +130,12 @@ export type SalesUser = z.infer<typeof salesUserSchema>;
 
 export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
 export type Deleted = z.infer<typeof deletedSchema>;
+
+/** GET users/{id}/practices (our design): the practices a user acts for, for the practice-preference screens. */
+export const myPracticeSchema = mdOfficeListRecordSchema.extend({
+  mdOfficePrefs: mdOfficeCommPrefsSchema,
+});
+export const myPracticesSchema = z.array(myPracticeSchema);
+export type MyPractice = z.infer<typeof myPracticeSchema>;
+/** The practice-preference list shows at most this many practices (an office user has a handful). */
+export const MY_PRACTICES_MAX = 100;

@@ -273,3 +273,13 @@ export async function isSalesUserOfTenant(db: Executor, tenantId: string, userId
     .limit(1);
   return rows.length > 0;
 }
+
+/** The practices in a user's office scope (decision 0010), by name. */
+export async function practicesInScope(db: Executor, userId: string, limit: number): Promise<OfficeRow[]> {
+  return db
+    .select()
+    .from(mdOffices)
+    .where(sql`${mdOffices.id} in (${officeScopeSql(userId)})`)
+    .orderBy(asc(sql`lower(${mdOffices.name})`))
+    .limit(limit);
+}

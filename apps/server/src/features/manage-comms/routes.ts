@@ -10,6 +10,7 @@ import {
   mdStaffSchema,
   mdStaffSearchResponseSchema,
   mdStaffUpdateSchema,
+  myPracticesSchema,
   officeStaffListSchema,
   pagedQuerySchema,
   salesListSchema,
@@ -117,6 +118,12 @@ export const manageCommsRoutes: FastifyPluginAsyncZod<{ service: ManageCommsServ
     `${v1}/md-partner/:id/comm-prefs`,
     { ...write, schema: { tags, params: staffParams, body: mdPartnerCommPrefsSchema, response: { 200: mdStaffSchema } } },
     async (request) => service.updatePartnerCommPrefs(signedInContext(request), request.params.id, request.body),
+  );
+
+  app.get(
+    `${v1}/users/:userId/practices`,
+    { ...read, schema: { tags, params: z.object({ userId: z.string() }), response: { 200: myPracticesSchema } } },
+    async (request) => service.myPractices(signedInContext(request, request.params.userId)),
   );
 
   app.get(`${v1}/sales-list`, { ...read, schema: { tags, response: { 200: salesListSchema } } }, async (request) =>

@@ -18,6 +18,8 @@ import {
   type MdStaffListRecord,
   type MdStaffSearchResponse,
   type MdStaffUpdate,
+  MY_PRACTICES_MAX,
+  type MyPractice,
   manageCommsAccess,
   type PagedQuery,
   type SalesUser,
@@ -412,6 +414,31 @@ export function createManageCommsService(deps: { db: Database }) {
         await repo.updateStaff(tx, staffId, { deletedAt: new Date() });
         await audit(tx, ctx, { action: 'staff.delete', entityType: 'md_staff', entityId: staffId });
         return { id: staffId, deleted: true as const };
+      });
+    },
+
+    /** The practices the user acts for, with their communication preferences (practice-preference screens). */
+    async myPractices(ctx: SignedInContext): Promise<MyPractice[]> {
+      const actor = await actorOf(ctx);
+      if (actor.access === 'none') throw notFound();
+      const rows = await repo.practicesInScope(db, ctx.userId, MY_PRACTICES_MAX);
+      return rows.map((row) => {
+        const office = officeOf(row, false);
+        return {
+          id: office.id,
+          name: office.name,
+          city: office.city,
+          state: office.state,
+          phoneNumber: office.phoneNumber,
+          email: office.email,
+          isKeyAccount: office.isKeyAccount,
+          mdOfficePrefs: {
+            communicationMode: office.mdOfficePrefs.communicationMode,
+            paHandling: office.mdOfficePrefs.paHandling,
+            refillRequestOption: office.mdOfficePrefs.refillRequestOption,
+            notOnboarded: office.mdOfficePrefs.notOnboarded,
+          },
+        };
       });
     },
 

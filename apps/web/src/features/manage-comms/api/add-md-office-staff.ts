@@ -1,8 +1,8 @@
 import { type AddOfficeStaff, apiPaths, mdStaffSchema } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { manageCommsKeys } from '../../../lib/practices/keys.ts';
 import { withFailureMessage } from '../../../lib/service-error.ts';
-import { manageCommsKeys } from './keys.ts';
 
 /** POST /api/mdo/v1/md-offices/{id}/staff: add an existing person, or create a new one in the practice. */
 export const addMdOfficeStaff = (officeId: string, body: AddOfficeStaff) =>

@@ -1,8 +1,8 @@
 import { apiPaths, deletedSchema } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { manageCommsKeys } from '../../../lib/practices/keys.ts';
 import { withFailureMessage } from '../../../lib/service-error.ts';
-import { manageCommsKeys } from './keys.ts';
 
 /** DELETE /api/mdo/v1/md-staff/{id}: refused (409) while they have open prescriptions or a portal account. */
 export const deleteMdStaff = (id: string) =>

@@ -1,8 +1,8 @@
 import { apiPaths, officeStaffListSchema } from '@hcp/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { manageCommsKeys } from '../../../lib/practices/keys.ts';
 import { withFailureMessage } from '../../../lib/service-error.ts';
-import { manageCommsKeys } from './keys.ts';
 
 /** GET /api/mdo/v1/md-offices/{id}/staff. */
 export const getMdOfficeStaff = (id: string, signal?: AbortSignal) =>

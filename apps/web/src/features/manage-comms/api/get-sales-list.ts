@@ -1,8 +1,8 @@
 import { apiPaths, salesListSchema } from '@hcp/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { manageCommsKeys } from '../../../lib/practices/keys.ts';
 import { withFailureMessage } from '../../../lib/service-error.ts';
-import { manageCommsKeys } from './keys.ts';
 
 /** GET /api/mdo/v1/sales-list: the provider's sales representatives a practice can be assigned to. */
 export const getSalesList = (signal?: AbortSignal) =>

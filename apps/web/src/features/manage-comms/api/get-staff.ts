@@ -1,8 +1,8 @@
 import { apiPaths, mdStaffSchema } from '@hcp/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { manageCommsKeys } from '../../../lib/practices/keys.ts';
 import { withFailureMessage } from '../../../lib/service-error.ts';
-import { manageCommsKeys } from './keys.ts';
 
 /** GET /api/mdo/v1/staff/{id}. */
 export const getStaff = (id: string, signal?: AbortSignal) =>

@@ -1,8 +1,8 @@
 import { apiPaths, type MdOffice, type MdOfficeInput, mdOfficeSchema } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { manageCommsKeys } from '../../../lib/practices/keys.ts';
 import { withFailureMessage } from '../../../lib/service-error.ts';
-import { manageCommsKeys } from './keys.ts';
 
 /** POST /api/mdo/v1/md-offices (create) or PUT /api/mdo/v1/md-offices/{id} (edit details). */
 export const saveMdOffice = (id: string | null, input: MdOfficeInput) =>

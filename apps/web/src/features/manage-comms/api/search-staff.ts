@@ -1,8 +1,8 @@
 import { apiPaths, mdStaffSearchResponseSchema, offsetForPage, PAGE_SIZE } from '@hcp/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { manageCommsKeys } from '../../../lib/practices/keys.ts';
 import { withFailureMessage } from '../../../lib/service-error.ts';
-import { manageCommsKeys } from './keys.ts';
 
 /** GET /api/mdo/v1/staff?searchText&offset&limit. */
 export const searchStaff = (searchText: string, page: number, limit = PAGE_SIZE, signal?: AbortSignal) =>

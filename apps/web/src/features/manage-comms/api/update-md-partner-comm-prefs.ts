@@ -1,8 +1,8 @@
 import { apiPaths, type MdPartnerCommPrefs, type MdStaff, mdStaffSchema } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { manageCommsKeys } from '../../../lib/practices/keys.ts';
 import { withFailureMessage } from '../../../lib/service-error.ts';
-import { manageCommsKeys } from './keys.ts';
 
 /** PUT /api/mdo/v1/md-partner/{id}/comm-prefs: how an HCP or staff member wants to be contacted. */
 export const updateMdPartnerCommPrefs = (id: string, prefs: MdPartnerCommPrefs) =>

@@ -1,8 +1,8 @@
 import { apiPaths, type MdStaff, type MdStaffUpdate, mdStaffSchema } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { manageCommsKeys } from '../../../lib/practices/keys.ts';
 import { withFailureMessage } from '../../../lib/service-error.ts';
-import { manageCommsKeys } from './keys.ts';
 
 /** PUT /api/mdo/v1/md-staff/{id}: the details, or the contact addresses. */
 export const updateMdStaff = (id: string, body: MdStaffUpdate) =>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Dialog } from '../../../components/dialog.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
-import { failureText } from '../utils/form-errors.ts';
+import { failureText } from '../../../lib/form-errors.ts';
 import styles from './manage-comms.module.css';
 
 /**

@@ -15,8 +15,8 @@ import { FormAlert } from '../../../components/form-alert.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
 import { useVerifyAddress } from '../../../lib/addresses/verify-address.ts';
+import { applyServerFieldErrors, failureText } from '../../../lib/form-errors.ts';
 import { useUpdateMdStaff } from '../api/update-md-staff.ts';
-import { applyServerFieldErrors, failureText } from '../utils/form-errors.ts';
 import { AddressFields } from './address-fields.tsx';
 import styles from './manage-comms.module.css';
 

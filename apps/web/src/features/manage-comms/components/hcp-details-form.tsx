@@ -12,14 +12,14 @@ import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { SelectField } from '../../../components/select-field.tsx';
+import { SubmitRow } from '../../../components/submit-row.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
+import { applyServerFieldErrors, failureText } from '../../../lib/form-errors.ts';
 import { useAddMdOfficeStaff } from '../api/add-md-office-staff.ts';
 import { useMdOfficesSearch } from '../api/search-md-offices.ts';
 import { useUpdateMdStaff } from '../api/update-md-staff.ts';
-import { applyServerFieldErrors, failureText } from '../utils/form-errors.ts';
 import styles from './manage-comms.module.css';
-import { SubmitRow } from './submit-row.tsx';
 
 const ROLE_OPTIONS = MD_STAFF_ROLES.map((r) => ({ value: r, label: r === 'STAFF' ? 'Office staff' : r }));
 /** The practice picker lists this many practices by name; more than that is a job for the Practices search. */

@@ -11,11 +11,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { RadioGroup } from '../../../components/radio-group.tsx';
+import { SubmitRow } from '../../../components/submit-row.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
+import { applyServerFieldErrors, failureText } from '../../../lib/form-errors.ts';
 import { useUpdateMdPartnerCommPrefs } from '../api/update-md-partner-comm-prefs.ts';
-import { applyServerFieldErrors, failureText } from '../utils/form-errors.ts';
 import styles from './manage-comms.module.css';
-import { SubmitRow } from './submit-row.tsx';
 
 /** How an HCP or staff member wants to be contacted. */
 export function HcpPreferencesForm({ person }: { person: MdStaff }) {

@@ -11,15 +11,15 @@ import { FormProvider, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { SelectField } from '../../../components/select-field.tsx';
+import { SubmitRow } from '../../../components/submit-row.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
+import { applyServerFieldErrors, failureText } from '../../../lib/form-errors.ts';
 import { useSalesList } from '../api/get-sales-list.ts';
 import { useSaveMdOffice } from '../api/save-md-office.ts';
-import { applyServerFieldErrors, failureText } from '../utils/form-errors.ts';
 import { AddressFields } from './address-fields.tsx';
 import styles from './manage-comms.module.css';
 import { useManageCommsContext } from './manage-comms-context.ts';
-import { SubmitRow } from './submit-row.tsx';
 
 const valuesOf = (office: MdOffice | null, defaultSalesUserId = ''): MdOfficeFormValues => ({
   name: office?.name ?? '',

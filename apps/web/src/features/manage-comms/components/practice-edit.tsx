@@ -1,14 +1,14 @@
 import { webPaths } from '@hcp/contract';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
+import { PracticePreferencesForm } from '../../../components/practice-preferences-form.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
+import { useMdOffice } from '../../../lib/practices/get-md-office.ts';
 import { useDeleteMdOffice } from '../api/delete-md-office.ts';
-import { useMdOffice } from '../api/get-md-office.ts';
 import { DeleteButton } from './delete-button.tsx';
 import styles from './manage-comms.module.css';
 import { PracticeDetailsForm } from './practice-details-form.tsx';
 import { PracticeHcps } from './practice-hcps.tsx';
-import { PracticePreferencesForm } from './practice-preferences-form.tsx';
 import { SubTabs } from './sub-tabs.tsx';
 
 const TABS = ['details', 'preferences', 'hcps'] as const;

@@ -1,5 +1,71 @@
+import { COMMUNICATION_MODE_LABELS, type MyPractice, PA_HANDLING_LABELS, REFILL_REQUEST_LABELS, webPaths } from '@hcp/contract';
+import { Link, Navigate, useParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
+import { PracticePreferencesForm } from '../../../components/practice-preferences-form.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { Table } from '../../../components/table/table.tsx';
+import { useMdOffice } from '../../../lib/practices/get-md-office.ts';
+import { readSession } from '../../../lib/storage.ts';
+import { useMyPractices } from '../api/get-my-practices.ts';
+
+function Loading({ what }: { what: string }) {
+  return (
+    <p role="status">
+      <Spinner /> Loading {what}…
+    </p>
+  );
+}
+
+/** /practice-preferences: the user's practices and how each wants to be contacted; one practice opens directly. */
+function PracticeList({ userId }: { userId: string }) {
+  const practices = useMyPractices(userId);
+  if (practices.data?.length === 1 && practices.data[0]) {
+    return <Navigate to={webPaths.practicePreferencesDetail(practices.data[0].id)} replace />;
+  }
+  return (
+    <Table<MyPractice>
+      caption="Your practices"
+      columns={[
+        { key: 'name', header: 'Practice', cell: (p) => p.name },
+        { key: 'mode', header: 'Communication', cell: (p) => COMMUNICATION_MODE_LABELS[p.mdOfficePrefs.communicationMode] },
+        { key: 'pa', header: 'Prior authorizations', cell: (p) => PA_HANDLING_LABELS[p.mdOfficePrefs.paHandling] },
+        { key: 'refills', header: 'Refill requests', cell: (p) => REFILL_REQUEST_LABELS[p.mdOfficePrefs.refillRequestOption] },
+      ]}
+      actions={(p) => (
+        <Link to={webPaths.practicePreferencesDetail(p.id)} aria-label={`Open ${p.name}`}>
+          Open
+        </Link>
+      )}
+      rows={practices.data ?? []}
+      rowKey={(p) => p.id}
+      isLoading={practices.isPending}
+      emptyMessage={practices.isError ? practices.error.message : 'You are not part of any practice yet.'}
+    />
+  );
+}
+
+/** /practice-preferences/{mdOfficeId}: one practice's communication preferences, editable by its office users. */
+function PracticeDetail({ officeId }: { officeId: string }) {
+  const office = useMdOffice(officeId);
+  if (office.isPending) return <Loading what="practice" />;
+  if (office.isError) return <p role="alert">{office.error.message}</p>;
+  return (
+    <section aria-labelledby="practice-name">
+      <h2 id="practice-name">{office.data.name}</h2>
+      <p>
+        <Link to="/practice-preferences">All your practices</Link>
+      </p>
+      <PracticePreferencesForm key={office.data.id} office={office.data} />
+    </section>
+  );
+}
 
 export default function PracticePreferencesRoute() {
-  return <Page title="Practice Preferences" />;
+  const { mdOfficeId } = useParams();
+  const userId = readSession()?.userId ?? '';
+  return (
+    <Page title="Practice Preferences">
+      {mdOfficeId ? <PracticeDetail officeId={mdOfficeId} /> : <PracticeList userId={userId} />}
+    </Page>
+  );
 }

@@ -12,12 +12,12 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import { RadioGroup } from '../../../components/radio-group.tsx';
-import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
-import { useUpdateMdOfficeCommPrefs } from '../api/update-md-office-comm-prefs.ts';
-import { applyServerFieldErrors, failureText } from '../utils/form-errors.ts';
-import styles from './manage-comms.module.css';
+import { applyServerFieldErrors, failureText } from '../lib/form-errors.ts';
+import { useUpdateMdOfficeCommPrefs } from '../lib/practices/update-md-office-comm-prefs.ts';
+import styles from './practice-preferences-form.module.css';
+import { RadioGroup } from './radio-group.tsx';
 import { SubmitRow } from './submit-row.tsx';
+import { UnsavedChangesGuard } from './unsaved-changes.tsx';
 
 const options = <T extends string>(values: readonly T[], labels: Record<T, string>) =>
   values.map((value) => ({ value, label: labels[value] }));

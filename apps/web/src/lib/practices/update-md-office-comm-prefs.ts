@@ -1,7 +1,7 @@
 import { apiPaths, type MdOffice, type MdOfficeCommPrefs, mdOfficeSchema } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
-import { withFailureMessage } from '../../../lib/service-error.ts';
+import { api } from '../api-client.ts';
+import { withFailureMessage } from '../service-error.ts';
 import { manageCommsKeys } from './keys.ts';
 
 /** PUT /api/mdo/v1/md-offices/{id}/comm-prefs. */

@@ -1,6 +1,6 @@
 /** Turning a failed call into what a form shows: the server's field errors on their fields, the rest as one line. */
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
-import { ServiceError } from '../../../lib/service-error.ts';
+import { ServiceError } from './service-error.ts';
 
 /** Puts 'body.<field>' errors of a 400/409 answer on the form's fields; returns whether any was placed. */
 export function applyServerFieldErrors<T extends FieldValues>(

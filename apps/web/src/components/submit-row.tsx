@@ -1,11 +1,12 @@
-import { FormAlert } from '../../../components/form-alert.tsx';
-import styles from './manage-comms.module.css';
+import controls from './controls.module.css';
+import { FormAlert } from './form-alert.tsx';
+import styles from './submit-row.module.css';
 
 /** A form's submit button (busy while saving) with the form-level error beside it. */
 export function SubmitRow({ label, busy, error }: { label: string; busy: boolean; error: string | undefined }) {
   return (
-    <div className={styles.actions}>
-      <button type="submit" className={styles.primary} disabled={busy}>
+    <div className={styles.row}>
+      <button type="submit" className={controls.primary} disabled={busy}>
         {busy ? 'Saving…' : label}
       </button>
       <FormAlert message={error} />
