@@ -19,6 +19,8 @@ import { createAuthService } from './features/auth/service.ts';
 import { createTokenSigner } from './features/auth/tokens.ts';
 import { brandsRoutes } from './features/brands/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { manageAccountsRoutes } from './features/manage-accounts/routes.ts';
+import { createManageAccountsService } from './features/manage-accounts/service.ts';
 import { manageCommsRoutes } from './features/manage-comms/routes.ts';
 import { createManageCommsService } from './features/manage-comms/service.ts';
 import { newCommentsRoutes } from './features/new-comments/routes.ts';
@@ -121,6 +123,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(manageCommsRoutes, { service: createManageCommsService({ db }) });
   await app.register(addressesRoutes, { db });
   await app.register(brandsRoutes, { db });
+  await app.register(manageAccountsRoutes, {
+    service: createManageAccountsService({ db, sessions: auth }),
+    publicUrl: config.publicUrl,
+  });
 
   await registerWebApp(app, config.webDist);
   return app;

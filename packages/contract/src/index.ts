@@ -1,3 +1,4 @@
+export * from './api/accounts.ts';
 export * from './api/addresses.ts';
 export * from './api/auth.ts';
 export * from './api/comments.ts';

@@ -149,6 +149,10 @@ export const apiPaths = {
   mdPartnerCommPrefs: (id: string) => `${API_BASE}/v1/md-partner/${enc(id)}/comm-prefs`,
   salesList: `${API_BASE}/v1/sales-list`,
   zipInfo: (zip: string) => `${API_BASE}/v1/zip-info/${enc(zip)}`,
+  // manage accounts (our design)
+  accounts: `${API_BASE}/v1/accounts`,
+  account: (id: string) => `${API_BASE}/v1/accounts/${enc(id)}`,
+  accountResetMfa: (id: string) => `${API_BASE}/v1/accounts/${enc(id)}/reset-mfa`,
   // appeals
   appealAuth: `${API_BASE}/v1/appeal-auth`,
   appealFileUpload: (id: string) => `${API_BASE}/v1/appeal/${enc(id)}/file-upload`,

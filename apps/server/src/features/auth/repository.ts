@@ -264,3 +264,13 @@ export async function purgeExpired(db: Executor, now: Date) {
     ),
   };
 }
+
+/** Cancels the user's pending sign-in codes (their challenges can no longer be answered). */
+export async function consumeOpenChallenges(db: Executor, userId: string, at: Date): Promise<number> {
+  const rows = await db
+    .update(mfaChallenges)
+    .set({ consumedAt: at })
+    .where(and(eq(mfaChallenges.userId, userId), isNull(mfaChallenges.consumedAt)))
+    .returning({ id: mfaChallenges.id });
+  return rows.length;
+}

@@ -41,6 +41,8 @@ export const AUTH_LIMITS = {
   /** A rotated refresh token presented again within this window is a race between tabs, not theft. */
   refreshReuseGraceSeconds: 30,
   resetTokenSeconds: 30 * 60,
+  /** An invitation link (a reset token for an account without a password) stays valid for a week. */
+  invitationSeconds: 7 * 24 * 3600,
 } as const;
 
 export const LOGIN_FAILED_MESSAGE = 'Email or password is incorrect.';
@@ -456,7 +458,48 @@ export function createAuthService(deps: AuthServiceDeps) {
     });
   }
 
+  /** Ends every session of a user at once (an account disabled by an admin). */
+  async function endAllSessions(userId: string): Promise<void> {
+    const now = new Date();
+    await denyFamilies(await repo.revokeAllFamiliesOfUser(db, userId, now), now);
+  }
+
+  /**
+   * Records, inside the caller's transaction, the invitation of a new account: a single-use link to choose a
+   * password (the reset-token mechanism, valid for a week); returns the delivery to run after commit.
+   */
+  async function recordInvitation(
+    tx: Executor,
+    user: { id: string; email: string; displayName: string },
+    publicOrigin: string,
+  ): Promise<() => Promise<boolean>> {
+    const token = randomToken();
+    const mail = {
+      to: user.email,
+      subject: 'You are invited to the HCP Portal',
+      text: `Hello ${user.displayName}, an administrator created an HCP Portal account for you. To choose your password, open ${publicOrigin}/password-reset/${token} within 7 days.`,
+      kind: 'invitation',
+    };
+    await repo.insertResetToken(tx, {
+      userId: user.id,
+      tokenHash: sha256(token),
+      expiresAt: new Date(Date.now() + AUTH_LIMITS.invitationSeconds * 1000),
+    });
+    const outboxId = await mailer.enqueue(tx, mail);
+    return () => mailer.deliver(outboxId, mail);
+  }
+
+  /** "Reset two-step verification": forget remembered devices and pending codes; the next sign-in mails a new code. */
+  async function resetTwoStep(tx: Executor, userId: string): Promise<{ devicesForgotten: number; codesCancelled: number }> {
+    const devicesForgotten = await repo.deleteRememberedDevices(tx, userId);
+    const codesCancelled = await repo.consumeOpenChallenges(tx, userId, new Date());
+    return { devicesForgotten, codesCancelled };
+  }
+
   return {
+    endAllSessions,
+    recordInvitation,
+    resetTwoStep,
     login,
     loginWithGoogle,
     verifyMfa,

@@ -5,35 +5,14 @@ import { mdOffices, mdStaff, officeMembers, users } from '../../db/schema.ts';
 import { officeScopeSql } from '../../lib/office-scope.ts';
 import { needsActionSql } from '../../lib/prescription-sql.ts';
 
+export { type Actor, findActor } from '../../lib/actor.ts';
+
 export type OfficeRow = typeof mdOffices.$inferSelect;
 export type StaffRow = typeof mdStaff.$inferSelect;
 export type OfficeWrite = Partial<typeof mdOffices.$inferInsert>;
 export type StaffWrite = Partial<typeof mdStaff.$inferInsert>;
 export type StaffInsert = typeof mdStaff.$inferInsert;
 export type OfficeInsert = typeof mdOffices.$inferInsert;
-
-export interface Actor {
-  id: string;
-  tenantId: string;
-  role: string;
-  userType: string;
-  mdOfficeId: string | null;
-}
-
-export async function findActor(db: Executor, userId: string): Promise<Actor | null> {
-  const rows = await db
-    .select({
-      id: users.id,
-      tenantId: users.tenantId,
-      role: users.role,
-      userType: users.userType,
-      mdOfficeId: users.mdOfficeId,
-    })
-    .from(users)
-    .where(and(eq(users.id, userId), isNull(users.disabledAt)))
-    .limit(1);
-  return rows[0] ?? null;
-}
 
 const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
