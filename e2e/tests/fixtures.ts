@@ -79,6 +79,11 @@ function latestMail(to: string, kind: string): string {
   return mail.text;
 }
 
+/** The text of the newest mail of a kind to `to` (e.g. 'invitation'). */
+export function latestMailTo(to: string, kind: string): string {
+  return latestMail(to, kind);
+}
+
 export function latestMfaCode(to: string): string {
   const code = /\b(\d{6})\b/.exec(latestMail(to, 'mfa-code'))?.[1];
   if (!code) throw new Error(`no MFA code mailed to ${to}`);

@@ -16,8 +16,8 @@ import { SubmitRow } from '../../../components/submit-row.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
 import { applyServerFieldErrors, failureText } from '../../../lib/form-errors.ts';
+import { useMdOfficesSearch } from '../../../lib/practices/search-md-offices.ts';
 import { useAddMdOfficeStaff } from '../api/add-md-office-staff.ts';
-import { useMdOfficesSearch } from '../api/search-md-offices.ts';
 import { useUpdateMdStaff } from '../api/update-md-staff.ts';
 import styles from './manage-comms.module.css';
 

@@ -9,8 +9,8 @@ import {
 import { Link } from 'react-router';
 import { SearchBox } from '../../../components/search-box.tsx';
 import { Table } from '../../../components/table/table.tsx';
+import { useListParams } from '../../../lib/use-list-params.ts';
 import { useStaffSearch } from '../api/search-staff.ts';
-import { useListParams } from '../utils/use-list-params.ts';
 import styles from './manage-comms.module.css';
 import { staffIdentityColumns } from './staff-columns.tsx';
 

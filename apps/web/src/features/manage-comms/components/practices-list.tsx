@@ -9,8 +9,8 @@ import {
 import { Link } from 'react-router';
 import { SearchBox } from '../../../components/search-box.tsx';
 import { Table } from '../../../components/table/table.tsx';
-import { useMdOfficesSearch } from '../api/search-md-offices.ts';
-import { useListParams } from '../utils/use-list-params.ts';
+import { useMdOfficesSearch } from '../../../lib/practices/search-md-offices.ts';
+import { useListParams } from '../../../lib/use-list-params.ts';
 import styles from './manage-comms.module.css';
 
 const location = (r: MdOfficeListRecord) => [r.city, r.state].filter(Boolean).join(', ');

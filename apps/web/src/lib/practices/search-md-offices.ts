@@ -1,8 +1,8 @@
 import { apiPaths, mdOfficeSearchResponseSchema, offsetForPage, PAGE_SIZE } from '@hcp/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
-import { manageCommsKeys } from '../../../lib/practices/keys.ts';
-import { withFailureMessage } from '../../../lib/service-error.ts';
+import { api } from '../api-client.ts';
+import { withFailureMessage } from '../service-error.ts';
+import { manageCommsKeys } from './keys.ts';
 
 /** GET /api/mdo/v1/md-offices-search?searchText&offset&limit (spec §5: offset from page and limit). */
 export const searchMdOffices = (searchText: string, page: number, limit = PAGE_SIZE, signal?: AbortSignal) =>
