@@ -156,3 +156,31 @@ test('admins get the username link and the Manage Accounts footer link; others g
   await expect(other.getByRole('contentinfo').getByRole('link', { name: 'Manage Accounts' })).toHaveCount(0);
   await context.close();
 });
+
+test('every main screen is axe-clean in the Harrow brand too', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signInAs(page, 'dr.morgan@demo.hcp');
+  await page.addInitScript(() => localStorage.setItem('hcp.brand', 'harrow'));
+  for (const [path, heading] of [
+    ['/action-needed', /Action Needed/],
+    ['/patient-search', /All Patients/],
+    ['/new-comments', /New Comments/],
+    ['/rx-list', /New Prescriptions List/],
+    ['/preferences', /Preferences/],
+    ['/practice-preferences', /Practice Preferences/],
+    ['/terms-of-use', /Terms/],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Harrow HCP Portal' })).toBeVisible();
+    await expectAccessible(page);
+  }
+});
+
+test('the sign-in page on the Harrow hostname is branded and axe-clean', async ({ page, baseURL }) => {
+  await page.goto(`${(baseURL ?? '').replace('://localhost', '://harrow.localhost')}/login`);
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Harrow HCP Portal' })).toBeVisible();
+  await expect.poll(() => headerColour(page)).toBe('rgb(109, 32, 119)');
+  await expect(page).toHaveTitle(/Harrow HCP Portal$/);
+  await expectAccessible(page);
+});
