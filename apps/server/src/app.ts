@@ -27,9 +27,12 @@ import { newCommentsRoutes } from './features/new-comments/routes.ts';
 import { createNewCommentsService } from './features/new-comments/service.ts';
 import { patientsRoutes } from './features/patients/routes.ts';
 import { createPatientsService } from './features/patients/service.ts';
+import { prescribeRoutes } from './features/prescribe/routes.ts';
+import { createPrescribeService } from './features/prescribe/service.ts';
 import { rxListRoutes } from './features/rx-list/routes.ts';
 import { usersRoutes } from './features/users/routes.ts';
 import { createUsersService } from './features/users/service.ts';
+import { isFlagEnabled } from './lib/feature-flags.ts';
 import { scheduleHousekeeping } from './lib/housekeeping.ts';
 import { createMailer, devMailTransport, type MailTransport, smtpMailTransport } from './lib/mailer.ts';
 import { resolveSigningKey } from './lib/signing-key.ts';
@@ -123,6 +126,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(manageCommsRoutes, { service: createManageCommsService({ db }) });
   await app.register(addressesRoutes, { db });
   await app.register(brandsRoutes, { db });
+  await app.register(prescribeRoutes, {
+    service: createPrescribeService({ db, now, isPrescribingEnabled: () => isFlagEnabled(db, 'isHcpPrescribingEnabled') }),
+  });
   await app.register(manageAccountsRoutes, {
     service: createManageAccountsService({ db, sessions: auth }),
     publicUrl: config.publicUrl,

@@ -18,6 +18,8 @@ const ALL: Role[] = [...ROLES];
 const MORGAN: Role[] = ['prescriber', 'staff', 'admin', 'sales'];
 const MANAGERS: Role[] = ['admin', 'sales'];
 const ADMINS: Role[] = ['admin'];
+/** Prescribers whose office enabled prescribing (the flag is on in the demo). */
+const PRESCRIBERS: Role[] = ['prescriber', 'harrow'];
 
 interface Fixture {
   me: (role: Role) => string;
@@ -26,6 +28,7 @@ interface Fixture {
   patientId: string;
   mentionId: string;
   rx: { refill: string; altMed: string; chartNotes: string; any: string };
+  productId: string;
   userOf: (role: Role) => string;
 }
 
@@ -268,6 +271,46 @@ const ROWS: Row[] = [
     url: (f) => `${v1}/accounts/${f.userOf('vam')}/reset-mfa`,
     reach: ADMINS,
   },
+  { method: 'GET', path: `${v1}/drug-catalogue`, url: () => `${v1}/drug-catalogue?searchText=xif`, reach: PRESCRIBERS },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/prescriptions`,
+    url: (f, r) => `${u(f, r)}/prescriptions`,
+    body: (f) => ({
+      patient: {
+        newPatient: {
+          fullName: 'Matrix Patient',
+          dob: '1970-01-01',
+          phoneNumber: '(614) 555-0190',
+          address1: '1 Main St',
+          city: 'Columbus',
+          state: 'OH',
+          zip: '43215',
+        },
+      },
+      order: { productId: f.productId, quantity: 30, daysSupply: 30, refills: 1, sig: 'Take 1 daily', substitutionAllowed: true },
+    }),
+    reach: PRESCRIBERS,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/users/{userId}/prescription-draft`,
+    url: (f, r) => `${u(f, r)}/prescription-draft`,
+    reach: PRESCRIBERS,
+  },
+  {
+    method: 'PUT',
+    path: `${v1}/users/{userId}/prescription-draft`,
+    url: (f, r) => `${u(f, r)}/prescription-draft`,
+    body: () => ({ draft: { sig: 'Take 1 daily' } }),
+    reach: PRESCRIBERS,
+  },
+  {
+    method: 'DELETE',
+    path: `${v1}/users/{userId}/prescription-draft`,
+    url: (f, r) => `${u(f, r)}/prescription-draft`,
+    reach: PRESCRIBERS,
+  },
 ];
 
 /** Routes anyone may call without a session (sign-in itself, the brand of the page, reset by e-mailed token). */
@@ -322,6 +365,8 @@ beforeAll(async () => {
       ),
       any: await rxOf(undefined),
     },
+    productId: ((await db.select().from(s.drugProducts).where(eq(s.drugProducts.isControlled, false)).limit(1))[0]?.id ??
+      '') as string,
     userOf: (role) => (role === 'vam' ? idOf('vam.staff@demo.hcp') : tokens[role].userID),
   };
   for (const [name, value] of Object.entries({ ...fixture.rx, staffId: fixture.staffId, patientId: fixture.patientId })) {

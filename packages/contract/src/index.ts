@@ -7,6 +7,7 @@ export * from './api/fields.ts';
 export * from './api/health.ts';
 export * from './api/patients.ts';
 export * from './api/practices.ts';
+export * from './api/prescribe.ts';
 export * from './api/prescriptions.ts';
 export * from './api/staff.ts';
 export * from './api/users.ts';

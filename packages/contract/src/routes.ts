@@ -113,6 +113,10 @@ export const apiPaths = {
   tenant: `${API_BASE}/v1/tenant`,
   userPreferences: (userId: string) => `${user(userId)}/preferences`,
   myPractices: (userId: string) => `${user(userId)}/practices`,
+  // prescribe (our design)
+  drugCatalogue: `${API_BASE}/v1/drug-catalogue`,
+  createPrescription: (userId: string) => `${user(userId)}/prescriptions`,
+  prescriptionDraft: (userId: string) => `${user(userId)}/prescription-draft`,
   verifyAddress: (userId: string) => `${user(userId)}/verify-address`,
   // prescriptions
   actionNeeded: (userId: string) => `${API_BASE}/v2/users/${enc(userId)}/action-needed`,

@@ -231,6 +231,9 @@ export const prescriptions = pgTable(
     price: numeric('price', { precision: 10, scale: 2 }),
     prescribedAt: timestamp('prescribed_at', { withTimezone: false }).notNull(),
     lastProcessedAt: timestamp('last_processed_at', { withTimezone: false }),
+    /** Written in the portal (Prescribe Rx): no generic substitution when true, and the note to the pharmacist. */
+    dispenseAsWritten: boolean('dispense_as_written').notNull().default(false),
+    pharmacyNotes: text('pharmacy_notes'),
     /** Bumped by every transition; guards against two people acting on one prescription at once. */
     version: integer('version').notNull().default(0),
     createdAt: createdAt(),
@@ -248,6 +251,15 @@ export const prescriptions = pgTable(
       ),
   ],
 );
+
+/** One Prescribe Rx draft per user: what the form holds, kept across reloads until sent or discarded. */
+export const prescriptionDrafts = pgTable('prescription_drafts', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  payload: jsonb('payload').notNull(),
+  updatedAt: updatedAt(),
+});
 
 export const prescriptionEvents = pgTable(
   'prescription_events',

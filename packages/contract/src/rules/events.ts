@@ -2,6 +2,7 @@
 
 export const EVENT_TYPES = {
   received: 'RECEIVED',
+  prescribed: 'PRESCRIBED',
   refillAuthorizedFax: 'REFILL_AUTHORIZED_FAX',
   refillAuthorizedErx: 'REFILL_AUTHORIZED_ERX',
   refillDenied: 'REFILL_DENIED',
@@ -27,6 +28,8 @@ export function describeEvent(type: string, data: Record<string, unknown>): stri
   switch (type) {
     case EVENT_TYPES.received:
       return 'Prescription received by the pharmacy';
+    case EVENT_TYPES.prescribed:
+      return `Prescribed in the HCP Portal and sent by ${str(data.via) === 'Fax' ? 'fax' : 'eRx'}`;
     case EVENT_TYPES.refillAuthorizedFax:
       return `Refill authorised by fax: ${String(data.refills ?? 0)} refill(s)`;
     case EVENT_TYPES.refillAuthorizedErx:

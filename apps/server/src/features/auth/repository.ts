@@ -2,7 +2,6 @@
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
-  featureFlags,
   loginAttempts,
   mdOffices,
   mfaChallenges,
@@ -71,10 +70,7 @@ export async function allTenants(db: Executor) {
   return db.select({ key: tenants.key, hostnames: tenants.hostnames }).from(tenants);
 }
 
-export async function flagEnabled(db: Executor, key: string): Promise<boolean> {
-  const rows = await db.select({ enabled: featureFlags.enabled }).from(featureFlags).where(eq(featureFlags.key, key)).limit(1);
-  return rows[0]?.enabled ?? false;
-}
+export { isFlagEnabled as flagEnabled } from '../../lib/feature-flags.ts';
 
 export async function insertRefreshToken(
   db: Executor,

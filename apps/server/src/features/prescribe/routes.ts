@@ -1,0 +1,58 @@
+/** Prescribe Rx calls (our design in the §7 style). */
+import {
+  catalogueQuerySchema,
+  catalogueResponseSchema,
+  createdPrescriptionSchema,
+  newPrescriptionSchema,
+  prescriptionDraftSchema,
+  saveDraftSchema,
+} from '@hcp/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { signedInContext } from '../../lib/route-helpers.ts';
+import type { PrescribeService } from './service.ts';
+
+/** A draft is a form's worth of text, not a document store. */
+const DRAFT_BODY_LIMIT = 32 * 1024;
+
+export const prescribeRoutes: FastifyPluginAsyncZod<{ service: PrescribeService }> = async (app, { service }) => {
+  const tags = ['prescribe'];
+  const read = { onRequest: app.requireAuth };
+  const write = { onRequest: app.requireAuth, preHandler: app.idempotent };
+  const params = z.object({ userId: z.string() });
+
+  app.get(
+    '/api/mdo/v1/drug-catalogue',
+    { ...read, schema: { tags, querystring: catalogueQuerySchema, response: { 200: catalogueResponseSchema } } },
+    async (request) => service.catalogue(signedInContext(request), request.query.searchText),
+  );
+
+  app.post(
+    '/api/mdo/v1/users/:userId/prescriptions',
+    { ...write, schema: { tags, params, body: newPrescriptionSchema, response: { 201: createdPrescriptionSchema } } },
+    async (request, reply) =>
+      reply.code(201).send(await service.create(signedInContext(request, request.params.userId), request.body)),
+  );
+
+  app.get(
+    '/api/mdo/v1/users/:userId/prescription-draft',
+    { ...read, schema: { tags, params, response: { 200: prescriptionDraftSchema } } },
+    async (request) => service.draft(signedInContext(request, request.params.userId)),
+  );
+
+  app.put(
+    '/api/mdo/v1/users/:userId/prescription-draft',
+    {
+      ...read,
+      bodyLimit: DRAFT_BODY_LIMIT,
+      schema: { tags, params, body: saveDraftSchema, response: { 200: prescriptionDraftSchema } },
+    },
+    async (request) => service.saveDraft(signedInContext(request, request.params.userId), request.body.draft),
+  );
+
+  app.delete(
+    '/api/mdo/v1/users/:userId/prescription-draft',
+    { ...read, schema: { tags, params, response: { 200: prescriptionDraftSchema } } },
+    async (request) => service.discardDraft(signedInContext(request, request.params.userId)),
+  );
+};
