@@ -11,13 +11,13 @@ import { useState } from 'react';
 import { FormProvider, useFieldArray, useForm, useFormContext } from 'react-hook-form';
 import { toast } from 'sonner';
 import { z } from 'zod';
+import { AddressFields } from '../../../components/address-fields.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
 import { useVerifyAddress } from '../../../lib/addresses/verify-address.ts';
 import { applyServerFieldErrors, failureText } from '../../../lib/form-errors.ts';
 import { useUpdateMdStaff } from '../api/update-md-staff.ts';
-import { AddressFields } from './address-fields.tsx';
 import styles from './manage-comms.module.css';
 
 const MAX_ADDRESSES = 10;

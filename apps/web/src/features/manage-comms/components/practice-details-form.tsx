@@ -10,6 +10,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { FormProvider, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { AddressFields } from '../../../components/address-fields.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { SubmitRow } from '../../../components/submit-row.tsx';
 import { TextField } from '../../../components/text-field.tsx';
@@ -17,7 +18,6 @@ import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
 import { applyServerFieldErrors, failureText } from '../../../lib/form-errors.ts';
 import { useSalesList } from '../api/get-sales-list.ts';
 import { useSaveMdOffice } from '../api/save-md-office.ts';
-import { AddressFields } from './address-fields.tsx';
 import styles from './manage-comms.module.css';
 import { useManageCommsContext } from './manage-comms-context.ts';
 

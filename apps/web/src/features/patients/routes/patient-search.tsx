@@ -13,8 +13,8 @@ import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
 import { Table } from '../../../components/table/table.tsx';
+import { usePatientSearch } from '../../../lib/patients/search-patients.ts';
 import { readSession } from '../../../lib/storage.ts';
-import { usePatientSearch } from '../api/search-patients.ts';
 import styles from '../components/patients.module.css';
 
 const name = (r: PatientSearchRecord) => `${capitalizeName(r.lastName)}, ${capitalizeName(r.firstName)}`;

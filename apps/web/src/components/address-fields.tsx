@@ -2,11 +2,11 @@ import { US_STATES } from '@hcp/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useFormContext } from 'react-hook-form';
-import { SelectField } from '../../../components/select-field.tsx';
-import { TextField } from '../../../components/text-field.tsx';
-import { zipInfoQueryOptions } from '../../../lib/addresses/get-zip-info.ts';
-import { ServiceError } from '../../../lib/service-error.ts';
-import styles from './manage-comms.module.css';
+import { zipInfoQueryOptions } from '../lib/addresses/get-zip-info.ts';
+import { ServiceError } from '../lib/service-error.ts';
+import styles from './address-fields.module.css';
+import { SelectField } from './select-field.tsx';
+import { TextField } from './text-field.tsx';
 
 const STATE_OPTIONS = US_STATES.map((s) => ({ value: s, label: s }));
 

@@ -1,6 +1,6 @@
 import { apiPaths, offsetForPage, PAGE_SIZE, patientSearchResponseSchema } from '@hcp/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { api } from '../api-client.ts';
 
 /** GET /api/mdo/v1/users/{userId}/patients-search?searchText&offset&limit (our design). */
 export const searchPatients = (userId: string, searchText: string, page: number, signal?: AbortSignal) =>
