@@ -19,6 +19,7 @@ import { applyServerFieldErrors, failureText } from '../../../lib/form-errors.ts
 import { useMdOfficesSearch } from '../../../lib/practices/search-md-offices.ts';
 import { useAddMdOfficeStaff } from '../api/add-md-office-staff.ts';
 import { useUpdateMdStaff } from '../api/update-md-staff.ts';
+import { ContactFields } from './contact-fields.tsx';
 import styles from './manage-comms.module.css';
 
 const ROLE_OPTIONS = MD_STAFF_ROLES.map((r) => ({ value: r, label: r === 'STAFF' ? 'Office staff' : r }));
@@ -102,21 +103,11 @@ export function HcpDetailsForm({ person, practiceId }: { person: MdStaff | null;
       />
       <TextField label="NPI (prescribers)" inputMode="numeric" error={errors.npi?.message} {...register('npi')} />
       <TextField label="Specialty (optional)" error={errors.specialty?.message} {...register('specialty')} />
-      <TextField
-        label="Phone (optional)"
-        type="tel"
-        placeholder="(555) 555-5555"
-        error={errors.phoneNumber?.message}
-        {...register('phoneNumber')}
+      <ContactFields
+        phoneLabel="Phone (optional)"
+        register={(name) => register(name)}
+        errors={{ phoneNumber: errors.phoneNumber?.message, faxNumber: errors.faxNumber?.message, email: errors.email?.message }}
       />
-      <TextField
-        label="Fax (optional)"
-        type="tel"
-        placeholder="(555) 555-5555"
-        error={errors.faxNumber?.message}
-        {...register('faxNumber')}
-      />
-      <TextField label="Email (optional)" type="email" error={errors.email?.message} {...register('email')} />
       <SubmitRow
         label={person ? 'Save details' : 'Create HCP or staff member'}
         busy={formState.isSubmitting}

@@ -18,6 +18,7 @@ import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
 import { applyServerFieldErrors, failureText } from '../../../lib/form-errors.ts';
 import { useSalesList } from '../api/get-sales-list.ts';
 import { useSaveMdOffice } from '../api/save-md-office.ts';
+import { ContactFields } from './contact-fields.tsx';
 import styles from './manage-comms.module.css';
 import { useManageCommsContext } from './manage-comms-context.ts';
 
@@ -73,21 +74,15 @@ export function PracticeDetailsForm({ office }: { office: MdOffice | null }) {
           <TextField label="Practice name" autoComplete="organization" error={errors.name?.message} {...register('name')} />
         </div>
         <AddressFields />
-        <TextField
-          label="Phone"
-          type="tel"
-          placeholder="(555) 555-5555"
-          error={errors.phoneNumber?.message}
-          {...register('phoneNumber')}
+        <ContactFields
+          phoneLabel="Phone"
+          register={(name) => register(name)}
+          errors={{
+            phoneNumber: errors.phoneNumber?.message,
+            faxNumber: errors.faxNumber?.message,
+            email: errors.email?.message,
+          }}
         />
-        <TextField
-          label="Fax (optional)"
-          type="tel"
-          placeholder="(555) 555-5555"
-          error={errors.faxNumber?.message}
-          {...register('faxNumber')}
-        />
-        <TextField label="Email (optional)" type="email" error={errors.email?.message} {...register('email')} />
         <SelectField
           label="Sales representative"
           emptyLabel="None"
