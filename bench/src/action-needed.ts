@@ -118,12 +118,9 @@ async function benchOn(label: string, database: DatabaseHandle, query: Query, se
   );
   await patientSearchLatency(label, appBase, headers, jwtToken.userID);
   const admin = await benchSignIn(appBase, 'admin@demo.hcp');
-  await patientSearchLatency(
-    `${label}, admin: whole tenant`,
-    appBase,
-    { authorization: `Bearer ${admin.accessToken}`, 'x-user-id': admin.userID },
-    admin.userID,
-  );
+  const adminHeaders = { authorization: `Bearer ${admin.accessToken}`, 'x-user-id': admin.userID };
+  await patientSearchLatency(`${label}, admin: whole tenant`, appBase, adminHeaders, admin.userID);
+  await manageCommsAndCatalogueLatency(label, appBase, adminHeaders, headers);
 
   // Let autocannon's last in-flight requests finish before the database goes away.
   await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -132,19 +129,23 @@ async function benchOn(label: string, database: DatabaseHandle, query: Query, se
 }
 
 /**
- * Patient search p50/p95 over typical queries (a 3-letter name prefix, first + last name, a date of birth
- * typed MMDDYY, phone digits), against the same server's /readyz as the baseline of an HTTP round trip.
+ * A search endpoint's p50/p95 over typical queries, against the same server's /readyz as the baseline of an
+ * HTTP round trip with one trivial query.
  */
-async function patientSearchLatency(label: string, base: string, headers: Record<string, string>, userId: string) {
-  const texts = ['smi', 'mar', 'john smith', '040570', '01/15/1962', '6145550', 'lee'];
-  const url = (text: string) =>
-    `${base}/api/mdo/v1/users/${userId}/patients-search?searchText=${encodeURIComponent(text)}&limit=25`;
+async function searchLatency(
+  label: string,
+  subject: string,
+  base: string,
+  headers: Record<string, string>,
+  urlOf: (text: string) => string,
+  texts: string[],
+) {
   const times: number[] = [];
   for (let round = 0; round < 15; round += 1) {
     for (const text of texts) {
       const start = performance.now();
-      const res = await fetch(url(text), { headers });
-      if (res.status !== 200) throw new Error(`patient search answered ${res.status}`);
+      const res = await fetch(`${base}${urlOf(text)}`, { headers });
+      if (res.status !== 200) throw new Error(`${subject} answered ${res.status}`);
       await res.arrayBuffer();
       times.push(performance.now() - start);
     }
@@ -153,11 +154,56 @@ async function patientSearchLatency(label: string, base: string, headers: Record
   times.sort((a, b) => a - b);
   const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
   report(
-    `patient-search (${label})`,
-    'GET patients-search p95',
+    label,
+    `${subject} p95`,
     'GET /readyz p95 (one trivial query)',
     p(0.95) / base_.p95,
-    `p50 ${p(0.5).toFixed(1)} ms, p95 ${p(0.95).toFixed(1)} ms over ${times.length} searches (name prefix, full name, DOB, phone) vs /readyz p95 ${base_.p95.toFixed(1)} ms`,
+    `p50 ${p(0.5).toFixed(1)} ms, p95 ${p(0.95).toFixed(1)} ms over ${times.length} searches vs /readyz p95 ${base_.p95.toFixed(1)} ms`,
+  );
+}
+
+/** Patient search: a 3-letter name prefix, first + last name, a DOB typed MMDDYY or MM/DD/YYYY, phone digits. */
+const patientSearchLatency = (label: string, base: string, headers: Record<string, string>, userId: string) =>
+  searchLatency(
+    `patient-search (${label})`,
+    'GET patients-search',
+    base,
+    headers,
+    (text) => `/api/mdo/v1/users/${userId}/patients-search?searchText=${encodeURIComponent(text)}&limit=25`,
+    ['smi', 'mar', 'john smith', '040570', '01/15/1962', '6145550', 'lee'],
+  );
+
+/** Manage Communications (admin, whole tenant) and the Prescribe catalogue, on the same large seed. */
+async function manageCommsAndCatalogueLatency(
+  label: string,
+  base: string,
+  admin: Record<string, string>,
+  prescriber: Record<string, string>,
+) {
+  const texts = ['', 'clinic', 'medical group', 'smith', '1234', 'morgan family'];
+  await searchLatency(
+    `practice-search (${label})`,
+    'GET md-offices-search',
+    base,
+    admin,
+    (t) => `/api/mdo/v1/md-offices-search?searchText=${encodeURIComponent(t)}&offset=0&limit=25`,
+    texts,
+  );
+  await searchLatency(
+    `staff-search (${label})`,
+    'GET staff',
+    base,
+    admin,
+    (t) => `/api/mdo/v1/staff?searchText=${encodeURIComponent(t)}&offset=0&limit=25`,
+    texts,
+  );
+  await searchLatency(
+    `drug-catalogue (${label})`,
+    'GET drug-catalogue',
+    base,
+    prescriber,
+    (t) => `/api/mdo/v1/drug-catalogue?searchText=${encodeURIComponent(t)}`,
+    ['xif', 'lotemax', '65649', 'tab', 'ol'],
   );
 }
 
