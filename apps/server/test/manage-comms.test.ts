@@ -532,3 +532,26 @@ describe('practices of the signed-in user', () => {
     expect(kim.json().map((p: { id: string }) => p.id)).not.toContain(morganOffice.id);
   });
 });
+
+describe('adding a person to a practice', () => {
+  it('reports each field of a new person, and needs exactly one of an existing person or a new one', async () => {
+    const url = `/api/mdo/v1/md-offices/${morganOffice.id}/staff`;
+    const bad = await as(admin, {
+      method: 'POST',
+      url,
+      payload: { staff: { fullName: 'X', role: 'NURSE', npi: '', email: 'nope' } },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(
+      bad
+        .json()
+        .error.details.map((d: { path: string }) => d.path)
+        .sort(),
+    ).toEqual(['body.staff.email', 'body.staff.fullName', 'body.staff.role']);
+    for (const payload of [{}, { mdStaffId: morganOffice.id, staff: newHcp('523456789') }]) {
+      const res = await as(admin, { method: 'POST', url, payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.details[0].message).toBe('Choose an existing person or describe a new one.');
+    }
+  });
+});

@@ -63,8 +63,15 @@ export const mdStaffUpdateSchema = z.union([
 ]);
 export type MdStaffUpdate = z.infer<typeof mdStaffUpdateSchema>;
 
-/** POST md-offices/{id}/staff: add an existing person to the practice, or create a new one in it. */
-export const addOfficeStaffSchema = z.union([z.object({ mdStaffId: idSchema }), z.object({ staff: mdStaffInputSchema })]);
+/**
+ * POST md-offices/{id}/staff: add an existing person to the practice, or create a new one in it — one of
+ * the two (not a union: a union can hide the new person's field errors behind one message).
+ */
+export const addOfficeStaffSchema = z
+  .object({ mdStaffId: idSchema.optional(), staff: mdStaffInputSchema.optional() })
+  .refine((body) => Boolean(body.mdStaffId) !== Boolean(body.staff), {
+    message: 'Choose an existing person or describe a new one.',
+  });
 export type AddOfficeStaff = z.infer<typeof addOfficeStaffSchema>;
 
 export const mdStaffSchema = z.object({

@@ -306,16 +306,18 @@ export function createManageCommsService(deps: { db: Database }) {
       return db.transaction(async (tx) => {
         await managedOffice(tx, actor, officeId);
         let staff: StaffRow;
-        if ('mdStaffId' in body) {
+        if (body.mdStaffId) {
           const existing = await repo.findStaff(tx, actor.tenantId, body.mdStaffId);
           if (!existing) throw fieldError('body.mdStaffId', 'Choose a person from the list.');
           staff = existing;
-        } else {
+        } else if (body.staff) {
           await checkNpiFree(tx, actor, body.staff.npi).catch((error: AppError) => {
             throw new AppError(error.code, error.message, [{ path: 'body.staff.npi', message: error.message }]);
           });
           staff = await repo.insertStaff(tx, { ...staffColumns(body.staff), tenantId: actor.tenantId });
           await audit(tx, ctx, { action: 'staff.create', entityType: 'md_staff', entityId: staff.id });
+        } else {
+          throw new AppError('VALIDATION_FAILED', 'Choose an existing person or describe a new one.');
         }
         if (await repo.linkStaff(tx, officeId, staff.id)) {
           await audit(tx, ctx, {
