@@ -34,6 +34,10 @@ export async function start(): Promise<{ app: FastifyInstance; database: Databas
     console.log(
       `\nHCP Portal is running at ${url}  (database: ${database.kind === 'pglite' ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`,
     );
+    if (!config.publicUrl && url.includes('://localhost')) {
+      // Browsers resolve *.localhost to this machine: the second brand's own hostname works as is.
+      console.log(`Second brand (Harrow): ${url.replace('://localhost', '://harrow.localhost')}`);
+    }
     if (config.seedDemo) {
       console.log(`Demo accounts (password for all: ${DEMO_PASSWORD}):`);
       for (const account of DEMO_ACCOUNTS) console.log(`  ${account.email.padEnd(26)} ${account.description}`);
