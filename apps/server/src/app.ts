@@ -12,6 +12,8 @@ import { PRINT_STYLE } from './features/action-needed/print.ts';
 import { actionNeededRoutes } from './features/action-needed/routes.ts';
 import { createActionNeededService } from './features/action-needed/service.ts';
 import { addressesRoutes } from './features/addresses/routes.ts';
+import { appealsRoutes } from './features/appeals/routes.ts';
+import { createAppealsService } from './features/appeals/service.ts';
 import { createGoogleVerifier } from './features/auth/google.ts';
 import { purgeExpired } from './features/auth/repository.ts';
 import { authRoutes } from './features/auth/routes.ts';
@@ -126,6 +128,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(manageCommsRoutes, { service: createManageCommsService({ db }) });
   await app.register(addressesRoutes, { db });
   await app.register(brandsRoutes, { db });
+  await app.register(appealsRoutes, {
+    service: createAppealsService({ db, signingKey, now }),
+    authPerMinute: config.authRateLimitPerMinute,
+  });
   await app.register(prescribeRoutes, {
     service: createPrescribeService({ db, now, isPrescribingEnabled: () => isFlagEnabled(db, 'isHcpPrescribingEnabled') }),
   });

@@ -313,8 +313,17 @@ const ROWS: Row[] = [
   },
 ];
 
-/** Routes anyone may call without a session (sign-in itself, the brand of the page, reset by e-mailed token). */
-const PUBLIC = new Set(['PUT /api/mdo/v1/update-password', 'GET /api/mdo/v1/tenant']);
+/**
+ * Routes outside the portal session: reset by e-mailed token, the brand of the page, and the appeal calls
+ * (their own appeal-scoped token; tested in appeals.test.ts).
+ */
+const PUBLIC = new Set([
+  'PUT /api/mdo/v1/update-password',
+  'GET /api/mdo/v1/tenant',
+  'POST /api/mdo/v1/appeal-auth',
+  'GET /api/mdo/v1/appeal/{id}',
+  'POST /api/mdo/v1/appeal/{id}/save',
+]);
 
 let t: TestApp;
 let tokens: Record<Role, Tokens>;

@@ -1,5 +1,6 @@
 export * from './api/accounts.ts';
 export * from './api/addresses.ts';
+export * from './api/appeals.ts';
 export * from './api/auth.ts';
 export * from './api/comments.ts';
 export * from './api/errors.ts';

@@ -160,6 +160,7 @@ export const apiPaths = {
   // appeals
   appealAuth: `${API_BASE}/v1/appeal-auth`,
   appealFileUpload: (id: string) => `${API_BASE}/v1/appeal/${enc(id)}/file-upload`,
+  appeal: (id: string) => `${API_BASE}/v1/appeal/${enc(id)}`,
   appealSave: (id: string) => `${API_BASE}/v1/appeal/${enc(id)}/save`,
   appealSubmit: (id: string) => `${API_BASE}/v1/appeal/${enc(id)}/submit`,
 } as const;

@@ -330,12 +330,15 @@ export const appeals = pgTable(
     denialDate: date('denial_date'),
     whatIsNeeded: text('what_is_needed'),
     clinicalNotesRequired: boolean('clinical_notes_required').notNull().default(false),
+    /** Wrong NPIs given with this appeal's key; too many lock the appeal for a while. */
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
     draft: jsonb('draft').notNull().default(sql`'{}'::jsonb`),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('appeals_prescription_idx').on(t.prescriptionId)],
+  (t) => [index('appeals_prescription_idx').on(t.prescriptionId), index('appeals_key_idx').on(t.accessKeyHash)],
 );
 
 export const appealFiles = pgTable(

@@ -3,6 +3,7 @@
  * generated UUIDs). Dates are relative to `now` so "the last 24 hours" always has prescriptions.
  */
 
+import { createHash } from 'node:crypto';
 import { en, Faker } from '@faker-js/faker';
 import {
   npiCheckDigit,
@@ -12,6 +13,7 @@ import {
   SUBSTITUTION_RESOLVED_STATUSES,
 } from '@hcp/contract';
 import type * as schema from '../db/schema.ts';
+import { sha256 } from '../lib/crypto.ts';
 import { ALTERNATIVES, DRUGS, ORDER_STATUSES, PAYERS, SIGS, SPECIALTIES, TENANTS, ZIPS } from './catalogue.ts';
 
 type Insert<T extends { $inferInsert: unknown }> = T['$inferInsert'];
@@ -408,8 +410,11 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
       data.prescriptionEvents.push({ prescriptionId: rxId, type: 'RECEIVED', data: { source: 'seed' }, createdAt: prescribedAt });
       if (row.hcpActionRequired) {
         const prescriberNpi = npiOfStaff.get(row.prescriberId) ?? '1234567893';
+        const appealId = uuid();
         data.appeals.push({
-          id: uuid(),
+          id: appealId,
+          accessKeyHash: sha256(demoAppealKey(appealId)),
+          accessKeyExpiresAt: new Date(now + 30 * DAY),
           prescriptionId: rxId,
           status: 'HCP_ACTION_REQUIRED',
           npi: prescriberNpi,
@@ -529,3 +534,11 @@ function randomScenario(f: Faker): Scenario {
 
 /** Completes a nine-digit stem with its NPI check digit. */
 export const npiFrom = (stem: string): string => `${stem}${npiCheckDigit(stem)}`;
+
+/**
+ * The demo access key of a seeded appeal (what the pharmacy would send the prescriber with the link): derived
+ * from the appeal id, so the seed stays deterministic and `npm start` can print a working link.
+ */
+export function demoAppealKey(appealId: string): string {
+  return createHash('sha256').update(`demo-appeal:${appealId}`).digest('hex').slice(0, 12).toUpperCase();
+}

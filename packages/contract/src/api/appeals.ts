@@ -1,0 +1,68 @@
+/** HCP appeals (spec §2 /appeals-form, /getcovered; §3 slots; §7 Appeals; decisions in docs/decisions/0019-appeals.md). */
+import { z } from 'zod';
+
+export const APPEAL_SLOTS = ['denialLetterFile', 'clinicalTrialFile', 'clinicalNotesFile', 'otherFile'] as const;
+export type AppealSlot = (typeof APPEAL_SLOTS)[number];
+export const APPEAL_SLOT_LABELS: Record<AppealSlot, string> = {
+  denialLetterFile: 'Denial Letter',
+  clinicalTrialFile: 'Relevant Clinical Studies or Practice Guidelines',
+  clinicalNotesFile: 'Clinical Notes/Medical Records',
+  otherFile: 'Additional Attachment',
+};
+
+export const APPEAL_AUTH_FAILED = 'The NPI or access key is not right. Check the link from the pharmacy.';
+export const APPEAL_LINK_EXPIRED = 'This appeal link has expired. Ask the pharmacy for a new one.';
+export const APPEAL_LOCKED = 'Too many attempts for this appeal. Try again later.';
+export const APPEAL_SUBMITTED = 'This appeal was already submitted.';
+/** The header that carries an appeal-scoped token (the portal session's Authorization header stays separate). */
+export const APPEAL_TOKEN_HEADER = 'x-appeal-token';
+
+export const appealAuthRequestSchema = z.object({
+  npi: z
+    .string()
+    .trim()
+    .regex(/^\d{10}$/, { message: 'Enter the 10-digit NPI.' }),
+  key: z
+    .string()
+    .trim()
+    .min(6, { message: 'Enter the access key from the pharmacy.' })
+    .max(64, { message: 'Enter the access key from the pharmacy.' }),
+});
+export type AppealAuthRequest = z.infer<typeof appealAuthRequestSchema>;
+
+/** The draft fields of an appeal; saving replaces them (last write wins). */
+export const appealDraftSchema = z.object({
+  clinicalJustification: z.string().max(10_000, { message: 'Keep the justification under 10,000 characters.' }).default(''),
+  diagnosisCodes: z.string().max(500).default(''),
+  treatmentsTried: z.string().max(5_000).default(''),
+  urgency: z.enum(['standard', 'expedited'], { message: 'Choose standard or expedited.' }).default('standard'),
+  attestation: z.boolean().default(false),
+});
+export type AppealDraft = z.infer<typeof appealDraftSchema>;
+
+export const appealSchema = z.object({
+  id: z.string(),
+  status: z.string(),
+  patientName: z.string(),
+  patientDob: z.string(),
+  drugName: z.string(),
+  strength: z.string().nullable(),
+  payer: z.string().nullable(),
+  denialReason: z.string().nullable(),
+  denialDate: z.string().nullable(),
+  whatIsNeeded: z.string().nullable(),
+  /** The Get Covered variant: the clinical notes attachment is required. */
+  clinicalNotesRequired: z.boolean(),
+  prescriberName: z.string(),
+  draft: appealDraftSchema,
+  submittedAt: z.string().nullable(),
+});
+export type Appeal = z.infer<typeof appealSchema>;
+
+export const appealAuthResponseSchema = z.object({
+  /** Short-lived, for this one appeal; send it back in the x-appeal-token header. */
+  token: z.string(),
+  expiresAt: z.string(),
+  appeal: appealSchema,
+});
+export type AppealAuthResponse = z.infer<typeof appealAuthResponseSchema>;
