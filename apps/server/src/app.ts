@@ -1,3 +1,4 @@
+import path from 'node:path';
 /** buildApp(config, deps) -> Fastify instance without listen; tests drive it with app.inject. */
 
 import rateLimit from '@fastify/rate-limit';
@@ -129,7 +130,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(addressesRoutes, { db });
   await app.register(brandsRoutes, { db });
   await app.register(appealsRoutes, {
-    service: createAppealsService({ db, signingKey, now }),
+    service: createAppealsService({ db, signingKey, now, uploadDir: path.join(config.dataDir, 'uploads') }),
     authPerMinute: config.authRateLimitPerMinute,
   });
   await app.register(prescribeRoutes, {

@@ -1,4 +1,9 @@
 /** Appeals, first slice: sign in to one appeal with NPI + access key, read it, save the draft. */
+
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { APPEAL_AUTH_FAILED, APPEAL_LINK_EXPIRED, APPEAL_TOKEN_HEADER, appealAuthResponseSchema } from '@hcp/contract';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +15,8 @@ import { TEST_NOW } from './support/constants.ts';
 let t: TestApp;
 let appeals: (typeof s.appeals.$inferSelect)[];
 beforeAll(async () => {
-  t = await buildTestApp({ now: () => TEST_NOW, env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000' } });
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'hcp-appeals-'));
+  t = await buildTestApp({ now: () => TEST_NOW, env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000', DATA_DIR: dataDir } });
   appeals = await t.database.db.select().from(s.appeals).orderBy(s.appeals.id);
 });
 afterAll(() => t.close());
@@ -132,5 +138,125 @@ describe('reading and saving with the appeal token', () => {
       payload: {},
     });
     expect(res.statusCode).toBe(409);
+  });
+});
+
+function multipart(parts: { field: string; filename: string; content: Buffer }[]) {
+  const boundary = `----hcp${Date.now()}`;
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"; filename="${part.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      part.content,
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+const pdf = (size = 2048) => Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(Math.max(0, size - 9), 0x20)]);
+const png = () => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);
+
+describe('attachments and submit', () => {
+  async function open(index: number) {
+    const appeal = appeals[index] as (typeof appeals)[number];
+    const { token } = (await auth(credentials(appeal), `10.0.1.${index}`)).json();
+    const upload = (parts: Parameters<typeof multipart>[0]) => {
+      const body = multipart(parts);
+      return t.app.inject({
+        method: 'POST',
+        url: `/api/mdo/v1/appeal/${appeal.id}/file-upload`,
+        payload: body.payload,
+        headers: { ...body.headers, [APPEAL_TOKEN_HEADER]: token },
+      });
+    };
+    return { appeal, token, upload, headers: { [APPEAL_TOKEN_HEADER]: token } };
+  }
+
+  it('keeps files by slot, checks the type by content and the size, and replaces a slot’s earlier file', async () => {
+    const { appeal, upload } = await open(6);
+    const first = await upload([
+      { field: 'denialLetterFile', filename: 'denial.pdf', content: pdf() },
+      { field: 'otherFile', filename: 'scan.png', content: png() },
+    ]);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(
+      first
+        .json()
+        .files.map((f: { slot: string; contentType: string }) => `${f.slot}:${f.contentType}`)
+        .sort(),
+    ).toEqual(['denialLetterFile:application/pdf', 'otherFile:image/png']);
+    const [before] = await t.database.db
+      .select()
+      .from(s.appealFiles)
+      .where(and(eq(s.appealFiles.appealId, appeal.id), eq(s.appealFiles.slot, 'denialLetterFile')));
+    const replaced = await upload([{ field: 'denialLetterFile', filename: 'denial-v2.pdf', content: pdf(4096) }]);
+    expect(replaced.json().files.find((f: { slot: string }) => f.slot === 'denialLetterFile')).toMatchObject({
+      originalName: 'denial-v2.pdf',
+      sizeBytes: 4096,
+    });
+    const rows = await t.database.db.select().from(s.appealFiles).where(eq(s.appealFiles.appealId, appeal.id));
+    expect(rows).toHaveLength(2);
+    const uploads = path.join(t.config.dataDir, 'uploads');
+    expect(existsSync(path.join(uploads, before?.storedName as string))).toBe(false);
+    expect(existsSync(path.join(uploads, rows.find((r) => r.slot === 'denialLetterFile')?.storedName as string))).toBe(true);
+
+    // A ".pdf" that is really a Windows program is refused by its content.
+    const fake = await upload([
+      { field: 'clinicalNotesFile', filename: 'notes.pdf', content: Buffer.concat([Buffer.from('MZ'), Buffer.alloc(512)]) },
+    ]);
+    expect(fake.statusCode).toBe(415);
+    const tooBig = await upload([{ field: 'clinicalNotesFile', filename: 'huge.pdf', content: pdf(10 * 1024 * 1024 + 10) }]);
+    expect(tooBig.statusCode).toBe(413);
+    const unknown = await upload([{ field: 'photoFile', filename: 'x.pdf', content: pdf() }]);
+    expect(unknown.statusCode).toBe(400);
+    expect((await t.database.db.select().from(s.appealFiles).where(eq(s.appealFiles.appealId, appeal.id))).length).toBe(2);
+  });
+
+  it('refuses more than 25 MB of attachments for one appeal', async () => {
+    const { upload } = await open(7);
+    const nine = 9 * 1024 * 1024;
+    expect((await upload([{ field: 'denialLetterFile', filename: 'a.pdf', content: pdf(nine) }])).statusCode).toBe(200);
+    expect((await upload([{ field: 'clinicalTrialFile', filename: 'b.pdf', content: pdf(nine) }])).statusCode).toBe(200);
+    const over = await upload([{ field: 'otherFile', filename: 'c.pdf', content: pdf(nine) }]);
+    expect(over.statusCode).toBe(413);
+  });
+
+  it('submits a complete appeal once: flag cleared, event and message to the pharmacy; incomplete ones say what is missing', async () => {
+    const { appeal, upload, headers } = await open(8);
+    const url = `/api/mdo/v1/appeal/${appeal.id}`;
+    const incomplete = await t.app.inject({ method: 'POST', url: `${url}/submit`, headers });
+    expect(incomplete.statusCode).toBe(400);
+    const missing = incomplete.json().error.details.map((d: { path: string }) => d.path);
+    expect(missing).toEqual(
+      expect.arrayContaining([
+        'appeal.clinicalJustification',
+        'appeal.attestation',
+        ...(appeal.clinicalNotesRequired ? ['appeal.clinicalNotesFile'] : []),
+      ]),
+    );
+    await t.app.inject({
+      method: 'POST',
+      url: `${url}/save`,
+      headers,
+      payload: { clinicalJustification: 'Two formulary alternatives failed.', attestation: true },
+    });
+    await upload([{ field: 'clinicalNotesFile', filename: 'notes.pdf', content: pdf() }]);
+    const submitted = await t.app.inject({ method: 'POST', url: `${url}/submit`, headers });
+    expect(submitted.statusCode, submitted.body).toBe(200);
+    expect(submitted.json()).toMatchObject({ status: 'SUBMITTED', submittedAt: TEST_NOW.toISOString() });
+    const [rx] = await t.database.db.select().from(s.prescriptions).where(eq(s.prescriptions.id, appeal.prescriptionId));
+    expect(rx?.hcpActionRequired).toBe(false);
+    const events = await t.database.db
+      .select()
+      .from(s.prescriptionEvents)
+      .where(eq(s.prescriptionEvents.prescriptionId, appeal.prescriptionId));
+    expect(events.map((e) => e.type)).toContain('APPEAL_SUBMITTED');
+    const messages = await t.database.db.select().from(s.outbox).where(eq(s.outbox.prescriptionId, appeal.prescriptionId));
+    expect(messages.map((m) => (m.payload as { kind: string }).kind)).toContain('appeal-submitted');
+    expect((await t.app.inject({ method: 'POST', url: `${url}/submit`, headers })).statusCode).toBe(409);
+    expect((await upload([{ field: 'otherFile', filename: 'late.pdf', content: pdf() }])).statusCode).toBe(409);
   });
 });

@@ -323,6 +323,8 @@ const PUBLIC = new Set([
   'POST /api/mdo/v1/appeal-auth',
   'GET /api/mdo/v1/appeal/{id}',
   'POST /api/mdo/v1/appeal/{id}/save',
+  'POST /api/mdo/v1/appeal/{id}/file-upload',
+  'POST /api/mdo/v1/appeal/{id}/submit',
 ]);
 
 let t: TestApp;

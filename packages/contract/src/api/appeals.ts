@@ -40,6 +40,23 @@ export const appealDraftSchema = z.object({
 });
 export type AppealDraft = z.infer<typeof appealDraftSchema>;
 
+/** Limits of attachments (our design): per file and per appeal. */
+export const APPEAL_FILE_MAX_BYTES = 10 * 1024 * 1024;
+export const APPEAL_TOTAL_MAX_BYTES = 25 * 1024 * 1024;
+export const APPEAL_FILE_TYPES_TEXT = 'PDF, PNG, JPEG, TIFF or Word (.docx)';
+export const APPEAL_FILE_TOO_LARGE = 'Each file can be at most 10 MB.';
+export const APPEAL_TOTAL_TOO_LARGE = 'The attachments of an appeal can be at most 25 MB together.';
+export const APPEAL_FILE_WRONG_TYPE = `Only ${APPEAL_FILE_TYPES_TEXT} files can be attached.`;
+
+export const appealFileSchema = z.object({
+  slot: z.enum(APPEAL_SLOTS),
+  originalName: z.string(),
+  contentType: z.string(),
+  sizeBytes: z.number().int(),
+  uploadedAt: z.string(),
+});
+export type AppealFile = z.infer<typeof appealFileSchema>;
+
 export const appealSchema = z.object({
   id: z.string(),
   status: z.string(),
@@ -55,9 +72,25 @@ export const appealSchema = z.object({
   clinicalNotesRequired: z.boolean(),
   prescriberName: z.string(),
   draft: appealDraftSchema,
+  files: z.array(appealFileSchema),
   submittedAt: z.string().nullable(),
 });
 export type Appeal = z.infer<typeof appealSchema>;
+
+/** What a submit needs (besides the attachments the variant requires), with the message for each gap. */
+export function appealSubmitProblems(
+  appeal: Pick<Appeal, 'draft' | 'files' | 'clinicalNotesRequired'>,
+): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  if (!appeal.draft.clinicalJustification.trim()) {
+    problems.push({ path: 'clinicalJustification', message: 'Explain why the patient needs this medication.' });
+  }
+  if (!appeal.draft.attestation) problems.push({ path: 'attestation', message: 'Confirm the attestation to submit.' });
+  if (appeal.clinicalNotesRequired && !appeal.files.some((f) => f.slot === 'clinicalNotesFile')) {
+    problems.push({ path: 'clinicalNotesFile', message: 'Attach the clinical notes or medical records.' });
+  }
+  return problems;
+}
 
 export const appealAuthResponseSchema = z.object({
   /** Short-lived, for this one appeal; send it back in the x-appeal-token header. */

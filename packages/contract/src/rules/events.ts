@@ -3,6 +3,7 @@
 export const EVENT_TYPES = {
   received: 'RECEIVED',
   prescribed: 'PRESCRIBED',
+  appealSubmitted: 'APPEAL_SUBMITTED',
   refillAuthorizedFax: 'REFILL_AUTHORIZED_FAX',
   refillAuthorizedErx: 'REFILL_AUTHORIZED_ERX',
   refillDenied: 'REFILL_DENIED',
@@ -28,6 +29,8 @@ export function describeEvent(type: string, data: Record<string, unknown>): stri
   switch (type) {
     case EVENT_TYPES.received:
       return 'Prescription received by the pharmacy';
+    case EVENT_TYPES.appealSubmitted:
+      return 'Appeal submitted by the prescriber';
     case EVENT_TYPES.prescribed:
       return `Prescribed in the HCP Portal and sent by ${str(data.via) === 'Fax' ? 'fax' : 'eRx'}`;
     case EVENT_TYPES.refillAuthorizedFax:

@@ -1,10 +1,11 @@
 /** SQL of appeals: the appeal with what the form shows, key lookups, attempts, drafts. */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { appeals } from '../../db/schema.ts';
+import { appealFiles, appeals, outbox, prescriptionEvents, prescriptions } from '../../db/schema.ts';
 
 export interface AppealRow {
   id: string;
+  prescription_id: string;
   status: string;
   npi: string;
   access_key_expires_at: Date | string | null;
@@ -26,7 +27,7 @@ export interface AppealRow {
   prescriber_last_name: string;
 }
 
-const appealSelect = sql`select a.id, a.status, a.npi, a.access_key_expires_at, a.failed_attempts, a.locked_until, a.payer,
+const appealSelect = sql`select a.id, a.prescription_id, a.status, a.npi, a.access_key_expires_at, a.failed_attempts, a.locked_until, a.payer,
   a.denial_reason, to_char(a.denial_date, 'YYYY-MM-DD') as denial_date, a.what_is_needed, a.clinical_notes_required,
   a.draft, a.submitted_at, pt.first_name as patient_first_name, pt.last_name as patient_last_name,
   to_char(pt.dob, 'YYYY-MM-DD') as patient_dob, rx.drug_name, rx.strength,
@@ -65,4 +66,68 @@ export async function resetAttempts(db: Executor, appealId: string) {
 
 export async function saveDraft(db: Executor, appealId: string, draft: Record<string, unknown>) {
   await db.update(appeals).set({ draft, updatedAt: sql`now()` }).where(eq(appeals.id, appealId));
+}
+
+export async function filesOf(db: Executor, appealId: string) {
+  return db
+    .select({
+      slot: appealFiles.slot,
+      originalName: appealFiles.originalName,
+      storedName: appealFiles.storedName,
+      contentType: appealFiles.contentType,
+      sizeBytes: appealFiles.sizeBytes,
+      createdAt: appealFiles.createdAt,
+    })
+    .from(appealFiles)
+    .where(eq(appealFiles.appealId, appealId));
+}
+
+/** Puts a file in its slot, replacing the slot's earlier file; returns that earlier file's stored name. */
+export async function putFile(
+  db: Executor,
+  row: { appealId: string; slot: string; originalName: string; storedName: string; contentType: string; sizeBytes: number },
+): Promise<string | null> {
+  const [previous] = await db
+    .select({ storedName: appealFiles.storedName })
+    .from(appealFiles)
+    .where(and(eq(appealFiles.appealId, row.appealId), eq(appealFiles.slot, row.slot)));
+  await db
+    .insert(appealFiles)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [appealFiles.appealId, appealFiles.slot],
+      set: {
+        originalName: row.originalName,
+        storedName: row.storedName,
+        contentType: row.contentType,
+        sizeBytes: row.sizeBytes,
+        createdAt: sql`now()`,
+      },
+    });
+  return previous?.storedName ?? null;
+}
+
+/** Locks the appeal as submitted; false when it already was (a second submit). */
+export async function markSubmitted(db: Executor, appealId: string, at: Date): Promise<{ prescriptionId: string } | null> {
+  const [row] = await db
+    .update(appeals)
+    .set({ status: 'SUBMITTED', submittedAt: at, updatedAt: sql`now()` })
+    .where(and(eq(appeals.id, appealId), isNull(appeals.submittedAt)))
+    .returning({ prescriptionId: appeals.prescriptionId });
+  return row ?? null;
+}
+
+export async function clearHcpAction(db: Executor, prescriptionId: string) {
+  await db
+    .update(prescriptions)
+    .set({ hcpActionRequired: false, version: sql`${prescriptions.version} + 1`, updatedAt: sql`now()` })
+    .where(eq(prescriptions.id, prescriptionId));
+}
+
+export async function insertEvent(db: Executor, values: typeof prescriptionEvents.$inferInsert) {
+  await db.insert(prescriptionEvents).values(values);
+}
+
+export async function insertOutbox(db: Executor, values: typeof outbox.$inferInsert) {
+  await db.insert(outbox).values(values);
 }

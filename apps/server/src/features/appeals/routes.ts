@@ -1,6 +1,11 @@
-/** Appeals calls of spec §7 (first slice: appeal-auth and save) plus reading an appeal again after a reload. */
+/** Appeals calls of spec §7 (appeal-auth, file-upload, save, submit) plus reading an appeal again after a reload. */
+import multipart from '@fastify/multipart';
 import {
+  APPEAL_FILE_MAX_BYTES,
+  APPEAL_SLOTS,
   APPEAL_TOKEN_HEADER,
+  APPEAL_TOTAL_MAX_BYTES,
+  type AppealSlot,
   appealAuthRequestSchema,
   appealAuthResponseSchema,
   appealDraftSchema,
@@ -8,7 +13,8 @@ import {
 } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppealsService } from './service.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { AppealsService, IncomingFile } from './service.ts';
 
 export const appealsRoutes: FastifyPluginAsyncZod<{ service: AppealsService; authPerMinute: number }> = async (
   app,
@@ -33,6 +39,36 @@ export const appealsRoutes: FastifyPluginAsyncZod<{ service: AppealsService; aut
 
   app.get('/api/mdo/v1/appeal/:id', { schema: { tags, params, response: { 200: appealSchema } } }, async (request) =>
     service.read(tokenOf(request.headers), request.params.id, ctxOf(request)),
+  );
+
+  // Multipart only for these routes: one file per slot, each read up to the per-file limit (+1 byte to notice more).
+  await app.register(multipart, {
+    limits: { fileSize: APPEAL_FILE_MAX_BYTES, files: APPEAL_SLOTS.length, fields: 0, parts: APPEAL_SLOTS.length },
+    throwFileSizeLimit: false,
+  });
+
+  app.post(
+    '/api/mdo/v1/appeal/:id/file-upload',
+    {
+      bodyLimit: APPEAL_TOTAL_MAX_BYTES + 1024 * 1024,
+      schema: { tags, params, consumes: ['multipart/form-data'], response: { 200: appealSchema } },
+    },
+    async (request) => {
+      if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the files as multipart/form-data.');
+      const files: IncomingFile[] = [];
+      for await (const part of request.files()) {
+        if (!(APPEAL_SLOTS as readonly string[]).includes(part.fieldname)) {
+          throw new AppError('VALIDATION_FAILED', `Unknown attachment slot '${part.fieldname}'.`);
+        }
+        const buffer = await part.toBuffer();
+        files.push({ slot: part.fieldname as AppealSlot, filename: part.filename, buffer, truncated: part.file.truncated });
+      }
+      return service.upload(tokenOf(request.headers), request.params.id, files, ctxOf(request));
+    },
+  );
+
+  app.post('/api/mdo/v1/appeal/:id/submit', { schema: { tags, params, response: { 200: appealSchema } } }, async (request) =>
+    service.submit(tokenOf(request.headers), request.params.id, ctxOf(request)),
   );
 
   app.post(

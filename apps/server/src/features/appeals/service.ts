@@ -3,23 +3,35 @@
  * the access key the pharmacy sent (stored hashed, expiring), gets a short-lived token for that one appeal,
  * reads it and saves the draft. Uploads and submit come next.
  */
+import { randomUUID } from 'node:crypto';
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import {
   APPEAL_AUTH_FAILED,
+  APPEAL_FILE_TOO_LARGE,
+  APPEAL_FILE_WRONG_TYPE,
   APPEAL_LINK_EXPIRED,
   APPEAL_LOCKED,
   APPEAL_SUBMITTED,
+  APPEAL_TOTAL_MAX_BYTES,
+  APPEAL_TOTAL_TOO_LARGE,
   type Appeal,
   type AppealAuthRequest,
   type AppealAuthResponse,
   type AppealDraft,
+  type AppealFile,
+  type AppealSlot,
   appealDraftSchema,
+  appealSubmitProblems,
   capitalizeName,
+  EVENT_TYPES,
 } from '@hcp/contract';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
+import { sniffFileType } from '../../lib/file-types.ts';
 import * as repo from './repository.ts';
 
 const ISSUER = 'hcp-portal';
@@ -30,7 +42,24 @@ const LOCK_SECONDS = 15 * 60;
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-function appealOf(row: repo.AppealRow): Appeal {
+type FileRow = Awaited<ReturnType<typeof repo.filesOf>>[number];
+const fileOf = (f: FileRow): AppealFile => ({
+  slot: f.slot as AppealSlot,
+  originalName: f.originalName,
+  contentType: f.contentType,
+  sizeBytes: f.sizeBytes,
+  uploadedAt: f.createdAt.toISOString(),
+});
+
+/** One uploaded file as the route read it (at most the per-file limit; `truncated` when it was longer). */
+export interface IncomingFile {
+  slot: AppealSlot;
+  filename: string;
+  buffer: Buffer;
+  truncated: boolean;
+}
+
+function appealOf(row: repo.AppealRow, files: FileRow[] = []): Appeal {
   const draft = appealDraftSchema.safeParse(row.draft ?? {});
   return {
     id: row.id,
@@ -46,6 +75,7 @@ function appealOf(row: repo.AppealRow): Appeal {
     clinicalNotesRequired: row.clinical_notes_required,
     prescriberName: `${row.prescriber_first_name} ${row.prescriber_last_name}`,
     draft: draft.success ? draft.data : appealDraftSchema.parse({}),
+    files: files.map(fileOf),
     submittedAt: iso(row.submitted_at),
   };
 }
@@ -55,7 +85,7 @@ export interface AppealContext {
   ip: string | null;
 }
 
-export function createAppealsService(deps: { db: Database; signingKey: string; now: () => Date }) {
+export function createAppealsService(deps: { db: Database; signingKey: string; now: () => Date; uploadDir: string }) {
   const { db } = deps;
   const key = new TextEncoder().encode(deps.signingKey);
   const audit = (ctx: AppealContext, action: string, appealId: string | null, details: Record<string, unknown> = {}) =>
@@ -125,13 +155,13 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
       }
       if (row.failed_attempts > 0) await repo.resetAttempts(db, row.id);
       await audit(ctx, 'appeal.auth.success', row.id);
-      return { ...(await issueToken(row.id)), appeal: appealOf(row) };
+      return { ...(await issueToken(row.id)), appeal: appealOf(row, await repo.filesOf(db, row.id)) };
     },
 
     async read(token: string | undefined, appealId: string, ctx: AppealContext): Promise<Appeal> {
       const row = await appealFor(token, appealId);
       await audit(ctx, 'appeal.read', appealId);
-      return appealOf(row);
+      return appealOf(row, await repo.filesOf(db, appealId));
     },
 
     async saveDraft(token: string | undefined, appealId: string, draft: AppealDraft, ctx: AppealContext): Promise<Appeal> {
@@ -139,7 +169,120 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
       if (row.submitted_at) throw new AppError('CONFLICT', APPEAL_SUBMITTED);
       await repo.saveDraft(db, appealId, draft);
       await audit(ctx, 'appeal.save', appealId);
-      return { ...appealOf(row), draft };
+      return { ...appealOf(row, await repo.filesOf(db, appealId)), draft };
+    },
+
+    /**
+     * Puts each file in its slot (replacing that slot's earlier file). Checked before anything is kept: size
+     * per file and per appeal, and the type by content. Files live under generated names outside any served
+     * folder; a replaced file is removed once the new one is recorded.
+     */
+    async upload(token: string | undefined, appealId: string, files: IncomingFile[], ctx: AppealContext): Promise<Appeal> {
+      const row = await appealFor(token, appealId);
+      if (row.submitted_at) throw new AppError('CONFLICT', APPEAL_SUBMITTED);
+      if (files.length === 0) throw new AppError('VALIDATION_FAILED', 'Choose a file to attach.');
+      for (const file of files) {
+        const path_ = `body.${file.slot}`;
+        if (file.truncated)
+          throw new AppError('PAYLOAD_TOO_LARGE', APPEAL_FILE_TOO_LARGE, [{ path: path_, message: APPEAL_FILE_TOO_LARGE }]);
+        if (!sniffFileType(file.buffer)) {
+          throw new AppError('UNSUPPORTED_MEDIA_TYPE', APPEAL_FILE_WRONG_TYPE, [
+            { path: path_, message: APPEAL_FILE_WRONG_TYPE },
+          ]);
+        }
+      }
+      const existing = await repo.filesOf(db, appealId);
+      const replaced = new Set(files.map((f) => f.slot));
+      const total =
+        existing.filter((f) => !replaced.has(f.slot as AppealSlot)).reduce((n, f) => n + f.sizeBytes, 0) +
+        files.reduce((n, f) => n + f.buffer.length, 0);
+      if (total > APPEAL_TOTAL_MAX_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', APPEAL_TOTAL_TOO_LARGE);
+
+      await mkdir(deps.uploadDir, { recursive: true, mode: 0o700 });
+      const written: string[] = [];
+      try {
+        const stored = await Promise.all(
+          files.map(async (file) => {
+            const storedName = randomUUID();
+            await writeFile(path.join(deps.uploadDir, storedName), file.buffer, { mode: 0o600 });
+            written.push(storedName);
+            return { file, storedName };
+          }),
+        );
+        const previous = await db.transaction(async (tx) => {
+          const old: string[] = [];
+          for (const { file, storedName } of stored) {
+            const before = await repo.putFile(tx, {
+              appealId,
+              slot: file.slot,
+              originalName: path.basename(file.filename).slice(0, 200) || 'attachment',
+              storedName,
+              contentType: sniffFileType(file.buffer) as string,
+              sizeBytes: file.buffer.length,
+            });
+            if (before) old.push(before);
+          }
+          await writeAudit(tx, {
+            actorUserId: null,
+            action: 'appeal.upload',
+            entityType: 'appeal',
+            entityId: appealId,
+            requestId: ctx.requestId,
+            ip: ctx.ip,
+            details: { slots: files.map((f) => f.slot) },
+          });
+          return old;
+        });
+        await Promise.all(previous.map((name) => unlink(path.join(deps.uploadDir, name)).catch(() => undefined)));
+      } catch (error) {
+        // Nothing half-kept: files written for a failed upload go again.
+        await Promise.all(written.map((name) => unlink(path.join(deps.uploadDir, name)).catch(() => undefined)));
+        throw error;
+      }
+      return appealOf(row, await repo.filesOf(db, appealId));
+    },
+
+    /** Checks completeness, locks the appeal, clears the HCP-action flag, tells the pharmacy; a second submit is 409. */
+    async submit(token: string | undefined, appealId: string, ctx: AppealContext): Promise<Appeal> {
+      const row = await appealFor(token, appealId);
+      const files = await repo.filesOf(db, appealId);
+      const current = appealOf(row, files);
+      if (current.submittedAt) throw new AppError('CONFLICT', APPEAL_SUBMITTED);
+      const problems = appealSubmitProblems(current);
+      if (problems.length > 0) {
+        throw new AppError(
+          'VALIDATION_FAILED',
+          'The appeal is not complete yet.',
+          problems.map((p) => ({ path: `appeal.${p.path}`, message: p.message })),
+        );
+      }
+      const at = deps.now();
+      await db.transaction(async (tx) => {
+        const submitted = await repo.markSubmitted(tx, appealId, at);
+        if (!submitted) throw new AppError('CONFLICT', APPEAL_SUBMITTED);
+        await repo.clearHcpAction(tx, submitted.prescriptionId);
+        await repo.insertEvent(tx, {
+          prescriptionId: submitted.prescriptionId,
+          type: EVENT_TYPES.appealSubmitted,
+          requestId: ctx.requestId,
+          data: { appealId, attachments: files.map((f) => f.slot) },
+        });
+        await repo.insertOutbox(tx, {
+          channel: 'fax',
+          prescriptionId: submitted.prescriptionId,
+          recipient: 'provider-pharmacy',
+          payload: { kind: 'appeal-submitted', appealId, draft: current.draft, attachments: files.map((f) => f.storedName) },
+        });
+        await writeAudit(tx, {
+          actorUserId: null,
+          action: 'appeal.submit',
+          entityType: 'appeal',
+          entityId: appealId,
+          requestId: ctx.requestId,
+          ip: ctx.ip,
+        });
+      });
+      return appealOf((await repo.findById(db, appealId)) as repo.AppealRow, files);
     },
   };
 }
