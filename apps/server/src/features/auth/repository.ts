@@ -70,8 +70,6 @@ export async function allTenants(db: Executor) {
   return db.select({ key: tenants.key, hostnames: tenants.hostnames }).from(tenants);
 }
 
-export { isFlagEnabled as flagEnabled } from '../../lib/feature-flags.ts';
-
 export async function insertRefreshToken(
   db: Executor,
   row: { familyId: string; userId: string; tokenHash: string; expiresAt: Date },

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type BrandKey,
   GOOGLE_MESSAGES,
+  isBrandKey,
   type LoginRequest,
   type LoginResponse,
   loginBrandDecision,
@@ -18,12 +19,14 @@ import {
   maskPhone,
   PASSWORD_RESET_MESSAGES,
   type RefreshResponse,
+  resolveBrand,
   type Tokens,
 } from '@hcp/contract';
 import type { Database, Executor } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { hmac, randomToken, sha256, sixDigitCode } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
+import { isFlagEnabled } from '../../lib/feature-flags.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { DenyList } from '../../plugins/deny-list.ts';
@@ -118,10 +121,10 @@ export function createAuthService(deps: AuthServiceDeps) {
     return { accessToken: access.token, refreshToken, userID: user.id };
   }
 
+  /** The brand of the sign-in request: forced by a dedicated hostname, else the main brand (contract rule). */
   async function requestBrand(hostname: string): Promise<BrandKey> {
-    const tenants = await repo.allTenants(db);
-    const match = tenants.find((t) => t.hostnames.includes(hostname.toLowerCase()));
-    return match?.key === 'harrow' ? 'harrow' : 'main';
+    const brands = (await repo.allTenants(db)).filter((t): t is { key: BrandKey; hostnames: string[] } => isBrandKey(t.key));
+    return resolveBrand({ hostname, brands, storedChoice: null, globalSetting: null }).brand;
   }
 
   async function login(input: LoginRequest, ctx: RequestContext): Promise<LoginResponse> {
@@ -174,7 +177,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     const audit = (action: string, details: Record<string, unknown> = {}) =>
       auditUser(db, user.id, action, ctx, { method, ...details });
     const brand = await requestBrand(ctx.hostname);
-    const hasSecondBrandAccess = user.harrowPortalAccess === true && (await repo.flagEnabled(db, 'isHarrowPortalEnabled'));
+    const hasSecondBrandAccess = user.harrowPortalAccess === true && (await isFlagEnabled(db, 'isHarrowPortalEnabled'));
     const decision = loginBrandDecision({
       requestBrand: brand,
       userBrand: user.tenantKey === 'harrow' ? 'harrow' : 'main',

@@ -5,8 +5,6 @@ import { mdOffices, mdStaff, officeMembers, users } from '../../db/schema.ts';
 import { officeScopeSql } from '../../lib/office-scope.ts';
 import { needsActionSql } from '../../lib/prescription-sql.ts';
 
-export { type Actor, findActor } from '../../lib/actor.ts';
-
 export type OfficeRow = typeof mdOffices.$inferSelect;
 export type StaffRow = typeof mdStaff.$inferSelect;
 export type OfficeWrite = Partial<typeof mdOffices.$inferInsert>;

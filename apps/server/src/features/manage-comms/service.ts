@@ -24,10 +24,10 @@ import {
   type PagedQuery,
   type SalesUser,
   splitFullName,
-  staffNpiProblem,
   toPrescribeVia,
 } from '@hcp/contract';
 import type { Database, Executor } from '../../db/client.ts';
+import { type Actor, findActor } from '../../lib/actor.ts';
 import { verifyAddress } from '../../lib/address-verification.ts';
 import { type AuditEntry, writeAudit } from '../../lib/audit.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
@@ -128,7 +128,7 @@ export function createManageCommsService(deps: { db: Database }) {
   const { db } = deps;
 
   async function actorOf(ctx: SignedInContext) {
-    const actor = await repo.findActor(db, ctx.userId);
+    const actor = await findActor(db, ctx.userId);
     if (!actor) throw notFound();
     const access = manageCommsAccess({ role: actor.role, mdOfficeUser: { userType: actor.userType } });
     return { ...actor, access };
@@ -141,13 +141,13 @@ export function createManageCommsService(deps: { db: Database }) {
     return actor;
   }
 
-  async function managedOffice(db: Executor, actor: repo.Actor, officeId: string): Promise<OfficeRow> {
+  async function managedOffice(db: Executor, actor: Actor, officeId: string): Promise<OfficeRow> {
     const office = await repo.findOffice(db, { tenantId: actor.tenantId, officeId });
     if (!office) throw notFound('Practice');
     return office;
   }
 
-  async function managedStaff(db: Executor, actor: repo.Actor, staffId: string): Promise<StaffRow> {
+  async function managedStaff(db: Executor, actor: Actor, staffId: string): Promise<StaffRow> {
     const staff = await repo.findStaff(db, actor.tenantId, staffId);
     if (!staff) throw notFound('HCP or staff member');
     return staff;
@@ -156,13 +156,13 @@ export function createManageCommsService(deps: { db: Database }) {
   const audit = (tx: Executor, ctx: SignedInContext, entry: Omit<AuditEntry, 'actorUserId' | 'requestId' | 'ip'>) =>
     writeAudit(tx, { ...entry, actorUserId: ctx.userId, requestId: ctx.requestId, ip: ctx.ip });
 
-  async function checkSalesUser(tx: Executor, actor: repo.Actor, salesUserId: string | null) {
+  async function checkSalesUser(tx: Executor, actor: Actor, salesUserId: string | null) {
     if (salesUserId && !(await repo.isSalesUserOfTenant(tx, actor.tenantId, salesUserId))) {
       throw fieldError('body.salesUserId', 'Choose a sales representative from the list.');
     }
   }
 
-  async function checkNpiFree(tx: Executor, actor: repo.Actor, npi: string | null, exceptStaffId?: string) {
+  async function checkNpiFree(tx: Executor, actor: Actor, npi: string | null, exceptStaffId?: string) {
     if (!npi) return;
     const existing = await repo.findStaffByNpi(tx, actor.tenantId, npi);
     if (existing && existing.id !== exceptStaffId) throw fieldError('body.npi', DUPLICATE_NPI, 'CONFLICT');
@@ -370,8 +370,7 @@ export function createManageCommsService(deps: { db: Database }) {
         if ('contactAddresses' in body) {
           values = { contactAddresses: await Promise.all(body.contactAddresses.map((a) => verifiedAddress(tx, a))) };
         } else {
-          const problem = staffNpiProblem(body.role, body.npi);
-          if (problem) throw fieldError('body.npi', problem);
+          // The role/NPI rule is checked by the contract's schema before this runs.
           await checkNpiFree(tx, actor, body.npi, staffId);
           values = staffColumns(body);
         }

@@ -1,7 +1,7 @@
 /** SQL of New Comments: unread comments per doctor and patient, the thread, replies and read marks. */
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Executor, selectJsonText } from '../../db/client.ts';
-import { commentMentions, comments, patients, users } from '../../db/schema.ts';
+import { commentMentions, comments, users } from '../../db/schema.ts';
 import { officeScopeSql } from '../../lib/office-scope.ts';
 
 /**
@@ -43,15 +43,6 @@ export async function newCommentsJson(db: Executor, userId: string, filterBy: st
   `,
     '{"doctors":[],"total":0}',
   );
-}
-
-export async function patientInScope(db: Executor, userId: string, patientId: string) {
-  const rows = await db
-    .select({ id: patients.id, mdOfficeId: patients.mdOfficeId })
-    .from(patients)
-    .where(and(eq(patients.id, patientId), sql`${patients.mdOfficeId} in (${officeScopeSql(userId)})`))
-    .limit(1);
-  return rows[0] ?? null;
 }
 
 /** The thread, oldest first, with this user's offices' unread mention on each comment. */

@@ -3,6 +3,7 @@ import type { Comment, CommentThread } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
+import { findPatientInScope } from '../../lib/office-scope.ts';
 import type { SignedInContext } from '../../lib/route-helpers.ts';
 import * as repo from './repository.ts';
 
@@ -23,7 +24,7 @@ export function createNewCommentsService(deps: { db: Database; now: () => Date }
     },
 
     async thread(ctx: CommentsContext, patientId: string, offset: number, limit: number): Promise<CommentThread> {
-      if (!(await repo.patientInScope(db, ctx.userId, patientId))) throw new AppError('NOT_FOUND', PATIENT_NOT_FOUND);
+      if (!(await findPatientInScope(db, ctx.userId, patientId))) throw new AppError('NOT_FOUND', PATIENT_NOT_FOUND);
       const { total, rows } = await repo.thread(db, ctx.userId, patientId, offset, limit);
       await audit(ctx, 'comments.read', 'patient', patientId);
       return {
@@ -45,7 +46,7 @@ export function createNewCommentsService(deps: { db: Database; now: () => Date }
       input: { patientId: string; comment: string; prescriptionId?: string | undefined },
     ): Promise<Comment> {
       return db.transaction(async (tx) => {
-        const patient = await repo.patientInScope(tx, ctx.userId, input.patientId);
+        const patient = await findPatientInScope(tx, ctx.userId, input.patientId);
         if (!patient) throw new AppError('NOT_FOUND', PATIENT_NOT_FOUND);
         const row = await repo.insertReply(tx, {
           patientId: patient.id,

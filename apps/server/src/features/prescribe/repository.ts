@@ -12,7 +12,6 @@ import {
   prescriptions,
   users,
 } from '../../db/schema.ts';
-import { officeScopeSql } from '../../lib/office-scope.ts';
 
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -62,15 +61,6 @@ export async function findPrescriber(db: Executor, userId: string) {
     .leftJoin(mdStaff, eq(mdStaff.id, users.mdStaffId))
     .leftJoin(mdOffices, eq(mdOffices.id, users.mdOfficeId))
     .where(and(eq(users.id, userId), sql`${users.disabledAt} is null`))
-    .limit(1);
-  return rows[0] ?? null;
-}
-
-export async function findPatientInScope(db: Executor, userId: string, patientId: string) {
-  const rows = await db
-    .select({ id: patients.id, mdOfficeId: patients.mdOfficeId })
-    .from(patients)
-    .where(and(eq(patients.id, patientId), sql`${patients.mdOfficeId} in (${officeScopeSql(userId)})`))
     .limit(1);
   return rows[0] ?? null;
 }

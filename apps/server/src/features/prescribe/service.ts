@@ -20,6 +20,7 @@ import {
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
+import { findPatientInScope } from '../../lib/office-scope.ts';
 import type { SignedInContext } from '../../lib/route-helpers.ts';
 import * as repo from './repository.ts';
 
@@ -70,7 +71,7 @@ export function createPrescribeService(deps: { db: Database; now: () => Date; is
         const { patientId: existingId, newPatient: p } = input.patient;
         if (existingId) {
           // A patient outside the prescriber's practices does not exist for them (DESIGN §3).
-          const patient = await repo.findPatientInScope(tx, ctx.userId, existingId);
+          const patient = await findPatientInScope(tx, ctx.userId, existingId);
           if (!patient) throw notFound('Patient');
           patientId = patient.id;
           officeId = patient.mdOfficeId;
