@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
 import { loadReferenceData } from './db/reference-data.ts';
+import { listDemoAppealLinks, writeDemoAppealLinks } from './seed/demo-appeals.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed/index.ts';
 import { describeStartupError } from './startup-errors.ts';
 
@@ -41,6 +42,12 @@ export async function start(): Promise<{ app: FastifyInstance; database: Databas
     if (config.seedDemo) {
       console.log(`Demo accounts (password for all: ${DEMO_PASSWORD}):`);
       for (const account of DEMO_ACCOUNTS) console.log(`  ${account.email.padEnd(26)} ${account.description}`);
+      // What the pharmacy would send an external prescriber (no portal account needed); all of them in the file.
+      const links = await listDemoAppealLinks(database.db);
+      await writeDemoAppealLinks(config.dataDir, links).catch(() => undefined);
+      const shown = [links.find((l) => l.variant === 'getCovered'), links.find((l) => l.variant === 'appeal')];
+      if (links.length > 0) console.log(`Demo appeal links (more in ${config.dataDir}/demo-appeals.json):`);
+      for (const link of shown) if (link) console.log(`  ${url}${link.path}`);
     }
     return { app, database, config };
   } catch (error) {

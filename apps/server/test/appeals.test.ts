@@ -1,15 +1,16 @@
-/** Appeals, first slice: sign in to one appeal with NPI + access key, read it, save the draft. */
+/** Appeals: sign in to one appeal (NPI + access key, or as its signed-in prescriber), draft, attachments, submit. */
 
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { APPEAL_AUTH_FAILED, APPEAL_LINK_EXPIRED, APPEAL_TOKEN_HEADER, appealAuthResponseSchema } from '@hcp/contract';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
 import { demoAppealKey } from '../src/seed/generate.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
+import { injectAs, signIn } from './support/auth.ts';
 import { TEST_NOW } from './support/constants.ts';
 
 let t: TestApp;
@@ -258,5 +259,133 @@ describe('attachments and submit', () => {
     expect(messages.map((m) => (m.payload as { kind: string }).kind)).toContain('appeal-submitted');
     expect((await t.app.inject({ method: 'POST', url: `${url}/submit`, headers })).statusCode).toBe(409);
     expect((await upload([{ field: 'otherFile', filename: 'late.pdf', content: pdf() }])).statusCode).toBe(409);
+  });
+});
+
+describe('reading back and removing attachments', () => {
+  it('serves a file only to its own appeal’s token, as a download of the checked type', async () => {
+    const appeal = appeals[9] as (typeof appeals)[number];
+    const { token } = (await auth(credentials(appeal), '10.0.2.9')).json();
+    const headers = { [APPEAL_TOKEN_HEADER]: token };
+    const content = pdf(3000);
+    const body = multipart([{ field: 'clinicalTrialFile', filename: "study (Ü) 'A'.pdf", content }]);
+    const url = `/api/mdo/v1/appeal/${appeal.id}`;
+    await t.app.inject({
+      method: 'POST',
+      url: `${url}/file-upload`,
+      payload: body.payload,
+      headers: { ...body.headers, ...headers },
+    });
+    const res = await t.app.inject({ method: 'GET', url: `${url}/files/clinicalTrialFile`, headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.equals(content)).toBe(true);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toBe("attachment; filename*=UTF-8''study%20%28%C3%9C%29%20%27A%27.pdf");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cache-control']).toBe('no-store');
+
+    const otherToken = (await auth(credentials(appeals[10] as (typeof appeals)[number]), '10.0.2.10')).json().token;
+    for (const h of [{}, { [APPEAL_TOKEN_HEADER]: otherToken }]) {
+      expect((await t.app.inject({ method: 'GET', url: `${url}/files/clinicalTrialFile`, headers: h })).statusCode).toBe(404);
+    }
+    expect((await t.app.inject({ method: 'GET', url: `${url}/files/otherFile`, headers })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `${url}/files/photoFile`, headers })).statusCode).toBe(400);
+  });
+
+  it('removes a file from its slot and from disk; another appeal’s token cannot; a submitted appeal keeps it (409)', async () => {
+    const appeal = appeals[11] as (typeof appeals)[number];
+    const { token } = (await auth(credentials(appeal), '10.0.2.11')).json();
+    const headers = { [APPEAL_TOKEN_HEADER]: token };
+    const url = `/api/mdo/v1/appeal/${appeal.id}`;
+    const body = multipart([
+      { field: 'denialLetterFile', filename: 'denial.pdf', content: pdf() },
+      { field: 'otherFile', filename: 'other.png', content: png() },
+    ]);
+    await t.app.inject({
+      method: 'POST',
+      url: `${url}/file-upload`,
+      payload: body.payload,
+      headers: { ...body.headers, ...headers },
+    });
+    const [stored] = await t.database.db
+      .select()
+      .from(s.appealFiles)
+      .where(and(eq(s.appealFiles.appealId, appeal.id), eq(s.appealFiles.slot, 'otherFile')));
+    const onDisk = path.join(t.config.dataDir, 'uploads', stored?.storedName as string);
+    expect(existsSync(onDisk)).toBe(true);
+
+    const otherToken = (await auth(credentials(appeals[12] as (typeof appeals)[number]), '10.0.2.12')).json().token;
+    const foreign = await t.app.inject({
+      method: 'DELETE',
+      url: `${url}/files/otherFile`,
+      headers: { [APPEAL_TOKEN_HEADER]: otherToken },
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(existsSync(onDisk)).toBe(true);
+
+    const removed = await t.app.inject({ method: 'DELETE', url: `${url}/files/otherFile`, headers });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json().files.map((f: { slot: string }) => f.slot)).toEqual(['denialLetterFile']);
+    expect(existsSync(onDisk)).toBe(false);
+    // Removing an empty slot again changes nothing and says so with the same answer.
+    const again = await t.app.inject({ method: 'DELETE', url: `${url}/files/otherFile`, headers });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().files).toHaveLength(1);
+
+    await t.database.db.update(s.appeals).set({ submittedAt: TEST_NOW, status: 'SUBMITTED' }).where(eq(s.appeals.id, appeal.id));
+    expect((await t.app.inject({ method: 'DELETE', url: `${url}/files/denialLetterFile`, headers })).statusCode).toBe(409);
+  });
+});
+
+describe('a signed-in prescriber opens their own appeal without the key', () => {
+  it('answers the appeal and a token for its prescriber only; staff, other prescribers and other prescriptions 404', async () => {
+    const morgan = await signIn(t.app, 'dr.morgan@demo.hcp');
+    const [me] = await t.database.db.select().from(s.users).where(eq(s.users.email, 'dr.morgan@demo.hcp'));
+    const [own] = await t.database.db
+      .select({ rxId: s.prescriptions.id, appealId: s.appeals.id })
+      .from(s.appeals)
+      .innerJoin(s.prescriptions, eq(s.prescriptions.id, s.appeals.prescriptionId))
+      .where(eq(s.prescriptions.prescriberId, me?.mdStaffId as string))
+      .limit(1);
+    expect(own, 'the demo seed gives Dr. Morgan an appeal').toBeDefined();
+    const ask = (tokens: typeof morgan, prescriptionId: string) =>
+      injectAs(t.app, tokens, {
+        method: 'POST',
+        url: `/api/mdo/v1/users/${tokens.userID}/appeal-auth`,
+        payload: { prescriptionId },
+      });
+    const res = await ask(morgan, own?.rxId as string);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = appealAuthResponseSchema.parse(res.json());
+    expect(body.appeal.id).toBe(own?.appealId);
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/api/mdo/v1/appeal/${own?.appealId}`,
+      headers: { [APPEAL_TOKEN_HEADER]: body.token },
+    });
+    expect(read.statusCode).toBe(200);
+
+    // Someone else's appeal, the practice's staff, and a prescription without an appeal: all 404.
+    const [foreign] = await t.database.db
+      .select({ rxId: s.prescriptions.id })
+      .from(s.appeals)
+      .innerJoin(s.prescriptions, eq(s.prescriptions.id, s.appeals.prescriptionId))
+      .where(ne(s.prescriptions.prescriberId, me?.mdStaffId as string))
+      .limit(1);
+    expect((await ask(morgan, foreign?.rxId as string)).statusCode).toBe(404);
+    const lee = await signIn(t.app, 'staff.lee@demo.hcp');
+    expect((await ask(lee, own?.rxId as string)).statusCode).toBe(404);
+    const [plain] = await t.database.db
+      .select({ id: s.prescriptions.id })
+      .from(s.prescriptions)
+      .where(and(eq(s.prescriptions.prescriberId, me?.mdStaffId as string), eq(s.prescriptions.hcpActionRequired, false)))
+      .limit(1);
+    expect((await ask(morgan, plain?.id as string)).statusCode).toBe(404);
+    expect((await ask(morgan, 'not-a-uuid')).statusCode).toBe(400);
+    const audited = await t.database.db
+      .select({ actor: s.auditLog.actorUserId })
+      .from(s.auditLog)
+      .where(and(eq(s.auditLog.action, 'appeal.auth.portal'), eq(s.auditLog.entityId, own?.appealId as string)));
+    expect(audited).toEqual([{ actor: morgan.userID }]);
   });
 });

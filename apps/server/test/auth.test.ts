@@ -293,7 +293,7 @@ describe('user details and feature flags', () => {
       mdOfficeUser: { userType: 'mdo_user.prescriber', role: 'MD' },
       mdOfficePrefs: { prescribeVia: 'eRx', harrowPortalAccess: true, prescribingEnabled: true, notOnboarded: false },
       mdOfficeUserPrefs: { skipPriorAuthDismissNotice: false, skipErxConfirmation: false },
-      details: { mdOfficeId: expect.any(String) },
+      details: { mdOfficeId: expect.any(String), mdStaffId: expect.any(String) },
       isVAMPracticeUser: false,
     });
   });

@@ -27,7 +27,7 @@ interface Fixture {
   staffId: string;
   patientId: string;
   mentionId: string;
-  rx: { refill: string; altMed: string; chartNotes: string; any: string };
+  rx: { refill: string; altMed: string; chartNotes: string; any: string; ownAppeal: string };
   productId: string;
   userOf: (role: Role) => string;
 }
@@ -311,6 +311,13 @@ const ROWS: Row[] = [
     url: (f, r) => `${u(f, r)}/prescription-draft`,
     reach: PRESCRIBERS,
   },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/appeal-auth`,
+    url: (f, r) => `${u(f, r)}/appeal-auth`,
+    body: (f) => ({ prescriptionId: f.rx.ownAppeal }),
+    reach: ['prescriber'],
+  },
 ];
 
 /**
@@ -325,6 +332,8 @@ const PUBLIC = new Set([
   'POST /api/mdo/v1/appeal/{id}/save',
   'POST /api/mdo/v1/appeal/{id}/file-upload',
   'POST /api/mdo/v1/appeal/{id}/submit',
+  'GET /api/mdo/v1/appeal/{id}/files/{slot}',
+  'DELETE /api/mdo/v1/appeal/{id}/files/{slot}',
 ]);
 
 let t: TestApp;
@@ -375,6 +384,16 @@ beforeAll(async () => {
         inArray(s.prescriptions.priorAuthStatus, ['PRIOR_AUTH_CHART_NOTES_NEEDED', 'PRIOR_AUTH_ICD10_NEEDED']),
       ),
       any: await rxOf(undefined),
+      // An appeal Dr. Morgan prescribed (only its prescriber opens it from the portal).
+      ownAppeal: await rxOf(
+        and(
+          eq(s.prescriptions.hcpActionRequired, true),
+          eq(
+            s.prescriptions.prescriberId,
+            (await db.select().from(s.users).where(eq(s.users.email, 'dr.morgan@demo.hcp')))[0]?.mdStaffId as string,
+          ),
+        ),
+      ),
     },
     productId: ((await db.select().from(s.drugProducts).where(eq(s.drugProducts.isControlled, false)).limit(1))[0]?.id ??
       '') as string,

@@ -14,6 +14,7 @@ export * from './api/staff.ts';
 export * from './api/users.ts';
 export * from './routes.ts';
 export * from './rules/action-types.ts';
+export * from './rules/attachments.ts';
 export * from './rules/brand.ts';
 export * from './rules/dates.ts';
 export * from './rules/environment.ts';

@@ -163,4 +163,8 @@ export const apiPaths = {
   appeal: (id: string) => `${API_BASE}/v1/appeal/${enc(id)}`,
   appealSave: (id: string) => `${API_BASE}/v1/appeal/${enc(id)}/save`,
   appealSubmit: (id: string) => `${API_BASE}/v1/appeal/${enc(id)}/submit`,
+  /** Our additions: one attachment back (download) or out of its slot (remove). */
+  appealFile: (id: string, slot: string) => `${API_BASE}/v1/appeal/${enc(id)}/files/${enc(slot)}`,
+  /** Our addition: a signed-in prescriber opens their own prescription's appeal without the key. */
+  userAppealAuth: (userId: string) => `${API_BASE}/v1/users/${enc(userId)}/appeal-auth`,
 } as const;

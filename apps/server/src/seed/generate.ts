@@ -340,7 +340,8 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
 
     for (let r = 0; r < sizes.rxPerPatient; r += 1) {
       const queue = coverageLeft.get(office.id) as Scenario[];
-      const scenario: Scenario = queue.shift() ?? randomScenario(f);
+      const covering = queue.shift();
+      const scenario: Scenario = covering ?? randomScenario(f);
       const drug =
         scenario.kind === 'substitution'
           ? pick(prescribable.filter((d) => ['Januvia', 'Ozempic', 'Restasis', 'Humira'].includes(d.name)))
@@ -373,6 +374,9 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
         prescribedAt,
         lastProcessedAt: processedAt,
       };
+      // The covering appeal belongs to the practice's first prescriber (Dr. Morgan in the demo practice), so a
+      // signed-in prescriber always has an appeal of their own to open; the draw above still happens.
+      if (covering?.kind === 'appeal') row.prescriberId = office.prescribers[0] as string;
       switch (scenario.kind) {
         case 'refill':
           row.needsRefillAuth = true;
@@ -517,7 +521,43 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
     mdOfficeId: vamOffice.id,
     demoKey: 'vam',
   });
+
+  // A second appeal for Dr. Morgan, of the other variant than the covering one, so the demo (and the tests)
+  // have one to open from the portal and one to open by link. No random draws: the data above stays as it was.
+  const morgan = offices[0] as (typeof offices)[number];
+  const quiet = data.prescriptions.find(
+    (rx) =>
+      rx.mdOfficeId === morgan.id &&
+      rx.prescriberId === morgan.prescribers[0] &&
+      !rx.needsRefillAuth &&
+      !rx.priorAuthStatus &&
+      !rx.substitutionStatus &&
+      !rx.phoneException &&
+      !rx.hcpActionRequired,
+  );
+  const covering = data.appeals.find((a) =>
+    data.prescriptions.some((rx) => rx.id === a.prescriptionId && rx.prescriberId === morgan.prescribers[0]),
+  );
+  if (quiet && covering) {
+    quiet.hcpActionRequired = true;
+    const appealId = uuidFrom(`demo-appeal:second:${quiet.id}`);
+    data.appeals.push({
+      ...covering,
+      id: appealId,
+      accessKeyHash: sha256(demoAppealKey(appealId)),
+      prescriptionId: quiet.id as string,
+      payer: 'Aetna',
+      denialReason: 'Not on formulary',
+      clinicalNotesRequired: !covering.clinicalNotesRequired,
+    });
+  }
   return data;
+}
+
+/** A stable UUID-shaped id from a name (for rows added without drawing from the seeded random stream). */
+function uuidFrom(name: string): string {
+  const hex = createHash('sha256').update(name).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 function randomScenario(f: Faker): Scenario {

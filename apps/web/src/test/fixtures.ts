@@ -68,7 +68,7 @@ export const userDetails = (overrides: Partial<UserDetails> = {}): UserDetails =
   mdOfficeUser: { userType: 'mdo_user.prescriber', role: 'MD' },
   mdOfficePrefs: { prescribeVia: 'eRx', harrowPortalAccess: false, prescribingEnabled: false, notOnboarded: false },
   mdOfficeUserPrefs: { skipPriorAuthDismissNotice: false, skipErxConfirmation: false },
-  details: { mdOfficeId: 'o1' },
+  details: { mdOfficeId: 'o1', mdStaffId: 's1' },
   isVAMPracticeUser: false,
   brand: 'main',
   accountManager: null,

@@ -30,6 +30,12 @@ export const appealAuthRequestSchema = z.object({
 });
 export type AppealAuthRequest = z.infer<typeof appealAuthRequestSchema>;
 
+/** A signed-in prescriber asks for their own prescription's appeal (no key: the portal session proves who they are). */
+export const appealPortalAuthRequestSchema = z.object({
+  prescriptionId: z.uuid({ message: 'Choose a prescription with an appeal.' }),
+});
+export type AppealPortalAuthRequest = z.infer<typeof appealPortalAuthRequestSchema>;
+
 /** The draft fields of an appeal; saving replaces them (last write wins). */
 export const appealDraftSchema = z.object({
   clinicalJustification: z.string().max(10_000, { message: 'Keep the justification under 10,000 characters.' }).default(''),

@@ -56,7 +56,8 @@ export const userDetailsSchema = z.object({
     skipPriorAuthDismissNotice: z.boolean(),
     skipErxConfirmation: z.boolean(),
   }),
-  details: z.object({ mdOfficeId: z.string().nullable() }),
+  /** mdStaffId (our addition): the user's own HCP record, e.g. to know which prescriptions they prescribed. */
+  details: z.object({ mdOfficeId: z.string().nullable(), mdStaffId: z.string().nullable() }),
   isVAMPracticeUser: z.boolean(),
   /** Our additions: the brand (tenant) the user belongs to, and a VAM practice's dedicated account manager. */
   brand: z.enum(BRAND_KEYS),

@@ -47,6 +47,18 @@ export async function findById(db: Executor, appealId: string): Promise<AppealRo
   return result.rows[0] ?? null;
 }
 
+/**
+ * The appeal of a prescription, only when the signed-in user is that prescription's prescriber (an enabled
+ * portal account linked to the HCP record) within their tenant; else null (the caller answers 404).
+ */
+export async function findForPrescriber(db: Executor, userId: string, prescriptionId: string): Promise<AppealRow | null> {
+  const result = (await db.execute(sql`${appealSelect}
+    join users u on u.id = ${userId} and u.disabled_at is null and u.md_staff_id = rx.prescriber_id and u.tenant_id = s.tenant_id
+    where a.prescription_id = ${prescriptionId}
+    order by a.created_at desc limit 1`)) as unknown as { rows: AppealRow[] };
+  return result.rows[0] ?? null;
+}
+
 /** Counts a wrong NPI; the fifth in a row locks the appeal until `lockUntil`. Returns the new count. */
 export async function recordFailedAttempt(db: Executor, appealId: string, lockAfter: number, lockUntil: Date): Promise<number> {
   const [row] = await db
@@ -105,6 +117,23 @@ export async function putFile(
       },
     });
   return previous?.storedName ?? null;
+}
+
+export async function fileInSlot(db: Executor, appealId: string, slot: string) {
+  const [row] = await db
+    .select({ originalName: appealFiles.originalName, storedName: appealFiles.storedName, contentType: appealFiles.contentType })
+    .from(appealFiles)
+    .where(and(eq(appealFiles.appealId, appealId), eq(appealFiles.slot, slot)));
+  return row ?? null;
+}
+
+/** Takes a file out of its slot; returns its stored name (null when the slot was empty). */
+export async function removeFile(db: Executor, appealId: string, slot: string): Promise<string | null> {
+  const [row] = await db
+    .delete(appealFiles)
+    .where(and(eq(appealFiles.appealId, appealId), eq(appealFiles.slot, slot)))
+    .returning({ storedName: appealFiles.storedName });
+  return row?.storedName ?? null;
 }
 
 /** Locks the appeal as submitted; false when it already was (a second submit). */

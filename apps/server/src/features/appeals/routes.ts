@@ -9,12 +9,18 @@ import {
   appealAuthRequestSchema,
   appealAuthResponseSchema,
   appealDraftSchema,
+  appealPortalAuthRequestSchema,
   appealSchema,
 } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
+import { signedInContext } from '../../lib/route-helpers.ts';
 import type { AppealsService, IncomingFile } from './service.ts';
+
+/** A file name as an RFC 5987 value (encodeURIComponent leaves ' ( ) * as they are, which that syntax does not allow). */
+const rfc5987 = (name: string) =>
+  encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 export const appealsRoutes: FastifyPluginAsyncZod<{ service: AppealsService; authPerMinute: number }> = async (
   app,
@@ -35,6 +41,42 @@ export const appealsRoutes: FastifyPluginAsyncZod<{ service: AppealsService; aut
       schema: { tags, body: appealAuthRequestSchema, response: { 200: appealAuthResponseSchema } },
     },
     async (request) => service.authenticate(request.body, ctxOf(request)),
+  );
+
+  app.post(
+    '/api/mdo/v1/users/:userId/appeal-auth',
+    {
+      onRequest: app.requireAuth,
+      schema: {
+        tags,
+        params: z.object({ userId: z.string() }),
+        body: appealPortalAuthRequestSchema,
+        response: { 200: appealAuthResponseSchema },
+      },
+    },
+    async (request) => service.authenticateInPortal(signedInContext(request, request.params.userId), request.body),
+  );
+
+  const fileParams = params.extend({ slot: z.enum(APPEAL_SLOTS, { message: 'Unknown attachment slot.' }) });
+  app.get(
+    '/api/mdo/v1/appeal/:id/files/:slot',
+    { schema: { tags, params: fileParams, produces: ['application/octet-stream'] } },
+    async (request, reply) => {
+      const file = await service.download(tokenOf(request.headers), request.params.id, request.params.slot, ctxOf(request));
+      // Always a download with our sniffed type, never rendered inline by the browser on our origin.
+      return reply
+        .type(file.contentType)
+        .header('content-disposition', `attachment; filename*=UTF-8''${rfc5987(file.name)}`)
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'no-store')
+        .send(file.content);
+    },
+  );
+
+  app.delete(
+    '/api/mdo/v1/appeal/:id/files/:slot',
+    { schema: { tags, params: fileParams, response: { 200: appealSchema } } },
+    async (request) => service.removeFile(tokenOf(request.headers), request.params.id, request.params.slot, ctxOf(request)),
   );
 
   app.get('/api/mdo/v1/appeal/:id', { schema: { tags, params, response: { 200: appealSchema } } }, async (request) =>

@@ -1,10 +1,11 @@
 /**
- * Appeals, first slice (docs/decisions/0019-appeals.md): the prescriber proves who they are with the NPI and
- * the access key the pharmacy sent (stored hashed, expiring), gets a short-lived token for that one appeal,
- * reads it and saves the draft. Uploads and submit come next.
+ * Appeals (docs/decisions/0019-appeals.md): the prescriber proves who they are with the NPI and the access key
+ * the pharmacy sent (stored hashed, expiring) — or, signed in to the portal, by being the prescription's
+ * prescriber — and gets a short-lived token for that one appeal; with it they read the appeal, save the draft,
+ * attach, read back and remove files, and submit.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   APPEAL_AUTH_FAILED,
@@ -20,18 +21,19 @@ import {
   type AppealAuthResponse,
   type AppealDraft,
   type AppealFile,
+  type AppealPortalAuthRequest,
   type AppealSlot,
   appealDraftSchema,
   appealSubmitProblems,
   capitalizeName,
   EVENT_TYPES,
+  sniffAttachmentType,
 } from '@hcp/contract';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { sniffFileType } from '../../lib/file-types.ts';
 import * as repo from './repository.ts';
 
 const ISSUER = 'hcp-portal';
@@ -158,6 +160,58 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
       return { ...(await issueToken(row.id)), appeal: appealOf(row, await repo.filesOf(db, row.id)) };
     },
 
+    /** A signed-in prescriber opens their own prescription's appeal without the key; anyone else 404. */
+    async authenticateInPortal(
+      user: { userId: string } & AppealContext,
+      input: AppealPortalAuthRequest,
+    ): Promise<AppealAuthResponse> {
+      const row = await repo.findForPrescriber(db, user.userId, input.prescriptionId);
+      if (!row) throw notFound('Appeal');
+      await writeAudit(db, {
+        actorUserId: user.userId,
+        action: 'appeal.auth.portal',
+        entityType: 'appeal',
+        entityId: row.id,
+        requestId: user.requestId,
+        ip: user.ip,
+      });
+      return { ...(await issueToken(row.id)), appeal: appealOf(row, await repo.filesOf(db, row.id)) };
+    },
+
+    /** An attachment back to whoever holds this appeal's token (the prescriber by key, or by the portal). */
+    async download(token: string | undefined, appealId: string, slot: AppealSlot, ctx: AppealContext) {
+      await appealFor(token, appealId);
+      const file = await repo.fileInSlot(db, appealId, slot);
+      if (!file) throw notFound('Attachment');
+      const content = await readFile(path.join(deps.uploadDir, file.storedName)).catch(() => null);
+      if (!content) throw notFound('Attachment');
+      await audit(ctx, 'appeal.file.read', appealId, { slot });
+      return { name: file.originalName, contentType: file.contentType, content };
+    },
+
+    /** Empties a slot (nothing there is fine: the slot is empty either way); a submitted appeal is 409. */
+    async removeFile(token: string | undefined, appealId: string, slot: AppealSlot, ctx: AppealContext): Promise<Appeal> {
+      const row = await appealFor(token, appealId);
+      if (row.submitted_at) throw new AppError('CONFLICT', APPEAL_SUBMITTED);
+      const removed = await db.transaction(async (tx) => {
+        const storedName = await repo.removeFile(tx, appealId, slot);
+        if (storedName) {
+          await writeAudit(tx, {
+            actorUserId: null,
+            action: 'appeal.file.remove',
+            entityType: 'appeal',
+            entityId: appealId,
+            requestId: ctx.requestId,
+            ip: ctx.ip,
+            details: { slot },
+          });
+        }
+        return storedName;
+      });
+      if (removed) await unlink(path.join(deps.uploadDir, removed)).catch(() => undefined);
+      return appealOf(row, await repo.filesOf(db, appealId));
+    },
+
     async read(token: string | undefined, appealId: string, ctx: AppealContext): Promise<Appeal> {
       const row = await appealFor(token, appealId);
       await audit(ctx, 'appeal.read', appealId);
@@ -185,7 +239,7 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
         const path_ = `body.${file.slot}`;
         if (file.truncated)
           throw new AppError('PAYLOAD_TOO_LARGE', APPEAL_FILE_TOO_LARGE, [{ path: path_, message: APPEAL_FILE_TOO_LARGE }]);
-        if (!sniffFileType(file.buffer)) {
+        if (!sniffAttachmentType(file.buffer)) {
           throw new AppError('UNSUPPORTED_MEDIA_TYPE', APPEAL_FILE_WRONG_TYPE, [
             { path: path_, message: APPEAL_FILE_WRONG_TYPE },
           ]);
@@ -217,7 +271,7 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
               slot: file.slot,
               originalName: path.basename(file.filename).slice(0, 200) || 'attachment',
               storedName,
-              contentType: sniffFileType(file.buffer) as string,
+              contentType: sniffAttachmentType(file.buffer) as string,
               sizeBytes: file.buffer.length,
             });
             if (before) old.push(before);

@@ -14,6 +14,7 @@ export async function findUserDetails(db: Executor, userId: string) {
       skipPriorAuthDismissNotice: users.skipPriorAuthDismissNotice,
       skipErxConfirmation: users.skipErxConfirmation,
       staffRole: mdStaff.role,
+      mdStaffId: users.mdStaffId,
       tenantKey: tenants.key,
       office: {
         id: mdOffices.id,

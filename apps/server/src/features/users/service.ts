@@ -39,7 +39,7 @@ export function createUsersService(deps: { db: Database }) {
         skipPriorAuthDismissNotice: row.skipPriorAuthDismissNotice,
         skipErxConfirmation: row.skipErxConfirmation,
       },
-      details: { mdOfficeId: row.office?.id ?? null },
+      details: { mdOfficeId: row.office?.id ?? null, mdStaffId: row.mdStaffId ?? null },
       isVAMPracticeUser: row.office?.isVam ?? false,
       brand: isBrandKey(row.tenantKey) ? row.tenantKey : 'main',
       accountManager:
