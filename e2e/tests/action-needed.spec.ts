@@ -113,15 +113,3 @@ test('phone exception: a wrong shape is refused, the corrected number clears it'
   await page.getByRole('link', { name: /^Phone exceptions/ }).click();
   await expect.poll(() => categoryCount(page, 'Phone exceptions')).toBeLessThan(before);
 });
-
-test('appeals link to the appeal form', async ({ page }) => {
-  await openList(page);
-  await page.getByRole('link', { name: /^Appeals/ }).click();
-  await page
-    .getByRole('link', { name: /^Appeal: / })
-    .first()
-    .click();
-  await expectAccessible(page);
-  await page.getByRole('link', { name: 'Open the appeal form' }).click();
-  await expect(page).toHaveURL(/\/appeals-form$/);
-});

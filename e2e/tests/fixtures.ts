@@ -96,3 +96,23 @@ export function latestResetPath(to: string): string {
   if (!match?.[1]) throw new Error(`no reset link mailed to ${to}`);
   return match[1];
 }
+
+export interface DemoAppealLink {
+  appealId: string;
+  prescriptionId: string;
+  prescriberEmail: string | null;
+  patientName: string;
+  npi: string;
+  key: string;
+  variant: 'getCovered' | 'appeal';
+  path: string;
+}
+
+/** A seeded appeal link as the pharmacy would send it (the server writes them to DATA_DIR/demo-appeals.json). */
+export function demoAppeal(match: { prescriberEmail: string; variant: DemoAppealLink['variant'] }): DemoAppealLink {
+  const file = path.join(process.env.E2E_DATA_DIR ?? '', 'demo-appeals.json');
+  const links = JSON.parse(readFileSync(file, 'utf8')) as DemoAppealLink[];
+  const link = links.find((l) => l.prescriberEmail === match.prescriberEmail && l.variant === match.variant);
+  if (!link) throw new Error(`no ${match.variant} demo appeal for ${match.prescriberEmail}`);
+  return link;
+}

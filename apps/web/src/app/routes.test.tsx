@@ -79,13 +79,20 @@ describe('routing', () => {
     ['/password-reset/tok123', 'Choose a new password'],
     ['/password-reset-expired', 'This reset link has expired'],
     ['/getcovered', 'Get Covered'],
-    ['/getcovered-form', 'Get Covered Form'],
     ['/appeals-form', 'HCP Appeal'],
     ['/not-found', 'Page not found'],
   ])('public route %s opens without a session', async (path, title) => {
     const router = renderAt(path);
     expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe(path);
+  });
+
+  it('the Get Covered form needs an opened appeal, else it asks for the NPI and key (keeping the link)', async () => {
+    const router = renderAt('/getcovered-form?npi=1234567893&key=ABCDEF');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Get Covered' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/getcovered');
+    expect(screen.getByLabelText('Prescriber NPI')).toHaveValue('1234567893');
+    expect(screen.getByLabelText('Access key')).toHaveValue('ABCDEF');
   });
 
   it('the verify page needs a pending MFA challenge, else it goes to login', async () => {

@@ -48,8 +48,20 @@ export interface RequestOptions<S extends z.ZodType | undefined = undefined> {
   signal?: AbortSignal;
   /** Send the session headers and renew the session on 401 (default true). */
   auth?: boolean;
-  /** 'text' returns the body as text (e.g. a printable HTML page) instead of parsing JSON. */
-  as?: 'json' | 'text';
+  /** 'text' returns the body as text (e.g. a printable HTML page), 'blob' as a file (a download). */
+  as?: 'json' | 'text' | 'blob';
+  /** Extra headers a call needs (e.g. an appeal-scoped token). */
+  headers?: Record<string, string>;
+  /** Let the request finish after the page is closed (a last draft save on leaving). */
+  keepalive?: boolean;
+}
+
+export interface UploadOptions<S extends z.ZodType | undefined = undefined> {
+  schema?: S;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Called as the body goes out: bytes sent so far and the total. */
+  onProgress?: (sent: number, total: number) => void;
 }
 
 type Answer<S> = S extends z.ZodType ? z.infer<S> : unknown;
@@ -80,6 +92,7 @@ export function createApiClient(config: ApiClientConfig = {}) {
       [API_HEADERS.requestId]: requestId,
       [API_HEADERS.appSource]: APP_SOURCE,
       accept: 'application/json',
+      ...options.headers,
     };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.auth !== false) {
@@ -96,6 +109,7 @@ export function createApiClient(config: ApiClientConfig = {}) {
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
         signal: options.signal,
+        ...(options.keepalive ? { keepalive: true } : {}),
       });
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
@@ -156,36 +170,83 @@ export function createApiClient(config: ApiClientConfig = {}) {
         );
       }
     }
-    const text = await res.text();
-    if (options.as === 'text' && res.ok) return text as Answer<S>;
-    let body: unknown = null;
-    if (text) {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new ApiError(normalizeError(null), requestId);
-      }
-    }
-    // Spec §7: an answer with an error field or status 'ERROR' is a failure whatever its HTTP status.
-    const record = body as Record<string, unknown> | null;
-    if (!res.ok || (record && typeof record === 'object' && ('error' in record || record.status === 'ERROR'))) {
-      const normalized = normalizeError(body);
-      throw new ApiError({ ...normalized, status: res.ok ? normalized.status : res.status }, requestId);
-    }
-    if (options.schema) {
-      const parsed = options.schema.safeParse(body);
-      if (!parsed.success) {
-        throw new ApiError(
-          { code: 'INTERNAL', status: 500, message: 'The server answered in an unexpected shape.', details: [] },
-          requestId,
-        );
-      }
-      return parsed.data as Answer<S>;
-    }
-    return body as Answer<S>;
+    if (options.as === 'blob' && res.ok) return (await res.blob()) as Answer<S>;
+    return readAnswer(res.status, await res.text(), options, requestId);
   }
 
-  return { request };
+  /**
+   * Sends a multipart form with upload progress, which fetch cannot report (XMLHttpRequest can). Same headers
+   * (no portal session: uploads are the appeal's, with its own token) and the same typed errors as `request`.
+   */
+  function upload<S extends z.ZodType | undefined = undefined>(
+    path: string,
+    form: FormData,
+    options: UploadOptions<S> = {},
+  ): Promise<Answer<S>> {
+    const requestId = generateRequestId();
+    return new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', buildUrl(path));
+      const headers = {
+        [API_HEADERS.requestId]: requestId,
+        [API_HEADERS.appSource]: APP_SOURCE,
+        accept: 'application/json',
+        ...options.headers,
+      };
+      for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+      xhr.upload.onprogress = (event) => options.onProgress?.(event.loaded, event.total);
+      xhr.onload = () => {
+        try {
+          resolve(readAnswer(xhr.status, xhr.responseText, options, requestId));
+        } catch (error) {
+          reject(error);
+        }
+      };
+      xhr.onerror = () =>
+        reject(new ApiError({ code: 'SERVICE_UNAVAILABLE', status: 0, message: NETWORK_ERROR_MESSAGE, details: [] }, requestId));
+      xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
+      options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+      xhr.send(form);
+    });
+  }
+
+  return { request, upload };
+}
+
+/** Turns an answer into its (validated) body or a typed error. */
+function readAnswer<S extends z.ZodType | undefined>(
+  status: number,
+  text: string,
+  options: { schema?: S; as?: RequestOptions['as'] },
+  requestId: string,
+): Answer<S> {
+  const ok = status >= 200 && status < 300;
+  if (options.as === 'text' && ok) return text as Answer<S>;
+  let body: unknown = null;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new ApiError(normalizeError(null), requestId);
+    }
+  }
+  // Spec §7: an answer with an error field or status 'ERROR' is a failure whatever its HTTP status.
+  const record = body as Record<string, unknown> | null;
+  if (!ok || (record && typeof record === 'object' && ('error' in record || record.status === 'ERROR'))) {
+    const normalized = normalizeError(body);
+    throw new ApiError({ ...normalized, status: ok ? normalized.status : status }, requestId);
+  }
+  if (options.schema) {
+    const parsed = options.schema.safeParse(body);
+    if (!parsed.success) {
+      throw new ApiError(
+        { code: 'INTERNAL', status: 500, message: 'The server answered in an unexpected shape.', details: [] },
+        requestId,
+      );
+    }
+    return parsed.data as Answer<S>;
+  }
+  return body as Answer<S>;
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;

@@ -3,7 +3,12 @@ import { Link } from 'react-router';
 import styles from './action-needed.module.css';
 import type { PanelProps } from './refill-panel.tsx';
 
-export function AppealPanel({ entry }: PanelProps) {
+/**
+ * An appeal waiting on the prescriber. Their own appeals open already signed in (the portal session proves
+ * who they are); anyone else in the practice sees who must act and how.
+ */
+export function AppealPanel({ entry, user }: PanelProps) {
+  const own = user.details.mdStaffId !== null && user.details.mdStaffId === entry.doctor.doctorId;
   return (
     <section className={styles.panel} aria-labelledby="appeal-heading">
       <h2 id="appeal-heading">Appeal</h2>
@@ -11,9 +16,18 @@ export function AppealPanel({ entry }: PanelProps) {
         The patient’s plan denied coverage of {entry.prescription.drugName}. The pharmacy needs the prescriber to appeal the
         decision.
       </p>
-      <p>
-        <Link to={ROUTES.appealsForm}>Open the appeal form</Link>
-      </p>
+      {own ? (
+        <p>
+          <Link to={`${ROUTES.appealsForm}?${new URLSearchParams({ prescription: entry.prescription.id })}`}>
+            Open the appeal form
+          </Link>
+        </p>
+      ) : (
+        <p>
+          Only {entry.doctor.name} can complete this appeal: from their own portal account, or with the link and access key the
+          pharmacy sent them. <Link to={ROUTES.appealsForm}>Open the appeal form</Link>
+        </p>
+      )}
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -189,6 +189,24 @@ describe('other requests', () => {
     expect(JSON.parse(String(init.body))).toEqual({
       patientPhoneNumberUpdates: [{ patientId: 'p1', phoneNumber: '(614) 555-0199' }],
     });
+  });
+
+  it('appeal: the prescriber opens their own appeal already signed in; others learn who must act', async () => {
+    const appealRx = prescription({ id: RX, hcpActionRequired: true, needsRefillAuth: false });
+    stubServer({ actionNeeded: actionNeeded([appealRx]), user: userDetails({ details: { mdOfficeId: 'o1', mdStaffId: 'd1' } }) });
+    const router = renderDetail(`/action-needed/${RX}/appeals`);
+    await userEvent.click(await screen.findByRole('link', { name: 'Open the appeal form' }));
+    await vi.waitFor(() =>
+      expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(`/appeals-form?prescription=${RX}`),
+    );
+    cleanup();
+
+    stubServer({ actionNeeded: actionNeeded([appealRx]), user: userDetails({ details: { mdOfficeId: 'o1', mdStaffId: 's9' } }) });
+    const staffRouter = renderDetail(`/action-needed/${RX}/appeals`);
+    expect(await screen.findByText(/^Only Alex Morgan can complete this appeal/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('link', { name: 'Open the appeal form' }));
+    await vi.waitFor(() => expect(staffRouter.state.location.search).toBe(''));
+    expect(staffRouter.state.location.pathname).toBe('/appeals-form');
   });
 
   it('says so when the prescription no longer needs that action', async () => {

@@ -1,5 +1,25 @@
+import { ROUTES } from '@hcp/contract';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/page.tsx';
+import { AppealWorkspace } from '../components/appeal-workspace.tsx';
+import { useAppealEntry } from '../components/use-appeal-entry.ts';
 
+/** /getcovered-form (spec §2, §3): the variant where the clinical notes are checked by default and required. */
 export default function GetCoveredFormRoute() {
-  return <Page title="Get Covered Form" />;
+  const entry = useAppealEntry();
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  if (!entry.session) return <Navigate to={`${ROUTES.getCovered}${search}`} replace />;
+  return (
+    <Page title="Get Covered Form">
+      <AppealWorkspace
+        appealId={entry.session.appealId}
+        clinicalNotesRequired
+        onStartAgain={() => {
+          entry.startAgain();
+          navigate(`${ROUTES.getCovered}${search}`, { replace: true });
+        }}
+      />
+    </Page>
+  );
 }
