@@ -6,13 +6,17 @@
  * PostgreSQL (a scratch database created next to DATABASE_URL's, default postgres://postgres@127.0.0.1:5432/test).
  */
 
+import { mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import nodePath from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { type DatabaseHandle, wrapPglite, wrapPool } from '../../apps/server/src/db/client.ts';
 import { seedDemoData } from '../../apps/server/src/seed/index.ts';
+import { appealsBench } from './appeals.ts';
 import { benchSignIn, startBenchApp } from './bench-app.ts';
 import { load, report } from './measure.ts';
 
@@ -77,7 +81,9 @@ async function benchOn(label: string, database: DatabaseHandle, query: Query, se
   console.log(`  (${label}: large seed ready in ${((performance.now() - started) / 1000).toFixed(0)} s)`);
   const todayIso = new Date().toISOString().slice(0, 10);
 
-  const { app, base: appBase } = await startBenchApp(database);
+  // Appeal attachments go to a scratch folder, never into the working tree.
+  const dataDir = await mkdtemp(nodePath.join(os.tmpdir(), 'hcp-bench-data-'));
+  const { app, base: appBase } = await startBenchApp(database, { DATA_DIR: dataDir });
   const jwtToken = await benchSignIn(appBase, 'dr.morgan@demo.hcp');
   const path = `/api/mdo/v2/users/${jwtToken.userID}/action-needed?actionType=ACTION_NEEDED_ALL`;
   const headers = { authorization: `Bearer ${jwtToken.accessToken}`, 'x-user-id': jwtToken.userID };
@@ -121,6 +127,7 @@ async function benchOn(label: string, database: DatabaseHandle, query: Query, se
   const adminHeaders = { authorization: `Bearer ${admin.accessToken}`, 'x-user-id': admin.userID };
   await patientSearchLatency(`${label}, admin: whole tenant`, appBase, adminHeaders, admin.userID);
   await manageCommsAndCatalogueLatency(label, appBase, adminHeaders, headers);
+  await appealsBench(label, appBase, database);
 
   // Let autocannon's last in-flight requests finish before the database goes away.
   await new Promise((resolve) => setTimeout(resolve, 1000));
