@@ -4,7 +4,7 @@ import { FullPageLoader } from '../../../components/full-page-loader.tsx';
 import { Page } from '../../../components/page.tsx';
 import { AppealSignIn } from '../components/appeal-sign-in.tsx';
 import { AppealWorkspace } from '../components/appeal-workspace.tsx';
-import { useAppealEntry } from '../components/use-appeal-entry.ts';
+import { useAppealEntry } from '../hooks/use-appeal-entry.ts';
 
 /** /appeals-form (spec §2): the HCP appeal — NPI + key (or the portal session), then the form. */
 export default function AppealsFormRoute() {

@@ -2,7 +2,7 @@ import { ROUTES } from '@hcp/contract';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/page.tsx';
 import { AppealWorkspace } from '../components/appeal-workspace.tsx';
-import { useAppealEntry } from '../components/use-appeal-entry.ts';
+import { useAppealEntry } from '../hooks/use-appeal-entry.ts';
 
 /** /getcovered-form (spec §2, §3): the variant where the clinical notes are checked by default and required. */
 export default function GetCoveredFormRoute() {

@@ -2,7 +2,7 @@ import { ROUTES } from '@hcp/contract';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/page.tsx';
 import { AppealSignIn } from '../components/appeal-sign-in.tsx';
-import { useAppealEntry } from '../components/use-appeal-entry.ts';
+import { useAppealEntry } from '../hooks/use-appeal-entry.ts';
 
 /** /getcovered (spec §2): an external provider proves who they are, then goes on to the Get Covered form. */
 export default function GetCoveredRoute() {

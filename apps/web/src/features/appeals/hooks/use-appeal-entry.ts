@@ -57,6 +57,7 @@ export function useAppealEntry() {
     opened: setSession,
     startAgain: () => {
       forgetAppeal();
+      queryClient.removeQueries({ queryKey: ['appeal-portal-auth'] });
       setSession(null);
     },
   };
