@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import type { DemoAppealLink } from '../../apps/server/src/seed/demo-appeals.ts';
 
 export const DEMO_PASSWORD = 'demo-password-2026';
 
@@ -95,17 +96,6 @@ export function latestResetPath(to: string): string {
   const match = /(\/password-reset\/[A-Za-z0-9_-]+)/.exec(latestMail(to, 'password-reset'));
   if (!match?.[1]) throw new Error(`no reset link mailed to ${to}`);
   return match[1];
-}
-
-export interface DemoAppealLink {
-  appealId: string;
-  prescriptionId: string;
-  prescriberEmail: string | null;
-  patientName: string;
-  npi: string;
-  key: string;
-  variant: 'getCovered' | 'appeal';
-  path: string;
 }
 
 /** A seeded appeal link as the pharmacy would send it (the server writes them to DATA_DIR/demo-appeals.json). */
