@@ -155,3 +155,86 @@ describe('session renewal', () => {
     expect(calls).toHaveLength(2);
   });
 });
+
+/** A stand-in XMLHttpRequest: records what is sent, reports progress, answers as told. */
+class FakeXhr {
+  static last: FakeXhr | null = null;
+  static answer: { status: number; body: string } | 'network' = { status: 200, body: '{}' };
+  method = '';
+  url = '';
+  headers: Record<string, string> = {};
+  sent: unknown = null;
+  status = 0;
+  responseText = '';
+  upload: { onprogress: ((e: { loaded: number; total: number }) => void) | null } = { onprogress: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onabort: (() => void) | null = null;
+  constructor() {
+    FakeXhr.last = this;
+  }
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+  abort() {
+    this.onabort?.();
+  }
+  send(body: unknown) {
+    this.sent = body;
+    queueMicrotask(() => {
+      this.upload.onprogress?.({ loaded: 50, total: 100 });
+      this.upload.onprogress?.({ loaded: 100, total: 100 });
+      const answer = FakeXhr.answer;
+      if (answer === 'network') return this.onerror?.();
+      this.status = answer.status;
+      this.responseText = answer.body;
+      this.onload?.();
+    });
+  }
+}
+
+describe('uploads', () => {
+  beforeEach(() => {
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    return () => vi.unstubAllGlobals();
+  });
+
+  it('posts the form with the call’s headers (no portal session), reports progress and checks the answer', async () => {
+    FakeXhr.answer = { status: 200, body: JSON.stringify({ id: 'a1' }) };
+    const { api } = client(() => json({}));
+    const form = new FormData();
+    const progress: [number, number][] = [];
+    const answer = await api.upload('/api/mdo/v1/appeal/a1/file-upload', form, {
+      headers: { 'x-appeal-token': 't' },
+      schema: z.object({ id: z.string() }),
+      onProgress: (sent, total) => progress.push([sent, total]),
+    });
+    expect(answer).toEqual({ id: 'a1' });
+    const xhr = FakeXhr.last as FakeXhr;
+    expect([xhr.method, xhr.url, xhr.sent]).toEqual(['POST', '/api/mdo/v1/appeal/a1/file-upload', form]);
+    expect(xhr.headers['x-appeal-token']).toBe('t');
+    expect(isRequestId(xhr.headers['x-request-id'] ?? '')).toBe(true);
+    expect(xhr.headers.authorization).toBeUndefined();
+    expect(progress).toEqual([
+      [50, 100],
+      [100, 100],
+    ]);
+  });
+
+  it('throws the same typed errors as other calls: the server’s refusal, or a network failure', async () => {
+    const { api } = client(() => json({}));
+    FakeXhr.answer = {
+      status: 413,
+      body: JSON.stringify({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Each file can be at most 10 MB.' } }),
+    };
+    const refused = await api.upload('/x', new FormData()).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Each file can be at most 10 MB.' });
+    FakeXhr.answer = 'network';
+    await expect(api.upload('/x', new FormData())).rejects.toMatchObject({ status: 0, message: NETWORK_ERROR_MESSAGE });
+  });
+});

@@ -15,6 +15,7 @@ import { Dialog } from '../../../components/dialog.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { RadioGroup } from '../../../components/radio-group.tsx';
 import { applyServerFieldErrors } from '../../../lib/form-errors.ts';
+import { ServiceError } from '../../../lib/service-error.ts';
 import { keepLocalDraft, readAppealSession } from '../api/appeal-session.ts';
 import { saveAppeal, useSaveAppeal } from '../api/save-appeal.ts';
 import { useSubmitAppeal } from '../api/submit-appeal.ts';
@@ -118,6 +119,10 @@ export function AppealForm({ appeal, clinicalNotesRequired }: { appeal: Appeal; 
       onSettled: () => setConfirming(null),
       onError: (error) => {
         applyServerFieldErrors(error, setError, 'appeal.');
+        // The attachment the server found missing belongs to its slot, not to a form field.
+        const notes =
+          error instanceof ServiceError ? error.details.find((d) => d.path === 'appeal.clinicalNotesFile') : undefined;
+        if (notes) setNotesProblem(notes.message);
       },
     });
   };

@@ -32,7 +32,8 @@ export function AttachmentSlot({ appealId, slot, file, required, otherSlotsBytes
   const [localError, setLocalError] = useState<string | null>(null);
   const upload = useUploadAppealFile(appealId);
   const remove = useRemoveAppealFile(appealId);
-  const included = required || checked || Boolean(file);
+  // A slot the server says is missing opens too, so its picker sits right under the message.
+  const included = required || checked || Boolean(file) || Boolean(problem);
   const error = localError ?? problem ?? null;
 
   async function choose(input: HTMLInputElement) {

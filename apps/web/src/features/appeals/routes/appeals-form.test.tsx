@@ -51,6 +51,8 @@ interface Server {
   appeal: Appeal;
   calls: { url: string; method: string; body: unknown; token: string | null }[];
   failSave?: 'network' | 'server';
+  /** The server finds the appeal incomplete (e.g. the pharmacy now requires the clinical notes). */
+  refuseSubmit?: boolean;
 }
 
 function serve(server: Server) {
@@ -78,6 +80,18 @@ function serve(server: Server) {
         return { status: 200, body: server.appeal };
       }
       if (url.endsWith('/submit')) {
+        if (server.refuseSubmit) {
+          return {
+            status: 400,
+            body: {
+              error: {
+                code: 'VALIDATION_FAILED',
+                message: 'The appeal is not complete yet.',
+                details: [{ path: 'appeal.clinicalNotesFile', message: 'Attach the clinical notes or medical records.' }],
+              },
+            },
+          };
+        }
         server.appeal = { ...server.appeal, status: 'SUBMITTED', submittedAt: '2026-11-23T16:30:00.000Z' };
         return { status: 200, body: server.appeal };
       }
@@ -214,6 +228,18 @@ describe('HCP appeal', () => {
       urgency: 'expedited',
       attestation: true,
     });
+  });
+
+  it('shows the server’s refusal of a submit, with the missing attachment at its slot', async () => {
+    const { user } = await openWithLink();
+    server.refuseSubmit = true;
+    await user.type(screen.getByLabelText('Clinical justification (required)'), 'Needed.');
+    await user.click(screen.getByRole('checkbox', { name: /^I am the prescriber/ }));
+    await user.click(screen.getByRole('button', { name: 'Submit appeal' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Submit appeal' }));
+    expect(await screen.findByText('The appeal is not complete yet.')).toBeInTheDocument();
+    expect(screen.getByText('Attach the clinical notes or medical records.')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Appeal submitted' })).not.toBeInTheDocument();
   });
 
   it('in the Get Covered form the clinical notes are checked, cannot be unchecked, and are required to submit', async () => {
