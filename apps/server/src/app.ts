@@ -107,9 +107,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     google: createGoogleVerifier({ clientId: config.googleClientId, jwksUrl: config.googleJwksUrl }),
   });
 
+  const now = deps.now ?? (() => new Date());
+  const appeals = createAppealsService({ db, signingKey, now, uploadDir: path.join(config.dataDir, 'uploads') });
   scheduleHousekeeping(
     app,
-    { signIn: (now) => purgeExpired(db, now), idempotencyKeys: (now) => purgeIdempotencyKeys(db, now) },
+    {
+      signIn: (at) => purgeExpired(db, at),
+      idempotencyKeys: (at) => purgeIdempotencyKeys(db, at),
+      appealUploads: (at) => appeals.sweepOrphanFiles(at),
+    },
     config.housekeepingIntervalSeconds,
   );
 
@@ -121,7 +127,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     googleClientId: config.googleClientId,
   });
   await app.register(usersRoutes, { service: createUsersService({ db }) });
-  const now = deps.now ?? (() => new Date());
   await app.register(actionNeededRoutes, { db, service: createActionNeededService({ db, now }) });
   await app.register(rxListRoutes, { db, now });
   await app.register(patientsRoutes, { service: createPatientsService({ db, now }) });
@@ -130,7 +135,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(addressesRoutes, { db });
   await app.register(brandsRoutes, { db });
   await app.register(appealsRoutes, {
-    service: createAppealsService({ db, signingKey, now, uploadDir: path.join(config.dataDir, 'uploads') }),
+    service: appeals,
     authPerMinute: config.authRateLimitPerMinute,
   });
   await app.register(prescribeRoutes, {

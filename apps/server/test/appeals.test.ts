@@ -1,13 +1,14 @@
 /** Appeals: sign in to one appeal (NPI + access key, or as its signed-in prescriber), draft, attachments, submit. */
 
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { APPEAL_AUTH_FAILED, APPEAL_LINK_EXPIRED, APPEAL_TOKEN_HEADER, appealAuthResponseSchema } from '@hcp/contract';
 import { and, count, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
+import { createAppealsService } from '../src/features/appeals/service.ts';
 import { demoAppealKey } from '../src/seed/generate.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
@@ -387,5 +388,29 @@ describe('a signed-in prescriber opens their own appeal without the key', () => 
       .from(s.auditLog)
       .where(and(eq(s.auditLog.action, 'appeal.auth.portal'), eq(s.auditLog.entityId, own?.appealId as string)));
     expect(audited).toEqual([{ actor: morgan.userID }]);
+  });
+});
+
+describe('housekeeping of the upload folder', () => {
+  it('removes files no appeal refers to once they are an hour old, and keeps attached and fresh ones', async () => {
+    const uploadDir = path.join(t.config.dataDir, 'uploads');
+    await mkdir(uploadDir, { recursive: true });
+    const [attached] = await t.database.db.select().from(s.appealFiles).limit(1);
+    expect(attached, 'an earlier test attached a file').toBeDefined();
+    const attachedPath = path.join(uploadDir, attached?.storedName as string);
+    const orphan = path.join(uploadDir, 'orphan-from-a-crash');
+    const fresh = path.join(uploadDir, 'upload-still-committing');
+    await writeFile(orphan, 'x');
+    await writeFile(fresh, 'x');
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    await utimes(orphan, twoHoursAgo, twoHoursAgo);
+    await utimes(attachedPath, twoHoursAgo, twoHoursAgo);
+
+    const service = createAppealsService({ db: t.database.db, signingKey: 'k'.repeat(32), now: () => new Date(), uploadDir });
+    expect(await service.sweepOrphanFiles(new Date())).toEqual({ removed: 1 });
+    expect(existsSync(orphan)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
+    expect(existsSync(attachedPath)).toBe(true);
+    expect(await service.sweepOrphanFiles(new Date())).toEqual({ removed: 0 });
   });
 });

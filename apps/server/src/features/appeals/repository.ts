@@ -1,5 +1,5 @@
 /** SQL of appeals: the appeal with what the form shows, key lookups, attempts, drafts. */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { appealFiles, appeals, outbox, prescriptionEvents, prescriptions } from '../../db/schema.ts';
 
@@ -125,6 +125,16 @@ export async function fileInSlot(db: Executor, appealId: string, slot: string) {
     .from(appealFiles)
     .where(and(eq(appealFiles.appealId, appealId), eq(appealFiles.slot, slot)));
   return row ?? null;
+}
+
+/** Which of these stored names some appeal still refers to. */
+export async function referencedNames(db: Executor, storedNames: string[]): Promise<Set<string>> {
+  if (storedNames.length === 0) return new Set();
+  const rows = await db
+    .select({ storedName: appealFiles.storedName })
+    .from(appealFiles)
+    .where(inArray(appealFiles.storedName, storedNames));
+  return new Set(rows.map((r) => r.storedName));
 }
 
 /** Takes a file out of its slot; returns its stored name (null when the slot was empty). */

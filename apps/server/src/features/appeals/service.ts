@@ -5,7 +5,7 @@
  * attach, read back and remove files, and submit.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   APPEAL_AUTH_FAILED,
@@ -41,6 +41,8 @@ const AUDIENCE = 'hcp-portal-appeal';
 const TOKEN_SECONDS = 30 * 60;
 const LOCK_AFTER = 5;
 const LOCK_SECONDS = 15 * 60;
+/** An upload writes its file before its row commits; a file younger than this may still be on its way in. */
+const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -294,6 +296,28 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
         throw error;
       }
       return appealOf(row, await repo.filesOf(db, appealId));
+    },
+
+    /**
+     * Housekeeping: removes files in the upload folder no appeal refers to (left by a crash between writing a
+     * file and committing its row), once they are older than the grace period. Idempotent; any instance may run it.
+     */
+    async sweepOrphanFiles(now: Date): Promise<{ removed: number }> {
+      const names = await readdir(deps.uploadDir).catch(() => [] as string[]);
+      let removed = 0;
+      for (let i = 0; i < names.length; i += 500) {
+        const batch = names.slice(i, i + 500);
+        const kept = await repo.referencedNames(db, batch);
+        for (const name of batch) {
+          if (kept.has(name)) continue;
+          const file = path.join(deps.uploadDir, name);
+          const info = await stat(file).catch(() => null);
+          if (!info?.isFile() || now.getTime() - info.mtimeMs < ORPHAN_GRACE_MS) continue;
+          await unlink(file).catch(() => undefined);
+          removed += 1;
+        }
+      }
+      return { removed };
     },
 
     /** Checks completeness, locks the appeal, clears the HCP-action flag, tells the pharmacy; a second submit is 409. */
