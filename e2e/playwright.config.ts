@@ -16,7 +16,9 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  timeout: 30_000,
+  // A journey with several axe scans runs 20-30 s on a loaded 2-core CI machine with two workers; 30 s left no
+  // margin (an Rx-list journey timed out at 30.2 s). Assertion waits stay at their 5 s default.
+  timeout: 60_000,
   forbidOnly: true,
   reporter: reportFile ? [['list'], ['json', { outputFile: reportFile }]] : [['list']],
   use: {
