@@ -9,93 +9,38 @@ import {
   totalPages,
   webPaths,
 } from '@hcp/contract';
-import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
+import { SearchBox } from '../../../components/search-box.tsx';
 import { Table } from '../../../components/table/table.tsx';
 import { usePatientSearch } from '../../../lib/patients/search-patients.ts';
 import { readSession } from '../../../lib/storage.ts';
-import styles from '../components/patients.module.css';
 
 const name = (r: PatientSearchRecord) => `${capitalizeName(r.lastName)}, ${capitalizeName(r.firstName)}`;
 
 /** /patient-search: one box for name, date of birth or phone; the query and page live in the URL (?q=&page=). */
 export default function PatientSearchRoute() {
   const userId = readSession()?.userId ?? '';
-  const inputId = useId();
-  const hintId = useId();
   const [params, setParams] = useSearchParams();
   const searchText = params.get('q') ?? '';
   const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
-  const [draft, setDraft] = useState(searchText);
-  const [tooShort, setTooShort] = useState(false);
   const query = usePatientSearch(userId, searchText, page);
 
-  const submit = (text: string) => {
-    const trimmed = text.trim();
-    if (trimmed.length > 0 && trimmed.length < PATIENT_SEARCH_MIN_LENGTH) {
-      setTooShort(true);
-      return;
-    }
-    setTooShort(false);
-    setParams(trimmed ? { q: trimmed } : {});
-  };
   const total = query.data?.total ?? 0;
   const pages = totalPages(total);
 
   return (
     <Page title="All Patients">
-      {/* biome-ignore lint/a11y/useSemanticElements: <search> is unknown to jsdom and older screen readers; role="search" is understood everywhere */}
-      <form
-        role="search"
-        aria-label="Patients"
-        className={styles.search}
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit(draft);
-        }}
-      >
-        <div className={styles.field}>
-          <label htmlFor={inputId}>Search patients</label>
-          <p id={hintId} className={styles.hint}>
-            Name, date of birth (MM/DD/YYYY) or phone number
-          </p>
-          <div className={styles.inputWrap}>
-            <input
-              id={inputId}
-              type="search"
-              className={styles.input}
-              value={draft}
-              onChange={(e) => setDraft(e.target.value)}
-              aria-describedby={tooShort ? `${hintId} ${inputId}-error` : hintId}
-              aria-invalid={tooShort || undefined}
-              autoComplete="off"
-            />
-            {draft ? (
-              <button
-                type="button"
-                className={styles.clear}
-                aria-label="Clear search"
-                onClick={() => {
-                  setDraft('');
-                  submit('');
-                  document.getElementById(inputId)?.focus();
-                }}
-              >
-                ×
-              </button>
-            ) : null}
-          </div>
-          {tooShort ? (
-            <span id={`${inputId}-error`} role="alert">
-              Type at least {PATIENT_SEARCH_MIN_LENGTH} characters.
-            </span>
-          ) : null}
-        </div>
-        <button type="submit" className={styles.button}>
-          Search
-        </button>
-      </form>
+      <SearchBox
+        label="Search patients"
+        formLabel="Patients"
+        hint="Name, date of birth (MM/DD/YYYY) or phone number"
+        minLength={PATIENT_SEARCH_MIN_LENGTH}
+        type="search"
+        primary
+        value={searchText}
+        onSearch={(text) => setParams(text ? { q: text } : {})}
+      />
 
       {searchText ? (
         <Table<PatientSearchRecord>
