@@ -12,15 +12,12 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import { applyServerFieldErrors, failureText } from '../lib/form-errors.ts';
+import { showSaveFailure } from '../lib/form-errors.ts';
 import { useUpdateMdOfficeCommPrefs } from '../lib/practices/update-md-office-comm-prefs.ts';
 import styles from './practice-preferences-form.module.css';
-import { RadioGroup } from './radio-group.tsx';
+import { optionsOf, RadioGroup } from './radio-group.tsx';
 import { SubmitRow } from './submit-row.tsx';
 import { UnsavedChangesGuard } from './unsaved-changes.tsx';
-
-const options = <T extends string>(values: readonly T[], labels: Record<T, string>) =>
-  values.map((value) => ({ value, label: labels[value] }));
 
 type Values = Omit<MdOfficeCommPrefs, 'notOnboarded'> & { onboarded: boolean };
 const valuesOf = (office: MdOffice): Values => ({
@@ -47,7 +44,7 @@ export function PracticePreferencesForm({ office }: { office: MdOffice }) {
       reset(valuesOf(saved));
       toast.success('Communication preferences saved.');
     } catch (error) {
-      if (!applyServerFieldErrors(error, setError)) setError('root.server', { message: failureText(error) });
+      showSaveFailure(error, setError);
     }
   });
   return (
@@ -55,19 +52,19 @@ export function PracticePreferencesForm({ office }: { office: MdOffice }) {
       <UnsavedChangesGuard when={formState.isDirty && !formState.isSubmitting} />
       <RadioGroup
         legend="Communication mode"
-        options={options(COMMUNICATION_MODES, COMMUNICATION_MODE_LABELS)}
+        options={optionsOf(COMMUNICATION_MODES, COMMUNICATION_MODE_LABELS)}
         error={errors.communicationMode?.message}
         {...register('communicationMode')}
       />
       <RadioGroup
         legend="Prior authorization handling"
-        options={options(PA_HANDLING_OPTIONS, PA_HANDLING_LABELS)}
+        options={optionsOf(PA_HANDLING_OPTIONS, PA_HANDLING_LABELS)}
         error={errors.paHandling?.message}
         {...register('paHandling')}
       />
       <RadioGroup
         legend="Refill requests"
-        options={options(REFILL_REQUEST_OPTIONS, REFILL_REQUEST_LABELS)}
+        options={optionsOf(REFILL_REQUEST_OPTIONS, REFILL_REQUEST_LABELS)}
         error={errors.refillRequestOption?.message}
         {...register('refillRequestOption')}
       />

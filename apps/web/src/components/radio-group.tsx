@@ -1,6 +1,10 @@
 import { type InputHTMLAttributes, type Ref, useId } from 'react';
 import styles from './radio-group.module.css';
 
+/** Radio options from a list of values and their labels (e.g. a contract's enum and label map). */
+export const optionsOf = <T extends string>(values: readonly T[], labels: Record<T, string>) =>
+  values.map((value) => ({ value, label: labels[value] }));
+
 export interface RadioGroupProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'type'> {
   legend: string;
   options: readonly { value: string; label: string }[];

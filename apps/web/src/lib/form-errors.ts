@@ -22,6 +22,11 @@ export function applyServerFieldErrors<T extends FieldValues>(
   return placed;
 }
 
+/** A failed save on its form: the server's field errors on their fields, else the §8 message as the form's error. */
+export function showSaveFailure<T extends FieldValues>(error: unknown, setError: UseFormSetError<T>, bodyPrefix = 'body.'): void {
+  if (!applyServerFieldErrors(error, setError, bodyPrefix)) setError('root.server', { message: failureText(error) });
+}
+
 /** The §8 message of the call, with the server's reason when it gave one (e.g. why a delete was refused). */
 export function failureText(error: unknown): string {
   if (error instanceof ServiceError) return error.reason ? `${error.message}: ${error.reason}` : error.message;

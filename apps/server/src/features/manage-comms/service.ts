@@ -155,6 +155,16 @@ export function createManageCommsService(deps: { db: Database }) {
 
   const audit = (tx: Executor, ctx: SignedInContext, entry: Omit<AuditEntry, 'actorUserId' | 'requestId' | 'ip'>) =>
     writeAudit(tx, { ...entry, actorUserId: ctx.userId, requestId: ctx.requestId, ip: ctx.ip });
+  /** An update's audit row names the fields it changed (not their values: they can be personal data). */
+  const auditChange = (
+    tx: Executor,
+    ctx: SignedInContext,
+    action: string,
+    entity: { type: 'md_office' | 'md_staff'; id: string },
+    before: Record<string, unknown>,
+    after: Record<string, unknown>,
+  ) =>
+    audit(tx, ctx, { action, entityType: entity.type, entityId: entity.id, details: { fields: changedFields(before, after) } });
 
   async function checkSalesUser(tx: Executor, actor: Actor, salesUserId: string | null) {
     if (salesUserId && !(await repo.isSalesUserOfTenant(tx, actor.tenantId, salesUserId))) {
@@ -244,12 +254,7 @@ export function createManageCommsService(deps: { db: Database }) {
         await checkSalesUser(tx, actor, input.salesUserId);
         const values = officeColumns(input);
         const row = await repo.updateOffice(tx, officeId, values);
-        await audit(tx, ctx, {
-          action: 'practice.update',
-          entityType: 'md_office',
-          entityId: officeId,
-          details: { fields: changedFields(before, values) },
-        });
+        await auditChange(tx, ctx, 'practice.update', { type: 'md_office', id: officeId }, before, values);
         return officeOf(row, true);
       });
     },
@@ -265,12 +270,7 @@ export function createManageCommsService(deps: { db: Database }) {
         });
         if (!before) throw notFound('Practice');
         const row = await repo.updateOffice(tx, officeId, prefs);
-        await audit(tx, ctx, {
-          action: 'practice.comm-prefs.update',
-          entityType: 'md_office',
-          entityId: officeId,
-          details: { fields: changedFields(before, prefs) },
-        });
+        await auditChange(tx, ctx, 'practice.comm-prefs.update', { type: 'md_office', id: officeId }, before, prefs);
         return officeOf(row, actor.access === 'manage');
       });
     },
@@ -375,12 +375,14 @@ export function createManageCommsService(deps: { db: Database }) {
           values = staffColumns(body);
         }
         const row = await repo.updateStaff(tx, staffId, values);
-        await audit(tx, ctx, {
-          action: 'contactAddresses' in body ? 'staff.addresses.update' : 'staff.update',
-          entityType: 'md_staff',
-          entityId: staffId,
-          details: { fields: changedFields(before, values) },
-        });
+        await auditChange(
+          tx,
+          ctx,
+          'contactAddresses' in body ? 'staff.addresses.update' : 'staff.update',
+          { type: 'md_staff', id: staffId },
+          before,
+          values,
+        );
         return staffDetail(tx, row);
       });
     },
@@ -390,12 +392,7 @@ export function createManageCommsService(deps: { db: Database }) {
       return db.transaction(async (tx) => {
         const before = await managedStaff(tx, actor, staffId);
         const row = await repo.updateStaff(tx, staffId, prefs);
-        await audit(tx, ctx, {
-          action: 'staff.comm-prefs.update',
-          entityType: 'md_staff',
-          entityId: staffId,
-          details: { fields: changedFields(before, prefs) },
-        });
+        await auditChange(tx, ctx, 'staff.comm-prefs.update', { type: 'md_staff', id: staffId }, before, prefs);
         return staffDetail(tx, row);
       });
     },

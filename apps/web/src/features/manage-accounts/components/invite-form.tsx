@@ -11,7 +11,7 @@ import { toast } from 'sonner';
 import { SelectField } from '../../../components/select-field.tsx';
 import { SubmitRow } from '../../../components/submit-row.tsx';
 import { TextField } from '../../../components/text-field.tsx';
-import { applyServerFieldErrors, failureText } from '../../../lib/form-errors.ts';
+import { showSaveFailure } from '../../../lib/form-errors.ts';
 import { useMdOfficesSearch } from '../../../lib/practices/search-md-offices.ts';
 import { useInviteAccount } from '../api/invite-account.ts';
 import styles from './manage-accounts.module.css';
@@ -35,7 +35,7 @@ export function InviteForm() {
       reset(EMPTY);
       toast.success(`Invitation sent to ${created.email}.`);
     } catch (error) {
-      if (!applyServerFieldErrors(error, setError)) setError('root.server', { message: failureText(error) });
+      showSaveFailure(error, setError);
     }
   });
   return (

@@ -16,7 +16,7 @@ import { FormAlert } from '../../../components/form-alert.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
 import { useVerifyAddress } from '../../../lib/addresses/verify-address.ts';
-import { applyServerFieldErrors, failureText } from '../../../lib/form-errors.ts';
+import { failureText, showSaveFailure } from '../../../lib/form-errors.ts';
 import { useUpdateMdStaff } from '../api/update-md-staff.ts';
 import styles from './manage-comms.module.css';
 
@@ -54,7 +54,7 @@ export function HcpAddressesForm({ person }: { person: MdStaff }) {
           : 'Addresses saved.',
       );
     } catch (error) {
-      if (!applyServerFieldErrors(error, setError)) setError('root.server', { message: failureText(error) });
+      showSaveFailure(error, setError);
     }
   });
   return (

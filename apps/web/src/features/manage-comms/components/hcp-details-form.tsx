@@ -15,7 +15,7 @@ import { SelectField } from '../../../components/select-field.tsx';
 import { SubmitRow } from '../../../components/submit-row.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
-import { applyServerFieldErrors, failureText } from '../../../lib/form-errors.ts';
+import { showSaveFailure } from '../../../lib/form-errors.ts';
 import { useMdOfficesSearch } from '../../../lib/practices/search-md-offices.ts';
 import { useAddMdOfficeStaff } from '../api/add-md-office-staff.ts';
 import { useUpdateMdStaff } from '../api/update-md-staff.ts';
@@ -69,9 +69,7 @@ export function HcpDetailsForm({ person, practiceId }: { person: MdStaff | null;
       toast.success(`${created.fullName} created.`);
       navigate(webPaths.manageCommsHcpEdit(created.id, 'preferences'), { replace: true });
     } catch (error) {
-      if (!applyServerFieldErrors(error, setError, person ? 'body.' : 'body.staff.')) {
-        setError('root.server', { message: failureText(error) });
-      }
+      showSaveFailure(error, setError, person ? 'body.' : 'body.staff.');
     }
   });
 

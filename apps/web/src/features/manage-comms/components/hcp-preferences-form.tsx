@@ -10,10 +10,10 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import { RadioGroup } from '../../../components/radio-group.tsx';
+import { optionsOf, RadioGroup } from '../../../components/radio-group.tsx';
 import { SubmitRow } from '../../../components/submit-row.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
-import { applyServerFieldErrors, failureText } from '../../../lib/form-errors.ts';
+import { showSaveFailure } from '../../../lib/form-errors.ts';
 import { useUpdateMdPartnerCommPrefs } from '../api/update-md-partner-comm-prefs.ts';
 import styles from './manage-comms.module.css';
 
@@ -30,7 +30,7 @@ export function HcpPreferencesForm({ person }: { person: MdStaff }) {
       reset((await save.mutateAsync(prefs)).commPrefs);
       toast.success('Communication preferences saved.');
     } catch (error) {
-      if (!applyServerFieldErrors(error, setError)) setError('root.server', { message: failureText(error) });
+      showSaveFailure(error, setError);
     }
   });
   return (
@@ -38,13 +38,13 @@ export function HcpPreferencesForm({ person }: { person: MdStaff }) {
       <UnsavedChangesGuard when={formState.isDirty && !formState.isSubmitting} />
       <RadioGroup
         legend="Communication mode"
-        options={COMMUNICATION_MODES.map((v) => ({ value: v, label: COMMUNICATION_MODE_LABELS[v] }))}
+        options={optionsOf(COMMUNICATION_MODES, COMMUNICATION_MODE_LABELS)}
         error={errors.communicationMode?.message}
         {...register('communicationMode')}
       />
       <RadioGroup
         legend="Email updates"
-        options={EMAIL_OPT_MODES.map((v) => ({ value: v, label: EMAIL_OPT_LABELS[v] }))}
+        options={optionsOf(EMAIL_OPT_MODES, EMAIL_OPT_LABELS)}
         error={errors.emailOptIn?.message}
         {...register('emailOptIn')}
       />

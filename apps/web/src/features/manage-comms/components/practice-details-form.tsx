@@ -15,7 +15,7 @@ import { SelectField } from '../../../components/select-field.tsx';
 import { SubmitRow } from '../../../components/submit-row.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
-import { applyServerFieldErrors, failureText } from '../../../lib/form-errors.ts';
+import { showSaveFailure } from '../../../lib/form-errors.ts';
 import { useSalesList } from '../api/get-sales-list.ts';
 import { useSaveMdOffice } from '../api/save-md-office.ts';
 import { ContactFields } from './contact-fields.tsx';
@@ -62,7 +62,7 @@ export function PracticeDetailsForm({ office }: { office: MdOffice | null }) {
         navigate(webPaths.manageCommsPracticeEdit(saved.id, 'preferences'), { replace: true });
       }
     } catch (error) {
-      if (!applyServerFieldErrors(error, setError)) setError('root.server', { message: failureText(error) });
+      showSaveFailure(error, setError);
     }
   });
 

@@ -6,7 +6,7 @@ import styles from '../../../components/form-card.module.css';
 import { SubmitRow } from '../../../components/submit-row.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
-import { applyServerFieldErrors, failureText } from '../../../lib/form-errors.ts';
+import { showSaveFailure } from '../../../lib/form-errors.ts';
 import { useSavePreferences } from '../api/save-preferences.ts';
 
 const valuesOf = (user: UserDetails): UserPreferencesFormValues => ({
@@ -29,7 +29,7 @@ export function ProfileForm({ user }: { user: UserDetails }) {
       reset(valuesOf(await save.mutateAsync(prefs)));
       toast.success('Preferences saved.');
     } catch (error) {
-      if (!applyServerFieldErrors(error, setError)) setError('root.server', { message: failureText(error) });
+      showSaveFailure(error, setError);
     }
   });
   return (
