@@ -6,9 +6,13 @@
 import { createHash } from 'node:crypto';
 import { en, Faker } from '@faker-js/faker';
 import {
+  COMMUNICATION_MODES,
+  EMAIL_OPT_MODES,
   npiCheckDigit,
+  PA_HANDLING_OPTIONS,
   PRIOR_AUTH_METHODS,
   PRIOR_AUTH_STATUSES,
+  REFILL_REQUEST_OPTIONS,
   SUBSTITUTION_PENDING_STATUSES,
   SUBSTITUTION_RESOLVED_STATUSES,
 } from '@hcp/contract';
@@ -118,6 +122,14 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
   const phone = () =>
     `(${f.string.numeric({ length: 1, allowLeadingZeros: false }).replace(/[01]/, '6')}${f.string.numeric(2)}) 555-01${f.string.numeric(2)}`;
   const ago = (minMs: number, maxMs: number) => new Date(now - f.number.int({ min: minMs, max: maxMs }));
+  const practiceName = () =>
+    `${f.location.street()} ${pick(['Medical Group', 'Family Practice', 'Clinic', 'Associates', 'Health Center'])}`;
+  // Drawn in this order (the seeded stream must stay the same for the same seed).
+  const officePrefs = () => ({
+    communicationMode: pick(COMMUNICATION_MODES),
+    paHandling: pick(PA_HANDLING_OPTIONS),
+    refillRequestOption: pick(REFILL_REQUEST_OPTIONS),
+  });
 
   const data: DemoData = {
     tenants: [],
@@ -194,10 +206,7 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
     const tenant = o < sizes.mainOffices ? 'main' : 'harrow';
     const zip = ZIPS[o % ZIPS.length] as (typeof ZIPS)[number];
     const id = uuid();
-    const name =
-      o === 0
-        ? 'Morgan Family Medicine'
-        : `${f.location.street()} ${pick(['Medical Group', 'Family Practice', 'Clinic', 'Associates', 'Health Center'])}`;
+    const name = o === 0 ? 'Morgan Family Medicine' : practiceName();
     data.mdOffices.push({
       id,
       tenantId: tenantIds[tenant] as string,
@@ -218,9 +227,7 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
       prescribeVia: o % 2 === 0 ? 'eRx' : 'Fax',
       harrowPortalAccess: o === 0 || tenant === 'harrow',
       prescribingEnabled: o === 0 || o === 1 || tenant === 'harrow',
-      communicationMode: pick(['email', 'fax', 'both', 'off']),
-      paHandling: pick(['PAViaMDDash', 'DoNotDoPA', 'MDOWillSubstitute', 'ProviderWillSubstitute']),
-      refillRequestOption: pick(['eRx', 'Fax', 'DoNotAskForRefills', 'DoNotAskForRefillsOfficeWillContact']),
+      ...officePrefs(),
       salesUserId: salesId,
       createdAt: ago(200 * DAY, 900 * DAY),
     });
@@ -250,8 +257,8 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
         phone: phone(),
         fax: isStaff ? null : phone(),
         email: `${fixed.firstName}.${fixed.lastName}.${o}${s}@staff.demo.hcp`.toLowerCase(),
-        communicationMode: pick(['email', 'fax', 'both', 'off']),
-        emailOptIn: pick(['email', 'doNot']),
+        communicationMode: pick(COMMUNICATION_MODES),
+        emailOptIn: pick(EMAIL_OPT_MODES),
         // Some prescribers joined recently (the Rx list's "New MDs" filter needs them).
         createdAt: s === 1 ? ago(5 * DAY, 80 * DAY) : ago(120 * DAY, 1500 * DAY),
       });
@@ -470,7 +477,7 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
     data.mdOffices.push({
       id,
       tenantId: tenantIds.main as string,
-      name: `${f.location.street()} ${pick(['Medical Group', 'Family Practice', 'Clinic', 'Associates', 'Health Center'])}`,
+      name: practiceName(),
       address1: f.location.streetAddress(),
       city: zip.city,
       state: zip.state,
@@ -480,9 +487,7 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
       email: `prospect${p + 1}@practice.demo.hcp`,
       isKeyAccount: p % 5 === 0,
       notOnboarded: p % 2 === 0,
-      communicationMode: pick(['email', 'fax', 'both', 'off']),
-      paHandling: pick(['PAViaMDDash', 'DoNotDoPA', 'MDOWillSubstitute', 'ProviderWillSubstitute']),
-      refillRequestOption: pick(['eRx', 'Fax', 'DoNotAskForRefills', 'DoNotAskForRefillsOfficeWillContact']),
+      ...officePrefs(),
       salesUserId: p % 2 === 0 ? salesId : null,
       createdAt: ago(10 * DAY, 400 * DAY),
     });
@@ -500,8 +505,8 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
       phone: phone(),
       fax: phone(),
       email: `${firstName}.${lastName}.p${p}@staff.demo.hcp`.toLowerCase(),
-      communicationMode: pick(['email', 'fax', 'both', 'off']),
-      emailOptIn: pick(['email', 'doNot']),
+      communicationMode: pick(COMMUNICATION_MODES),
+      emailOptIn: pick(EMAIL_OPT_MODES),
       createdAt: ago(10 * DAY, 400 * DAY),
     });
     data.officeMembers.push({ mdOfficeId: id, mdStaffId: staffId });
