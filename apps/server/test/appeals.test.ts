@@ -13,6 +13,7 @@ import { demoAppealKey } from '../src/seed/generate.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
 import { TEST_NOW } from './support/constants.ts';
+import { errorPaths } from './support/errors.ts';
 
 let t: TestApp;
 let appeals: (typeof s.appeals.$inferSelect)[];
@@ -59,12 +60,7 @@ describe('appeal sign-in', () => {
     expect(expired.json().error.message).toBe(APPEAL_LINK_EXPIRED);
     // An expired link with the wrong NPI still says nothing about the link.
     expect((await auth({ ...credentials(second), npi: '1234567893' })).statusCode).toBe(401);
-    expect(
-      (await auth({ npi: '12', key: '' }))
-        .json()
-        .error.details.map((d: { path: string }) => d.path)
-        .sort(),
-    ).toEqual(['body.key', 'body.npi']);
+    expect(errorPaths(await auth({ npi: '12', key: '' }))).toEqual(['body.key', 'body.npi']);
   });
 
   it('locks an appeal after five wrong NPIs, even for the right one, and audits attempts', async () => {
@@ -231,7 +227,7 @@ describe('attachments and submit', () => {
     const url = `/api/mdo/v1/appeal/${appeal.id}`;
     const incomplete = await t.app.inject({ method: 'POST', url: `${url}/submit`, headers });
     expect(incomplete.statusCode).toBe(400);
-    const missing = incomplete.json().error.details.map((d: { path: string }) => d.path);
+    const missing = errorPaths(incomplete);
     expect(missing).toEqual(
       expect.arrayContaining([
         'appeal.clinicalJustification',

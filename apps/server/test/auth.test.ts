@@ -6,6 +6,7 @@ import * as s from '../src/db/schema.ts';
 import { AUTH_LIMITS, LOGIN_FAILED_MESSAGE, lockSecondsAfter } from '../src/features/auth/service.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { authHeaders, injectAs, login, signIn } from './support/auth.ts';
+import { errorPaths } from './support/errors.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -56,7 +57,7 @@ describe('POST /auth-service/login', () => {
       payload: { email: 'x', password: '', dashboard: 'Other' },
     });
     expect(res.statusCode).toBe(400);
-    const paths = res.json().error.details.map((d: { path: string }) => d.path);
+    const paths = errorPaths(res);
     expect(paths).toEqual(expect.arrayContaining(['body.email', 'body.password', 'body.dashboard']));
   });
 

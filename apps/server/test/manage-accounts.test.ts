@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, login, signIn } from './support/auth.ts';
+import { errorPaths } from './support/errors.ts';
 
 let t: TestApp;
 let admin: Tokens;
@@ -55,12 +56,7 @@ describe('manage accounts', () => {
   it('invites an office user: validated, unique email, mailed a link to choose a password, then signs in', async () => {
     const bad = await invite({ userName: 'X', email: 'nope', role: 'mdo.user', mdOfficeId: '' });
     expect(bad.statusCode).toBe(400);
-    expect(
-      bad
-        .json()
-        .error.details.map((d: { path: string }) => d.path)
-        .sort(),
-    ).toEqual(['body.email', 'body.mdOfficeId', 'body.userName']);
+    expect(errorPaths(bad)).toEqual(['body.email', 'body.mdOfficeId', 'body.userName']);
     const taken = await invite({
       userName: 'Jamie Lee',
       email: 'STAFF.LEE@demo.hcp',

@@ -15,6 +15,7 @@ import { npiFrom } from '../src/seed/generate.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
 import { TEST_NOW } from './support/constants.ts';
+import { errorPaths } from './support/errors.ts';
 
 let t: TestApp;
 let admin: Tokens;
@@ -152,10 +153,7 @@ describe('creating and editing a practice', () => {
       payload: { ...validOffice, phoneNumber: '614-555', state: 'DC', zip: '4321', email: 'nope@', faxNumber: '12' },
     });
     expect(res.statusCode).toBe(400);
-    const paths = res
-      .json()
-      .error.details.map((d: { path: string }) => d.path)
-      .sort();
+    const paths = errorPaths(res);
     expect(paths).toEqual(['body.email', 'body.faxNumber', 'body.phoneNumber', 'body.state', 'body.zip']);
     expect((await searchOffices(admin, 'limit=1')).total).toBe(before.total);
 
@@ -542,12 +540,7 @@ describe('adding a person to a practice', () => {
       payload: { staff: { fullName: 'X', role: 'NURSE', npi: '', email: 'nope' } },
     });
     expect(bad.statusCode).toBe(400);
-    expect(
-      bad
-        .json()
-        .error.details.map((d: { path: string }) => d.path)
-        .sort(),
-    ).toEqual(['body.staff.email', 'body.staff.fullName', 'body.staff.role']);
+    expect(errorPaths(bad)).toEqual(['body.staff.email', 'body.staff.fullName', 'body.staff.role']);
     for (const payload of [{}, { mdStaffId: morganOffice.id, staff: newHcp('523456789') }]) {
       const res = await as(admin, { method: 'POST', url, payload });
       expect(res.statusCode).toBe(400);

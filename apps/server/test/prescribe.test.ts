@@ -7,6 +7,7 @@ import * as s from '../src/db/schema.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
 import { TEST_NOW } from './support/constants.ts';
+import { errorPaths } from './support/errors.ts';
 
 let t: TestApp;
 let morgan: Tokens;
@@ -170,10 +171,7 @@ describe('creating a prescription', () => {
       order: order({ quantity: 0, daysSupply: 400, refills: 12, sig: '', productId: 'nope' }),
     });
     expect(res.statusCode).toBe(400);
-    const paths = res
-      .json()
-      .error.details.map((d: { path: string }) => d.path)
-      .sort();
+    const paths = errorPaths(res);
     expect(paths).toEqual(
       [
         'body.order.daysSupply',

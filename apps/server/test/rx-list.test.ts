@@ -6,6 +6,7 @@ import * as s from '../src/db/schema.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
 import { TEST_NOW } from './support/constants.ts';
+import { errorPaths } from './support/errors.ts';
 
 let t: TestApp;
 let morgan: Tokens;
@@ -170,7 +171,7 @@ describe('GET /api/mdo/v1/users/{userId}/rx-list', () => {
     const res = await rxList(query);
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('VALIDATION_FAILED');
-    expect(res.json().error.details.map((d: { path: string }) => d.path)).toContain(path);
+    expect(errorPaths(res)).toContain(path);
   });
 
   it('accepts exactly one year, and refuses another user’s list and a missing session', async () => {

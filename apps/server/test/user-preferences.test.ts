@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
+import { errorPaths } from './support/errors.ts';
 
 let t: TestApp;
 let staff: Tokens;
@@ -54,12 +55,12 @@ describe('user preferences', () => {
     const before = await injectAs(t.app, staff, { method: 'GET', url: `/api/mdo/v1/users/${staff.userID}/mdo-user-details` });
     const res = await post(staff, staff.userID, { userName: 'J', phoneNumber: '555', skipPriorAuthDismissNotice: 'yes' });
     expect(res.statusCode).toBe(400);
-    expect(
-      res
-        .json()
-        .error.details.map((d: { path: string }) => d.path)
-        .sort(),
-    ).toEqual(['body.phoneNumber', 'body.skipErxConfirmation', 'body.skipPriorAuthDismissNotice', 'body.userName']);
+    expect(errorPaths(res)).toEqual([
+      'body.phoneNumber',
+      'body.skipErxConfirmation',
+      'body.skipPriorAuthDismissNotice',
+      'body.userName',
+    ]);
     const after = await injectAs(t.app, staff, { method: 'GET', url: `/api/mdo/v1/users/${staff.userID}/mdo-user-details` });
     expect(after.json()).toEqual(before.json());
   });
