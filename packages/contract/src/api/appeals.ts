@@ -83,6 +83,9 @@ export const appealSchema = z.object({
 });
 export type Appeal = z.infer<typeof appealSchema>;
 
+/** The reference a submitted appeal goes by (the start of its id, which the pharmacy has), as the receipt shows it. */
+export const appealReference = (appealId: string) => appealId.replaceAll('-', '').slice(0, 10).toUpperCase();
+
 /** What a submit needs (besides the attachments the variant requires), with the message for each gap. */
 export function appealSubmitProblems(
   appeal: Pick<Appeal, 'draft' | 'files' | 'clinicalNotesRequired'>,

@@ -1,4 +1,4 @@
-import { APPEAL_SLOT_LABELS, type Appeal, ROUTES } from '@hcp/contract';
+import { APPEAL_SLOT_LABELS, type Appeal, appealReference, ROUTES } from '@hcp/contract';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import controls from '../../../components/controls.module.css';
@@ -6,9 +6,6 @@ import { readSession } from '../../../lib/storage.ts';
 import { formatInstant } from '../utils/format.ts';
 import { formatBytes } from '../utils/read-file.ts';
 import styles from './appeals.module.css';
-
-/** The reference the pharmacy knows this appeal by (the start of its id), for the prescriber's records. */
-export const appealReference = (appealId: string) => appealId.replaceAll('-', '').slice(0, 10).toUpperCase();
 
 /** The final receipt: what was sent, when, and its reference; printable. */
 export function AppealReceipt({ appeal }: { appeal: Appeal }) {
