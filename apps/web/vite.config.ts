@@ -34,5 +34,13 @@ export default defineConfig({
     sourcemap: 'hidden',
     // No inline module-preload polyfill: the server's CSP allows no inline script.
     modulePreload: { polyfill: false },
+    rollupOptions: {
+      output: {
+        // zod and src/zod-config.ts alone in one chunk, loaded first: `jitless` is set after zod loads and before
+        // any schema is built (zod probes `new Function` while building an object schema; the CSP reports it).
+        manualChunks: (id: string) =>
+          /[\\/]node_modules[\\/]zod[\\/]/.test(id) || /[\\/]src[\\/]zod-config\.ts$/.test(id) ? 'zod' : undefined,
+      },
+    },
   },
 });

@@ -45,8 +45,12 @@ test('search a patient by name and by date of birth typed as MMDDYY, then open t
 
 test('nothing found says so, and × clears the search', async ({ page }) => {
   await signInAs(page, 'dr.morgan@demo.hcp');
-  await page.goto('/patient-search?q=zzzzqqq');
+  await page.goto('/patient-search');
+  await page.getByLabel('Search patients').fill('zzzzqqq');
+  await page.getByLabel('Search patients').press('Enter');
   await expect(page.getByText('No patients match your search.')).toBeVisible();
+  // What was searched never reaches the address bar (nor the browser's history).
+  expect(new URL(page.url()).search).toBe('');
   await page.getByRole('button', { name: 'Clear search' }).click();
   await expect(page).toHaveURL(/\/patient-search$/);
   await expect(page.getByLabel('Search patients')).toBeFocused();

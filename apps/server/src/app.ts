@@ -21,7 +21,12 @@ import { authRoutes } from './features/auth/routes.ts';
 import { createAuthService } from './features/auth/service.ts';
 import { createTokenSigner } from './features/auth/tokens.ts';
 import { brandsRoutes } from './features/brands/routes.ts';
+import { fhirRoutes } from './features/fhir/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { createIntegrationClients } from './features/integrations/clients.ts';
+import { purgeAssertions } from './features/integrations/repository.ts';
+import { integrationsRoutes } from './features/integrations/routes.ts';
+import { createTokenEndpoint } from './features/integrations/token-endpoint.ts';
 import { manageAccountsRoutes } from './features/manage-accounts/routes.ts';
 import { createManageAccountsService } from './features/manage-accounts/service.ts';
 import { manageCommsRoutes } from './features/manage-comms/routes.ts';
@@ -33,12 +38,15 @@ import { createPatientsService } from './features/patients/service.ts';
 import { prescribeRoutes } from './features/prescribe/routes.ts';
 import { createPrescribeService } from './features/prescribe/service.ts';
 import { rxListRoutes } from './features/rx-list/routes.ts';
+import { supportAccessRoutes } from './features/support-access/routes.ts';
+import { createSupportAccessService } from './features/support-access/service.ts';
 import { usersRoutes } from './features/users/routes.ts';
 import { createUsersService } from './features/users/service.ts';
 import { isFlagEnabled } from './lib/feature-flags.ts';
 import { scheduleHousekeeping } from './lib/housekeeping.ts';
 import { createMailer, devMailTransport, type MailTransport, smtpMailTransport } from './lib/mailer.ts';
 import { resolveSigningKey } from './lib/signing-key.ts';
+import { createSystemTokens } from './lib/system-tokens.ts';
 import { registerAuthGuard } from './plugins/auth.ts';
 import { databaseDenyList, redisDenyList } from './plugins/deny-list.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
@@ -96,7 +104,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const denyList = redis ? redisDenyList(redis) : databaseDenyList(db);
   const mailer = createMailer(db, deps.mailTransport ?? defaultMailTransport(config, app), app.log);
   registerAuthGuard(app, { signer, denyList });
-  registerIdempotency(app, db);
+  registerIdempotency(app, db, { abandonedAfterSeconds: config.idempotencyAbandonSeconds });
   const auth = createAuthService({
     db,
     signer,
@@ -115,6 +123,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       signIn: (at) => purgeExpired(db, at),
       idempotencyKeys: (at) => purgeIdempotencyKeys(db, at),
       appealUploads: (at) => appeals.sweepOrphanFiles(at),
+      integrationAssertions: (at) => purgeAssertions(db, at),
     },
     config.housekeepingIntervalSeconds,
   );
@@ -141,10 +150,20 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(prescribeRoutes, {
     service: createPrescribeService({ db, now, isPrescribingEnabled: () => isFlagEnabled(db, 'isHcpPrescribingEnabled') }),
   });
+  await app.register(supportAccessRoutes, { service: createSupportAccessService({ db, now }) });
   await app.register(manageAccountsRoutes, {
     service: createManageAccountsService({ db, sessions: auth }),
     publicUrl: config.publicUrl,
   });
+
+  const systemTokens = createSystemTokens(signingKey);
+  await app.register(integrationsRoutes, {
+    clients: createIntegrationClients({ db }),
+    tokenEndpoint: createTokenEndpoint({ db, tokens: systemTokens }),
+    publicUrl: config.publicUrl,
+    perMinute: config.authRateLimitPerMinute,
+  });
+  await app.register(fhirRoutes, { prefix: '/fhir/R4', db, tokens: systemTokens, publicUrl: config.publicUrl });
 
   await registerWebApp(app, config.webDist);
   return app;

@@ -41,6 +41,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('HCP Portal <no-reply@hcp-portal.local>'),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   HOUSEKEEPING_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
+  IDEMPOTENCY_ABANDON_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   GOOGLE_JWKS_URL: z.string().url({ message: 'must be a URL' }).default('https://www.googleapis.com/oauth2/v3/certs'),
 });
 
@@ -75,6 +76,8 @@ export interface Config {
   googleJwksUrl: string;
   /** How often expired sign-in rows are purged; 0 turns the purge off. */
   housekeepingIntervalSeconds: number;
+  /** How long an unanswered claim of a request id blocks its retries (its holder was killed). */
+  idempotencyAbandonSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -118,5 +121,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     googleClientId: e.GOOGLE_CLIENT_ID,
     googleJwksUrl: e.GOOGLE_JWKS_URL,
     housekeepingIntervalSeconds: e.HOUSEKEEPING_INTERVAL_SECONDS,
+    idempotencyAbandonSeconds: e.IDEMPOTENCY_ABANDON_SECONDS,
   };
 }

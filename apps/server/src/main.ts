@@ -35,6 +35,12 @@ export async function start(): Promise<{ app: FastifyInstance; database: Databas
     console.log(
       `\nHCP Portal is running at ${url}  (database: ${database.kind === 'pglite' ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`,
     );
+    if (database.kind === 'pglite') {
+      // What protects the data (README "Security and reliability"): tested against kill -9, not against power loss.
+      console.log(
+        'Embedded database: survives a killed process (tested with kill -9); a power cut or a full disk is not covered. Use PostgreSQL (DATABASE_URL) in production.',
+      );
+    }
     if (!config.publicUrl && url.includes('://localhost')) {
       // Browsers resolve *.localhost to this machine: the second brand's own hostname works as is.
       console.log(`Second brand (Harrow): ${url.replace('://localhost', '://harrow.localhost')}`);

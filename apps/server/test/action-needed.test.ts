@@ -451,4 +451,46 @@ describe('idempotency keys', () => {
     expect(left).toContain('purge-new-key-0000000000');
     expect(left).not.toContain('purge-old-key-0000000000');
   });
+
+  it('record the answer in the write’s own transaction; a claim left by a killed process is taken over and acts once', async () => {
+    const db = t.database.db;
+    const [rx] = await db
+      .select({ id: s.prescriptions.id })
+      .from(s.prescriptions)
+      .innerJoin(s.users, eq(s.users.mdOfficeId, s.prescriptions.mdOfficeId))
+      .where(and(eq(s.users.id, morgan.userID), inArray(s.prescriptions.priorAuthStatus, ['PRIOR_AUTH_REQUIRED'])))
+      .limit(1);
+    const url = '/api/mdo/v1/prescriptions/all/prior-auth/dismiss';
+    // A claim its holder never answered (the process died before committing), older than the abandon time.
+    const requestId = generateRequestId();
+    await db.insert(s.idempotencyKeys).values({
+      userId: morgan.userID,
+      requestId,
+      method: 'POST',
+      path: url,
+      statusCode: 0,
+      body: null,
+      claimToken: '00000000-0000-4000-8000-000000000000',
+      createdAt: new Date(Date.now() - 120_000),
+    });
+    const send = () =>
+      injectAs(t.app, morgan, {
+        method: 'POST',
+        url,
+        payload: { prescriptionIds: [rx?.id] },
+        headers: { 'x-request-id': requestId },
+      });
+    const first = await send();
+    expect(first.statusCode).toBe(200);
+    const [key] = await db.select().from(s.idempotencyKeys).where(eq(s.idempotencyKeys.requestId, requestId));
+    expect(key?.claimToken).not.toBe('00000000-0000-4000-8000-000000000000');
+    expect(key?.statusCode).toBe(200);
+    expect(key?.body).toEqual(first.json());
+    // The retry is answered from the record, and the prescription was dismissed once.
+    const again = await send();
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    const events = await db.select().from(s.prescriptionEvents).where(eq(s.prescriptionEvents.requestId, requestId));
+    expect(events).toHaveLength(1);
+  });
 });

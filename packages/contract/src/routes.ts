@@ -27,6 +27,8 @@ export const ROUTES = {
   practicePreferencesDetail: '/practice-preferences/:mdOfficeId',
   rxList: '/rx-list',
   googleLogin: '/google/:token',
+  /** Our addition (issue 19): an admin registers the pharmacy's systems (integration clients). */
+  manageIntegrations: '/manage-integrations',
 } as const;
 export type RouteKey = keyof typeof ROUTES;
 
@@ -167,4 +169,11 @@ export const apiPaths = {
   appealFile: (id: string, slot: string) => `${API_BASE}/v1/appeal/${enc(id)}/files/${enc(slot)}`,
   /** Our addition: a signed-in prescriber opens their own prescription's appeal without the key. */
   userAppealAuth: (userId: string) => `${API_BASE}/v1/users/${enc(userId)}/appeal-auth`,
+  // minimum necessary access (our design, decision 0020)
+  practiceWorkload: (userId: string) => `${user(userId)}/practice-workload`,
+  supportAccess: (userId: string) => `${user(userId)}/support-access`,
+  practiceSupportAccessLog: (id: string) => `${API_BASE}/v1/md-offices/${enc(id)}/support-access`,
+  // integration clients (our design, decision 0022)
+  integrationClients: `${API_BASE}/v1/integration-clients`,
+  integrationClient: (id: string) => `${API_BASE}/v1/integration-clients/${enc(id)}`,
 } as const;

@@ -39,3 +39,11 @@ describe('shouldLeaveNewComments', () => {
     expect(shouldLeaveNewComments({ ...base, pathname: '/patient-search' })).toBe(false);
   });
 });
+
+describe('shouldRedirectToPatientSearch for the provider’s users', () => {
+  it('never sends them away: their Action Needed is the practice overview (decision 0020)', () => {
+    const base = { pathname: '/action-needed', count: 0, isLoading: false, authType: null, persisted: false };
+    expect(shouldRedirectToPatientSearch(base)).toBe(true);
+    expect(shouldRedirectToPatientSearch({ ...base, showsPracticeOverview: true })).toBe(false);
+  });
+});

@@ -438,6 +438,8 @@ export const idempotencyKeys = pgTable(
     path: text('path').notNull(),
     statusCode: integer('status_code').notNull(),
     body: jsonb('body'),
+    /** Who holds the claim: a retry that takes over an abandoned claim gets a new token (plugins/idempotency.ts). */
+    claimToken: uuid('claim_token'),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.requestId] })],
@@ -508,4 +510,61 @@ export const revokedTokens = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('revoked_tokens_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Support access (break-the-glass, decision 0020): a provider user's read-only window on one practice's
+ * patients, with the reason they gave. Times come from the database clock, so every instance agrees on
+ * whether a window is open; the practice's own users read these rows afterwards.
+ */
+export const supportAccessGrants = pgTable(
+  'support_access_grants',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    mdOfficeId: uuid('md_office_id')
+      .notNull()
+      .references(() => mdOffices.id),
+    reason: text('reason').notNull(),
+    requestId: text('request_id'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('support_access_user_idx').on(t.userId, t.expiresAt),
+    index('support_access_office_idx').on(t.mdOfficeId, t.startedAt),
+  ],
+);
+
+/**
+ * Integration clients (issue 19, decision 0022): a pharmacy system's registration for SMART Backend Services:
+ * its public keys (inline or at an https address) and the scopes it may ask for, within one tenant.
+ */
+export const integrationClients = pgTable('integration_clients', {
+  id: id(),
+  tenantId: uuid('tenant_id')
+    .notNull()
+    .references(() => tenants.id),
+  clientId: text('client_id').notNull().unique(),
+  name: text('name').notNull(),
+  jwks: jsonb('jwks'),
+  jwksUrl: text('jwks_url'),
+  scopes: text('scopes').array().notNull(),
+  createdBy: uuid('created_by'),
+  createdAt: createdAt(),
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
+});
+
+/** Client assertions already used (their jti), kept until they expire: a replayed assertion is refused. */
+export const integrationAssertions = pgTable(
+  'integration_assertions',
+  {
+    clientId: text('client_id').notNull(),
+    jti: text('jti').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.jti] })],
 );

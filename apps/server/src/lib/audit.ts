@@ -1,6 +1,7 @@
 /** audit_log rows: who did what to which record, with the request id; never secrets or patient names. */
 import type { Executor } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
+import { AppError } from './errors.ts';
 
 export interface AuditEntry {
   actorUserId: string | null;
@@ -22,4 +23,40 @@ export async function writeAudit(db: Executor, entry: AuditEntry): Promise<void>
     ip: entry.ip ?? null,
     details: entry.details ?? {},
   });
+}
+
+/**
+ * Runs a patient-data write; when it is refused inside the caller's reach (403: not theirs to change, 409: the
+ * state moved on) the transaction rolled back, so the attempt is audited on its own: who tried what on which
+ * record, and why it was refused. Outside the caller's reach (404) nothing is written: an id probe names
+ * nothing the caller may know.
+ */
+export async function auditingRefusals<T>(db: Executor, entry: AuditEntry, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof AppError && (error.code === 'FORBIDDEN' || error.code === 'CONFLICT')) {
+      await writeAudit(db, { ...entry, action: `${entry.action}.refused`, details: { ...entry.details, refused: error.code } });
+    }
+    throw error;
+  }
+}
+
+/** The audit entry of a signed-in user's request: who, from where and which request, with what they did. */
+export function entryOf(
+  ctx: { userId: string; requestId: string; ip: string | null },
+  action: string,
+  entityType: string,
+  entityId: string | null,
+  details?: Record<string, unknown>,
+): AuditEntry {
+  return {
+    actorUserId: ctx.userId,
+    action,
+    entityType,
+    entityId,
+    requestId: ctx.requestId,
+    ip: ctx.ip,
+    ...(details ? { details } : {}),
+  };
 }

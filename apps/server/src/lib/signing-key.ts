@@ -7,6 +7,9 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import { randomToken } from './crypto.ts';
 
+/** The issuer of every token the portal signs (user sessions and system tokens alike). */
+export const TOKEN_ISSUER = 'hcp-portal';
+
 export async function resolveSigningKey(config: Pick<Config, 'authSigningKey' | 'dataDir'>): Promise<string> {
   if (config.authSigningKey) return config.authSigningKey;
   const file = path.join(config.dataDir, 'auth-signing-key');

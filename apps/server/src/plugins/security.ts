@@ -46,7 +46,17 @@ export function cspDirectives(options: CspOptions) {
   };
 }
 
+/** Paths of the API and sign-in services: their answers may carry patient data or tokens. */
+const API_PREFIXES = ['/api/', '/auth/', '/auth-service/', '/fhir/', '/oauth2/'];
+
 export async function registerSecurityHeaders(app: FastifyInstance, options: CspOptions): Promise<void> {
+  // No answer of the API is kept by a browser or a shared cache unless its route says otherwise (a ZIP
+  // lookup, the brand): patient data must not outlive the screen that showed it (HIPAA minimum necessary).
+  app.addHook('onSend', async (request, reply) => {
+    if (!reply.hasHeader('cache-control') && API_PREFIXES.some((p) => request.url.startsWith(p))) {
+      reply.header('cache-control', 'no-store');
+    }
+  });
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(options) },
     crossOriginEmbedderPolicy: false,

@@ -1,6 +1,7 @@
 import {
   actionNeededQueryEnabled,
   canManageAccounts,
+  isProviderUser,
   manageCommsAccess,
   ROUTES,
   shouldAutoOpenTutorial,
@@ -15,12 +16,14 @@ import { FullPageLoader } from '../components/full-page-loader.tsx';
 import { useActionNeeded } from '../features/action-needed/api/get-action-needed.ts';
 import { useNewComments } from '../features/new-comments/api/get-new-comments.ts';
 import { BrandStyle, useBrand } from '../lib/brand/brand.tsx';
+import { useUserDetails } from '../lib/current-user/get-user-details.ts';
 import { readSession, storage } from '../lib/storage.ts';
 import { Header } from './header.tsx';
 import styles from './layout.module.css';
 import { SupportModal } from './modals/support-modal.tsx';
 import { TutorialModal } from './modals/tutorial-modal.tsx';
 import { NavTabs } from './nav-tabs.tsx';
+import { SupportAccessBanner } from './support-access-banner.tsx';
 
 function SkipLink() {
   return (
@@ -62,6 +65,7 @@ function Shell({ userId }: { userId: string }) {
   const count = actionNeeded.data?.counts.total;
   const persisted = (location.state as { persist?: boolean } | null)?.persist === true;
   const newComments = useNewComments(userId);
+  const user = useUserDetails(userId).data;
   const newCommentsCount = newComments.data?.total;
   if (
     newComments.isSuccess &&
@@ -82,6 +86,8 @@ function Shell({ userId }: { userId: string }) {
       isLoading: actionNeeded.isFetching,
       authType,
       persisted,
+      // The provider's users see their practice overview there (decision 0020); wait for the user to know.
+      showsPracticeOverview: !user || isProviderUser(user),
     })
   ) {
     return <Navigate to={ROUTES.patientSearch} replace />;
@@ -92,6 +98,7 @@ function Shell({ userId }: { userId: string }) {
       <SkipLink />
       <ShellModals />
       <NavTabs actionNeededCount={count} actionNeededLoading={firstLoad} newCommentsCount={newCommentsCount} />
+      <SupportAccessBanner userId={userId} />
       <main id="main" className={styles.main} tabIndex={-1}>
         {/* Spec §2: a full-page loader while the action-needed list first loads. */}
         {firstLoad ? (
@@ -114,6 +121,7 @@ function SettingsFooter() {
   return (
     <footer className={styles.footer}>
       {user && canManageAccounts(user) ? <Link to={ROUTES.manageAccounts}>Manage Accounts</Link> : null}
+      {user && canManageAccounts(user) ? <Link to={ROUTES.manageIntegrations}>Pharmacy Systems</Link> : null}
       {/* Our additions: the user's own settings, and an office user's practice preferences. */}
       <Link to={ROUTES.preferences}>Preferences</Link>
       {user && manageCommsAccess(user) === 'officePreferences' ? (

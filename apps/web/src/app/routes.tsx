@@ -57,6 +57,10 @@ export const routes: RouteObject[] = [
         lazy: page(() => import('../features/practice-preferences/routes/practice-preferences.tsx')),
       },
       { path: ROUTES.rxList, lazy: page(() => import('../features/rx-list/routes/rx-list.tsx')) },
+      {
+        path: ROUTES.manageIntegrations,
+        lazy: page(() => import('../features/integrations/routes/manage-integrations.tsx')),
+      },
     ],
   },
   { path: '*', element: <Navigate to={ROUTES.notFound} replace /> },

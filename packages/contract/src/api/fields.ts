@@ -15,6 +15,14 @@ import {
   US_STATES,
 } from '../rules/validators.ts';
 
+/**
+ * A number in a JSON body, or the same number typed into a form field ("30"). Unlike z.coerce it refuses what is
+ * not a number at all (true, null, [], "" would coerce to 1 or 0 and pass as a quantity).
+ */
+export function numberField<T extends z.ZodType<number>>(schema: T) {
+  return z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), schema);
+}
+
 export const idSchema = z.string().uuid({ message: 'Must be a valid id.' });
 export const emailSchema = z
   .string()

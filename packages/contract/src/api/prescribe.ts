@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { PRESCRIBE_VIA_VALUES } from '../rules/roles.ts';
 import { addressInputSchema } from './addresses.ts';
-import { fullNameSchema, idSchema, isoDateSchema, usPhoneSchema } from './fields.ts';
+import { fullNameSchema, idSchema, isoDateSchema, numberField, usPhoneSchema } from './fields.ts';
 
 export const MAX_REFILLS = 11;
 export const MAX_QUANTITY = 9999;
@@ -46,21 +46,27 @@ export type NewPatient = z.infer<typeof newPatientSchema>;
 
 export const prescriptionOrderSchema = z.object({
   productId: idSchema,
-  quantity: z.coerce
-    .number({ message: 'Enter the quantity.' })
-    .int({ message: 'Quantity is a whole number.' })
-    .min(1, { message: 'Quantity is at least 1.' })
-    .max(MAX_QUANTITY, { message: `Quantity is at most ${MAX_QUANTITY}.` }),
-  daysSupply: z.coerce
-    .number({ message: 'Enter the days supply.' })
-    .int({ message: 'Days supply is a whole number.' })
-    .min(1, { message: 'Days supply is at least 1.' })
-    .max(MAX_DAYS_SUPPLY, { message: `Days supply is at most ${MAX_DAYS_SUPPLY}.` }),
-  refills: z.coerce
-    .number({ message: 'Enter the refills.' })
-    .int({ message: 'Refills is a whole number.' })
-    .min(0, { message: 'Refills cannot be negative.' })
-    .max(MAX_REFILLS, { message: `At most ${MAX_REFILLS} refills.` }),
+  quantity: numberField(
+    z
+      .number({ message: 'Enter the quantity.' })
+      .int({ message: 'Quantity is a whole number.' })
+      .min(1, { message: 'Quantity is at least 1.' })
+      .max(MAX_QUANTITY, { message: `Quantity is at most ${MAX_QUANTITY}.` }),
+  ),
+  daysSupply: numberField(
+    z
+      .number({ message: 'Enter the days supply.' })
+      .int({ message: 'Days supply is a whole number.' })
+      .min(1, { message: 'Days supply is at least 1.' })
+      .max(MAX_DAYS_SUPPLY, { message: `Days supply is at most ${MAX_DAYS_SUPPLY}.` }),
+  ),
+  refills: numberField(
+    z
+      .number({ message: 'Enter the refills.' })
+      .int({ message: 'Refills is a whole number.' })
+      .min(0, { message: 'Refills cannot be negative.' })
+      .max(MAX_REFILLS, { message: `At most ${MAX_REFILLS} refills.` }),
+  ),
   sig: z.string().trim().min(3, { message: 'Write the directions (sig).' }).max(1000),
   /** False means dispense as written (no generic substitution). */
   substitutionAllowed: z.boolean(),

@@ -173,13 +173,18 @@ export function flattenActionNeeded<R extends NestedRx, P extends NestedPatient<
   return entries;
 }
 
-/** Counts per category; total is the sum of the five (a prescription in two categories counts twice). */
+/** Spec §4: the total is the sum of the five categories (a prescription in two categories counts twice). */
+export function totalOfCounts(counts: Pick<ActionNeededCounts, ActionType>): number {
+  return counts.altMed + counts.appeals + counts.phoneException + counts.priorAuth + counts.refillAuth;
+}
+
+/** Counts per category and their total. */
 export function countActionNeeded(entries: readonly { actionTypes: readonly ActionType[] }[]): ActionNeededCounts {
   const counts = { ...EMPTY_COUNTS, fetched: true };
   for (const entry of entries) {
     for (const type of entry.actionTypes) counts[type] += 1;
   }
-  counts.total = counts.altMed + counts.appeals + counts.phoneException + counts.priorAuth + counts.refillAuth;
+  counts.total = totalOfCounts(counts);
   return counts;
 }
 

@@ -17,7 +17,10 @@ export function shouldRedirectToPatientSearch(input: {
   isLoading: boolean;
   authType: string | null | undefined;
   persisted: boolean;
+  /** The provider's users see counts per practice on Action Needed instead (decision 0020): never redirected. */
+  showsPracticeOverview?: boolean;
 }): boolean {
+  if (input.showsPracticeOverview) return false;
   const onActionNeeded = input.pathname === '/action-needed' || input.pathname.startsWith('/action-needed/');
   if (!onActionNeeded || NEVER_REDIRECTED.some((p) => input.pathname.startsWith(p))) return false;
   return input.count <= 0 && !input.isLoading && !input.authType && !input.persisted;

@@ -3,9 +3,11 @@
  * value is escaped: names and notes come from people and must never become markup.
  */
 import type { Executor } from '../../db/client.ts';
+import { entryOf, writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { SignedInContext } from '../../lib/route-helpers.ts';
+import { PRESCRIPTION_NOT_FOUND } from './act.ts';
 import * as repo from './repository.ts';
-import { PRESCRIPTION_NOT_FOUND } from './service.ts';
 
 /**
  * The page's only style. The web app opens the page in a blank window that inherits the app's CSP, so
@@ -26,9 +28,11 @@ const usDate = (iso: string) => {
   return `${m}/${d}/${y}`;
 };
 
-export async function alternativeMedsRequestHtml(db: Executor, userId: string, id: string): Promise<string> {
-  const doc = await repo.prescriptionDocument(db, userId, id);
+/** The printable request (a read of the patient's name, birth date and prescription: audited like any read). */
+export async function alternativeMedsRequestHtml(db: Executor, ctx: SignedInContext, id: string): Promise<string> {
+  const doc = await repo.prescriptionDocument(db, ctx.userId, id);
   if (!doc) throw new AppError('NOT_FOUND', PRESCRIPTION_NOT_FOUND);
+  await writeAudit(db, entryOf(ctx, 'prescription.alternative-meds-print.read', 'prescription', id));
   const alternatives = await repo.alternativesOf(db, doc.drugName);
   const e = escapeHtml;
   const prescriber = `${doc.prescriberFirstName} ${doc.prescriberLastName}, ${doc.prescriberRole}`;

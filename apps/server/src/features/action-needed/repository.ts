@@ -12,7 +12,7 @@ import {
   prescriptions,
   users,
 } from '../../db/schema.ts';
-import { officeScopeSql } from '../../lib/office-scope.ts';
+import { patientScopeSql } from '../../lib/office-scope.ts';
 import { altMedPendingSql, needsActionSql, priorAuthNeedsActionSql, refillDueSql } from '../../lib/prescription-sql.ts';
 
 /** Each category as SQL over the CTE row `p`, whose `refill_due` column is already worked out. */
@@ -53,7 +53,7 @@ export async function actionNeededJson(db: Executor, input: ListInput): Promise<
     base as (
       select rx.*, ${refillDueSql('rx', input.todayIso)} as refill_due
       from prescriptions rx
-      where rx.md_office_id in (${officeScopeSql(input.userId)})
+      where rx.md_office_id in (${patientScopeSql(input.userId)})
         ${input.filterBy ? sql`and rx.prescriber_id = ${input.filterBy}::uuid` : sql``}
     ),
     rxs as (
@@ -112,7 +112,7 @@ export async function lockPrescriptions(db: Executor, userId: string, ids: strin
       version: prescriptions.version,
     })
     .from(prescriptions)
-    .where(and(inArray(prescriptions.id, ids), sql`${prescriptions.mdOfficeId} in (${officeScopeSql(userId)})`))
+    .where(and(inArray(prescriptions.id, ids), sql`${prescriptions.mdOfficeId} in (${patientScopeSql(userId)})`))
     .orderBy(asc(prescriptions.id))
     .for('update');
 }
@@ -152,7 +152,7 @@ export async function lockPatients(db: Executor, userId: string, ids: string[]) 
   return db
     .select({ id: patients.id, phoneNumbers: patients.phoneNumbers })
     .from(patients)
-    .where(and(inArray(patients.id, ids), sql`${patients.mdOfficeId} in (${officeScopeSql(userId)})`))
+    .where(and(inArray(patients.id, ids), sql`${patients.mdOfficeId} in (${patientScopeSql(userId)})`))
     .orderBy(asc(patients.id))
     .for('update');
 }
@@ -208,7 +208,7 @@ export async function prescriptionDocument(db: Executor, userId: string, id: str
     .innerJoin(patients, eq(patients.id, prescriptions.patientId))
     .innerJoin(mdStaff, eq(mdStaff.id, prescriptions.prescriberId))
     .innerJoin(mdOffices, eq(mdOffices.id, prescriptions.mdOfficeId))
-    .where(and(eq(prescriptions.id, id), sql`${prescriptions.mdOfficeId} in (${officeScopeSql(userId)})`))
+    .where(and(eq(prescriptions.id, id), sql`${prescriptions.mdOfficeId} in (${patientScopeSql(userId)})`))
     .limit(1);
   return rows[0] ?? null;
 }
@@ -227,7 +227,7 @@ export async function eventsOf(db: Executor, userId: string, id: string) {
   const visible = await db
     .select({ id: prescriptions.id })
     .from(prescriptions)
-    .where(and(eq(prescriptions.id, id), sql`${prescriptions.mdOfficeId} in (${officeScopeSql(userId)})`))
+    .where(and(eq(prescriptions.id, id), sql`${prescriptions.mdOfficeId} in (${patientScopeSql(userId)})`))
     .limit(1);
   if (visible.length === 0) return null;
   return db

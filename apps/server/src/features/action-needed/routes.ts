@@ -87,7 +87,7 @@ export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededSe
   );
 
   app.get(rx('alternative-meds-request-print'), { ...read, schema: { tags, params: rxParams } }, async (request, reply) => {
-    const html = await alternativeMedsRequestHtml(db, signedInContext(request).userId, request.params.id);
+    const html = await alternativeMedsRequestHtml(db, signedInContext(request), request.params.id);
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
   });
 

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
-export const TOKEN_ISSUER = 'hcp-portal';
+import { TOKEN_ISSUER } from '../../lib/signing-key.ts';
 export const TOKEN_AUDIENCE = 'hcp-portal-api';
 
 export interface AccessClaims {

@@ -2,6 +2,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { mdOffices, users } from '../../db/schema.ts';
+import { likeEscape } from '../../lib/sql-like.ts';
 
 export interface AccountRow {
   id: string;
@@ -23,7 +24,7 @@ export async function searchAccounts(
   db: Executor,
   input: { tenantId: string; searchText: string; offset: number; limit: number },
 ): Promise<{ rows: AccountRow[]; total: number }> {
-  const like = `%${input.searchText.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const like = `%${likeEscape(input.searchText.toLowerCase())}%`;
   const match = input.searchText
     ? sql`(lower(u.display_name) like ${like} or lower(u.email) like ${like} or lower(coalesce(o.name, '')) like ${like})`
     : sql`true`;

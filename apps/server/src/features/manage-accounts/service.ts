@@ -15,7 +15,7 @@ import {
   type UserRole,
 } from '@hcp/contract';
 import type { Database, Executor } from '../../db/client.ts';
-import { findActor } from '../../lib/actor.ts';
+import { actorAllowedBy } from '../../lib/actor.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import type { SignedInContext } from '../../lib/route-helpers.ts';
@@ -54,11 +54,7 @@ function userTypeFor(role: UserRole): string {
 export function createManageAccountsService(deps: { db: Database; sessions: AccountSessions }) {
   const { db, sessions } = deps;
 
-  async function admin(ctx: SignedInContext) {
-    const actor = await findActor(db, ctx.userId);
-    if (!actor || !canManageAccounts({ role: actor.role, mdOfficeUser: { userType: actor.userType } })) throw notFound();
-    return actor;
-  }
+  const admin = (ctx: SignedInContext) => actorAllowedBy(db, ctx.userId, canManageAccounts);
 
   const audit = (tx: Executor, ctx: SignedInContext, action: string, entityId: string, details: Record<string, unknown> = {}) =>
     writeAudit(tx, {

@@ -2,8 +2,9 @@
 import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { mdOffices, mdStaff, officeMembers, users } from '../../db/schema.ts';
-import { officeScopeSql } from '../../lib/office-scope.ts';
+import { practiceScopeSql } from '../../lib/office-scope.ts';
 import { needsActionSql } from '../../lib/prescription-sql.ts';
+import { likeEscape } from '../../lib/sql-like.ts';
 
 export type OfficeRow = typeof mdOffices.$inferSelect;
 export type StaffRow = typeof mdStaff.$inferSelect;
@@ -12,7 +13,7 @@ export type StaffWrite = Partial<typeof mdStaff.$inferInsert>;
 export type StaffInsert = typeof mdStaff.$inferInsert;
 export type OfficeInsert = typeof mdOffices.$inferInsert;
 
-const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const containsPattern = (text: string) => `%${likeEscape(text.toLowerCase())}%`;
 
 /** A practice matches by its name, or by the name or NPI of one of its active HCPs. */
 function officeMatchSql(searchText: string): SQL {
@@ -67,7 +68,7 @@ export async function findOffice(
   input: { tenantId: string; officeId: string; scopeUserId?: string },
 ): Promise<OfficeRow | null> {
   const conditions = [eq(mdOffices.id, input.officeId), eq(mdOffices.tenantId, input.tenantId), isNull(mdOffices.deletedAt)];
-  if (input.scopeUserId) conditions.push(sql`${mdOffices.id} in (${officeScopeSql(input.scopeUserId)})`);
+  if (input.scopeUserId) conditions.push(sql`${mdOffices.id} in (${practiceScopeSql(input.scopeUserId)})`);
   const rows = await db
     .select()
     .from(mdOffices)
@@ -256,7 +257,7 @@ export async function practicesInScope(db: Executor, userId: string, limit: numb
   return db
     .select()
     .from(mdOffices)
-    .where(sql`${mdOffices.id} in (${officeScopeSql(userId)})`)
+    .where(sql`${mdOffices.id} in (${practiceScopeSql(userId)})`)
     .orderBy(asc(sql`lower(${mdOffices.name})`))
     .limit(limit);
 }

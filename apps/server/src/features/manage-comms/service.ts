@@ -27,7 +27,7 @@ import {
   toPrescribeVia,
 } from '@hcp/contract';
 import type { Database, Executor } from '../../db/client.ts';
-import { type Actor, findActor } from '../../lib/actor.ts';
+import { type Actor, findActor, roleSubjectOf } from '../../lib/actor.ts';
 import { verifyAddress } from '../../lib/address-verification.ts';
 import { type AuditEntry, writeAudit } from '../../lib/audit.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
@@ -130,7 +130,7 @@ export function createManageCommsService(deps: { db: Database }) {
   async function actorOf(ctx: SignedInContext) {
     const actor = await findActor(db, ctx.userId);
     if (!actor) throw notFound();
-    const access = manageCommsAccess({ role: actor.role, mdOfficeUser: { userType: actor.userType } });
+    const access = manageCommsAccess(roleSubjectOf(actor));
     return { ...actor, access };
   }
 

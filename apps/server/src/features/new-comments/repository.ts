@@ -2,7 +2,7 @@
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Executor, selectJsonText } from '../../db/client.ts';
 import { commentMentions, comments, users } from '../../db/schema.ts';
-import { officeScopeSql } from '../../lib/office-scope.ts';
+import { patientScopeSql } from '../../lib/office-scope.ts';
 
 /**
  * `{doctors, total}` as JSON text in one statement: the unread mentions of the user's offices, per patient
@@ -15,7 +15,7 @@ export async function newCommentsJson(db: Executor, userId: string, filterBy: st
     with unread as (
       select c.patient_id, c.created_at
       from comment_mentions m join comments c on c.id = m.comment_id
-      where m.md_office_id in (${officeScopeSql(userId)}) and m.read_at is null
+      where m.md_office_id in (${patientScopeSql(userId)}) and m.read_at is null
     ),
     per_patient as (
       select u.patient_id, count(*)::int as unread_count, max(u.created_at) as latest,
@@ -57,7 +57,7 @@ export async function thread(db: Executor, userId: string, patientId: string, of
       createdAt: comments.createdAt,
       // Written out in full: inside a selected field Drizzle would print the bare column name, which m.id would shadow.
       mentionId: sql<string | null>`(select m.id from comment_mentions m where m.comment_id = ${sql.raw('"comments"."id"')}
-        and m.read_at is null and m.md_office_id in (${officeScopeSql(userId)}) limit 1)`,
+        and m.read_at is null and m.md_office_id in (${patientScopeSql(userId)}) limit 1)`,
     })
     .from(comments)
     .where(eq(comments.patientId, patientId))
@@ -92,7 +92,7 @@ export async function mentionsInScope(db: Executor, userId: string, ids: string[
   return db
     .select({ id: commentMentions.id })
     .from(commentMentions)
-    .where(and(inArray(commentMentions.id, ids), sql`${commentMentions.mdOfficeId} in (${officeScopeSql(userId)})`))
+    .where(and(inArray(commentMentions.id, ids), sql`${commentMentions.mdOfficeId} in (${patientScopeSql(userId)})`))
     .for('update');
 }
 

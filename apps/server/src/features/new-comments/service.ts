@@ -1,9 +1,9 @@
 /** New Comments (spec §7): reads are audited; replies and read marks are single transactions. */
 import type { Comment, CommentThread } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditingRefusals, entryOf, writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
-import { findPatientInScope } from '../../lib/office-scope.ts';
+import { assertMayAct, findPatientInScope } from '../../lib/office-scope.ts';
 import type { SignedInContext } from '../../lib/route-helpers.ts';
 import * as repo from './repository.ts';
 
@@ -14,7 +14,7 @@ const PATIENT_NOT_FOUND = 'Patient not found.';
 export function createNewCommentsService(deps: { db: Database; now: () => Date }) {
   const { db } = deps;
   const audit = (ctx: CommentsContext, action: string, entityType: string, entityId: string | null, details = {}) =>
-    writeAudit(db, { actorUserId: ctx.userId, action, entityType, entityId, requestId: ctx.requestId, ip: ctx.ip, details });
+    writeAudit(db, entryOf(ctx, action, entityType, entityId, details));
 
   return {
     async doctorList(ctx: CommentsContext, filterBy: string | undefined): Promise<string> {
@@ -45,56 +45,48 @@ export function createNewCommentsService(deps: { db: Database; now: () => Date }
       ctx: CommentsContext,
       input: { patientId: string; comment: string; prescriptionId?: string | undefined },
     ): Promise<Comment> {
-      return db.transaction(async (tx) => {
-        const patient = await findPatientInScope(tx, ctx.userId, input.patientId);
-        if (!patient) throw new AppError('NOT_FOUND', PATIENT_NOT_FOUND);
-        const row = await repo.insertReply(tx, {
-          patientId: patient.id,
-          mdOfficeId: patient.mdOfficeId,
-          prescriptionId: input.prescriptionId ?? null,
-          userId: ctx.userId,
-          body: input.comment,
-        });
-        if (!row) throw new Error('comment insert returned no row');
-        await writeAudit(tx, {
-          actorUserId: ctx.userId,
-          action: 'comments.reply',
-          entityType: 'patient',
-          entityId: patient.id,
-          requestId: ctx.requestId,
-          ip: ctx.ip,
-          details: { commentId: row.id },
-        });
-        return {
-          id: row.id,
-          authorName: row.authorName,
-          fromPatient: false,
-          body: row.body,
-          createdAt: row.createdAt.toISOString(),
-          mentionId: null,
-          unread: false,
-        };
-      });
+      const attempt = entryOf(ctx, 'comments.reply', 'patient', input.patientId);
+      return auditingRefusals(db, attempt, () =>
+        db.transaction(async (tx) => {
+          const patient = await findPatientInScope(tx, ctx.userId, input.patientId);
+          if (!patient) throw new AppError('NOT_FOUND', PATIENT_NOT_FOUND);
+          await assertMayAct(tx, ctx.userId, 'officeWrite');
+          const row = await repo.insertReply(tx, {
+            patientId: patient.id,
+            mdOfficeId: patient.mdOfficeId,
+            prescriptionId: input.prescriptionId ?? null,
+            userId: ctx.userId,
+            body: input.comment,
+          });
+          if (!row) throw new Error('comment insert returned no row');
+          await writeAudit(tx, entryOf(ctx, 'comments.reply', 'patient', patient.id, { commentId: row.id }));
+          return {
+            id: row.id,
+            authorName: row.authorName,
+            fromPatient: false,
+            body: row.body,
+            createdAt: row.createdAt.toISOString(),
+            mentionId: null,
+            unread: false,
+          };
+        }),
+      );
     },
 
     /** All or nothing: an id of another office (or unknown) is 404 and nothing is marked. Repeats mark nothing more. */
     async markRead(ctx: CommentsContext, mentionIds: string[]): Promise<number> {
       const ids = [...new Set(mentionIds)];
-      return db.transaction(async (tx) => {
-        const found = await repo.mentionsInScope(tx, ctx.userId, ids);
-        if (found.length !== ids.length) throw new AppError('NOT_FOUND', 'Mention not found.');
-        const marked = await repo.markMentionsRead(tx, ctx.userId, ids, deps.now());
-        await writeAudit(tx, {
-          actorUserId: ctx.userId,
-          action: 'comments.mentions.read',
-          entityType: 'comment_mention',
-          entityId: null,
-          requestId: ctx.requestId,
-          ip: ctx.ip,
-          details: { mentionIds: ids, marked },
-        });
-        return marked;
-      });
+      const attempt = entryOf(ctx, 'comments.mentions.read', 'comment_mention', null, { mentionIds: ids });
+      return auditingRefusals(db, attempt, () =>
+        db.transaction(async (tx) => {
+          const found = await repo.mentionsInScope(tx, ctx.userId, ids);
+          if (found.length !== ids.length) throw new AppError('NOT_FOUND', 'Mention not found.');
+          await assertMayAct(tx, ctx.userId, 'officeWrite');
+          const marked = await repo.markMentionsRead(tx, ctx.userId, ids, deps.now());
+          await writeAudit(tx, entryOf(ctx, 'comments.mentions.read', 'comment_mention', null, { mentionIds: ids, marked }));
+          return marked;
+        }),
+      );
     },
   };
 }

@@ -2,8 +2,9 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectJsonText } from '../../db/client.ts';
 import { mdOffices, mdStaff, patients, prescriptions } from '../../db/schema.ts';
-import { officeScopeSql } from '../../lib/office-scope.ts';
+import { patientScopeSql } from '../../lib/office-scope.ts';
 import { needsActionSql, refillDueSql } from '../../lib/prescription-sql.ts';
+import { likeEscape } from '../../lib/sql-like.ts';
 
 export interface SearchTerms {
   /** Lower-case words that must each start the first or the last name. */
@@ -14,7 +15,7 @@ export interface SearchTerms {
   phoneDigits: string | null;
 }
 
-const likePrefix = (word: string) => `${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const likePrefix = (word: string) => `${likeEscape(word)}%`;
 
 function matchSql(terms: SearchTerms): SQL {
   const any: SQL[] = [];
@@ -66,7 +67,7 @@ export async function searchPatientsJson(
     matches as (
       select pt.id, pt.first_name, pt.last_name, pt.dob, pt.phone_numbers, o.name as practice_name, ${rankSql(input.terms)} as rank
       from patients pt join md_offices o on o.id = pt.md_office_id
-      where pt.md_office_id in (${officeScopeSql(input.userId)}) and ${matchSql(input.terms)}
+      where pt.md_office_id in (${patientScopeSql(input.userId)}) and ${matchSql(input.terms)}
     ),
     page as (
       select * from matches order by rank, lower(last_name), lower(first_name), id limit ${input.limit} offset ${input.offset}
@@ -101,7 +102,7 @@ export async function findPatient(db: Executor, userId: string, patientId: strin
     })
     .from(patients)
     .innerJoin(mdOffices, eq(mdOffices.id, patients.mdOfficeId))
-    .where(and(eq(patients.id, patientId), sql`${patients.mdOfficeId} in (${officeScopeSql(userId)})`))
+    .where(and(eq(patients.id, patientId), sql`${patients.mdOfficeId} in (${patientScopeSql(userId)})`))
     .limit(1);
   return rows[0] ?? null;
 }

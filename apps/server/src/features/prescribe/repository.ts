@@ -12,8 +12,7 @@ import {
   prescriptions,
   users,
 } from '../../db/schema.ts';
-
-const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+import { likeEscape } from '../../lib/sql-like.ts';
 
 /** Products by name (anywhere in it) or NDC (its start, dashes optional). */
 export async function searchCatalogue(db: Executor, searchText: string, limit: number) {

@@ -2,7 +2,7 @@
 import { RX_LIST_MAX_ROWS, type RxListFilter } from '@hcp/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectJsonText } from '../../db/client.ts';
-import { officeScopeSql } from '../../lib/office-scope.ts';
+import { patientScopeSql } from '../../lib/office-scope.ts';
 
 /** Days a prescriber counts as new (filter newMDs) and the quiet period before a win-back (winBackMDs). */
 export const NEW_MD_DAYS = 90;
@@ -52,7 +52,7 @@ export async function rxListJson(
       join md_staff d on d.id = p.prescriber_id
       join md_offices o on o.id = p.md_office_id
       join patients pt on pt.id = p.patient_id
-      where p.md_office_id in (${officeScopeSql(input.userId)})
+      where p.md_office_id in (${patientScopeSql(input.userId)})
         and p.prescribed_at >= ${input.startIso}::date and p.prescribed_at < ${input.endIso}::date + 1
         ${filterSql(input.filter, { startIso: input.startIso, todayIso: input.todayIso })}
       order by p.prescribed_at desc, p.id

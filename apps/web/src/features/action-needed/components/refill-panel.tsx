@@ -1,6 +1,8 @@
 import {
+  type ClinicalAccess,
   calendarDateOf,
   formatUsDate,
+  mayTakeAction,
   normalizeError,
   parseDateInput,
   postponeDateProblem,
@@ -51,11 +53,17 @@ export interface PanelProps {
   entry: Entry;
   user: UserDetails;
   onDone: (message: string) => void;
+  /** What the user may do here (decision 0020): office staff prepare, prescribers sign. */
+  access: ClinicalAccess;
 }
+
+export const PRESCRIBER_SIGNS = 'A prescriber of the practice authorizes or denies refills. You can postpone this request.';
 
 export const failure = (error: unknown) => (error ? normalizeError(error, 'Could not send it. Please try again.').message : null);
 
-export function RefillPanel({ entry, user, onDone }: PanelProps) {
+export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
+  // Authorise and deny are the prescriber's decision (one rule for all of them, decision 0020).
+  const canSign = mayTakeAction(access, 'refillAuthorizedFax');
   const rx = entry.prescription;
   const ids = { refills: useId(), sig: useId(), date: useId() };
   const fax = useAuthorizeRefillFax();
@@ -87,105 +95,112 @@ export function RefillPanel({ entry, user, onDone }: PanelProps) {
       <h2 id="refill-heading">Refill authorization</h2>
       <FormAlert message={failure(fax.error ?? erx.error ?? deny.error ?? postpone.error)} />
 
-      <form
-        className={styles.fieldset}
-        aria-labelledby="fax-heading"
-        noValidate
-        onSubmit={faxForm.handleSubmit((v) =>
-          fax.mutate(
-            { prescriptionId: rx.id, refills: v.refills, sig: v.sig, senderName },
-            { onSuccess: () => onDone('Refill authorized by fax.') },
-          ),
-        )}
-      >
-        <h3 id="fax-heading">Authorize{preferred === 'Fax' ? ' (your practice prefers fax)' : ''}</h3>
-        <label className={styles.label} htmlFor={ids.refills}>
-          Refills
-          <select id={ids.refills} {...faxForm.register('refills')}>
-            {REFILL_CHOICES.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className={styles.label} htmlFor={ids.sig}>
-          Sig (directions)
-          <textarea
-            id={ids.sig}
-            rows={2}
-            aria-invalid={faxForm.formState.errors.sig ? true : undefined}
-            aria-describedby={faxForm.formState.errors.sig ? `${ids.sig}-error` : undefined}
-            {...faxForm.register('sig')}
-          />
-          {faxForm.formState.errors.sig ? (
-            <span id={`${ids.sig}-error`} className={styles.fieldError}>
-              {faxForm.formState.errors.sig.message}
-            </span>
-          ) : null}
-        </label>
-        <div className={styles.row}>
-          <button type="submit" className={styles.button} disabled={busy}>
-            Authorize by fax
-          </button>
-          <button
-            type="button"
-            className={preferred === 'eRx' ? styles.button : styles.secondary}
-            disabled={busy}
-            onClick={() =>
-              resolveSkipErxConfirmation(user.mdOfficeUserPrefs.skipErxConfirmation) ? sendErx() : setConfirming(true)
-            }
+      {canSign ? (
+        <>
+          <form
+            className={styles.fieldset}
+            aria-labelledby="fax-heading"
+            noValidate
+            onSubmit={faxForm.handleSubmit((v) =>
+              fax.mutate(
+                { prescriptionId: rx.id, refills: v.refills, sig: v.sig, senderName },
+                { onSuccess: () => onDone('Refill authorized by fax.') },
+              ),
+            )}
           >
-            Authorize by eRx
-          </button>
-        </div>
-      </form>
-
-      <ConfirmDialog
-        open={confirming}
-        title="Send this refill authorization by eRx?"
-        confirmLabel="Send by eRx"
-        skipLabel="Don’t ask me again"
-        onCancel={() => setConfirming(false)}
-        onConfirm={(skip) => {
-          setConfirming(false);
-          sendErx(skip);
-        }}
-      >
-        <p>
-          {rx.drugName} {rx.strength ?? ''}: {rx.refills} refill(s), “{rx.sig ?? ''}”. The pharmacy receives it electronically.
-        </p>
-      </ConfirmDialog>
-
-      <form
-        className={styles.fieldset}
-        aria-labelledby="deny-heading"
-        noValidate
-        onSubmit={denyForm.handleSubmit((v) =>
-          deny.mutate({ prescriptionId: rx.id, reason: v.reason, senderName }, { onSuccess: () => onDone('Refill denied.') }),
-        )}
-      >
-        <h3 id="deny-heading">Deny</h3>
-        <fieldset className={styles.fieldset} aria-describedby={denyForm.formState.errors.reason ? 'deny-error' : undefined}>
-          <legend>Reason</legend>
-          {REFILL_DENIAL_REASONS.map((reason) => (
-            <label key={reason} className={styles.choice}>
-              <input type="radio" value={reason} {...denyForm.register('reason')} />
-              {DENIAL_REASON_LABELS[reason]}
+            <h3 id="fax-heading">Authorize{preferred === 'Fax' ? ' (your practice prefers fax)' : ''}</h3>
+            <label className={styles.label} htmlFor={ids.refills}>
+              Refills
+              <select id={ids.refills} {...faxForm.register('refills')}>
+                {REFILL_CHOICES.map((n) => (
+                  <option key={n} value={n}>
+                    {n}
+                  </option>
+                ))}
+              </select>
             </label>
-          ))}
-          {denyForm.formState.errors.reason ? (
-            <span id="deny-error" className={styles.fieldError}>
-              {denyForm.formState.errors.reason.message}
-            </span>
-          ) : null}
-        </fieldset>
-        <div className={styles.row}>
-          <button type="submit" className={styles.secondary} disabled={busy}>
-            Deny refill
-          </button>
-        </div>
-      </form>
+            <label className={styles.label} htmlFor={ids.sig}>
+              Sig (directions)
+              <textarea
+                id={ids.sig}
+                rows={2}
+                aria-invalid={faxForm.formState.errors.sig ? true : undefined}
+                aria-describedby={faxForm.formState.errors.sig ? `${ids.sig}-error` : undefined}
+                {...faxForm.register('sig')}
+              />
+              {faxForm.formState.errors.sig ? (
+                <span id={`${ids.sig}-error`} className={styles.fieldError}>
+                  {faxForm.formState.errors.sig.message}
+                </span>
+              ) : null}
+            </label>
+            <div className={styles.row}>
+              <button type="submit" className={styles.button} disabled={busy}>
+                Authorize by fax
+              </button>
+              <button
+                type="button"
+                className={preferred === 'eRx' ? styles.button : styles.secondary}
+                disabled={busy}
+                onClick={() =>
+                  resolveSkipErxConfirmation(user.mdOfficeUserPrefs.skipErxConfirmation) ? sendErx() : setConfirming(true)
+                }
+              >
+                Authorize by eRx
+              </button>
+            </div>
+          </form>
+
+          <ConfirmDialog
+            open={confirming}
+            title="Send this refill authorization by eRx?"
+            confirmLabel="Send by eRx"
+            skipLabel="Don’t ask me again"
+            onCancel={() => setConfirming(false)}
+            onConfirm={(skip) => {
+              setConfirming(false);
+              sendErx(skip);
+            }}
+          >
+            <p>
+              {rx.drugName} {rx.strength ?? ''}: {rx.refills} refill(s), “{rx.sig ?? ''}”. The pharmacy receives it
+              electronically.
+            </p>
+          </ConfirmDialog>
+
+          <form
+            className={styles.fieldset}
+            aria-labelledby="deny-heading"
+            noValidate
+            onSubmit={denyForm.handleSubmit((v) =>
+              deny.mutate({ prescriptionId: rx.id, reason: v.reason, senderName }, { onSuccess: () => onDone('Refill denied.') }),
+            )}
+          >
+            <h3 id="deny-heading">Deny</h3>
+            <fieldset className={styles.fieldset} aria-describedby={denyForm.formState.errors.reason ? 'deny-error' : undefined}>
+              <legend>Reason</legend>
+              {REFILL_DENIAL_REASONS.map((reason) => (
+                <label key={reason} className={styles.choice}>
+                  <input type="radio" value={reason} {...denyForm.register('reason')} />
+                  {DENIAL_REASON_LABELS[reason]}
+                </label>
+              ))}
+              {denyForm.formState.errors.reason ? (
+                <span id="deny-error" className={styles.fieldError}>
+                  {denyForm.formState.errors.reason.message}
+                </span>
+              ) : null}
+            </fieldset>
+            <div className={styles.row}>
+              <button type="submit" className={styles.secondary} disabled={busy}>
+                Deny refill
+              </button>
+            </div>
+          </form>
+        </>
+      ) : (
+        <p className={styles.notice}>{PRESCRIBER_SIGNS}</p>
+      )}
 
       <form
         className={styles.fieldset}

@@ -1,11 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setErrorReporter } from '../../../lib/error-reporting.ts';
 import { saveSession } from '../../../lib/storage.ts';
 import { actionNeeded, prescription, stubServer, userDetails } from '../../../test/fixtures.ts';
+import { renderRoutes } from '../../../test/render-routes.tsx';
 import ActionNeededRoute from './action-needed.tsx';
 import ActionNeededDetailRoute from './action-needed-detail.tsx';
 
@@ -15,20 +14,14 @@ beforeEach(() => saveSession({ accessToken: 'a', refreshToken: 'r', userID: 'u' 
 afterEach(() => vi.unstubAllGlobals());
 
 function renderDetail(path: string) {
-  const router = createMemoryRouter(
+  return renderRoutes(
     [
       { path: '/action-needed', Component: ActionNeededRoute },
       { path: '/action-needed/:prescriptionId/:authType', Component: ActionNeededDetailRoute },
       { path: '/appeals-form', element: <h1>HCP Appeal</h1> },
     ],
-    { initialEntries: [path] },
+    path,
   );
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
 }
 
 const posted = (fetchMock: ReturnType<typeof stubServer>, fragment: string) =>

@@ -4,6 +4,8 @@ import {
   formatPhoneDisplay,
   formatPrescribedDate,
   isActionType,
+  mayChangePatientData,
+  mayTakeAction,
   ROUTES,
 } from '@hcp/contract';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -12,6 +14,7 @@ import { FullPageLoader } from '../../../components/full-page-loader.tsx';
 import { Page } from '../../../components/page.tsx';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
 import { readSession } from '../../../lib/storage.ts';
+import { useClinicalAccess } from '../../../lib/support-access/use-clinical-access.ts';
 import { useActionNeeded } from '../api/get-action-needed.ts';
 import styles from '../components/action-needed.module.css';
 import { AlternativeMedPanel } from '../components/alternative-med-panel.tsx';
@@ -38,8 +41,9 @@ export default function ActionNeededDetailRoute() {
   const userId = readSession()?.userId ?? '';
   const list = useActionNeeded(userId);
   const user = useUserDetails(userId).data;
+  const { access } = useClinicalAccess(userId);
 
-  if (list.isPending || !user) return <FullPageLoader label="Loading the prescription…" />;
+  if (list.isPending || !user || !access) return <FullPageLoader label="Loading the prescription…" />;
   const entry = list.data?.entries.find((e) => e.prescription.id === prescriptionId);
   const type = isActionType(authType) ? authType : null;
   if (!entry || !type || !entry.actionTypes.includes(type)) {
@@ -89,7 +93,13 @@ export default function ActionNeededDetailRoute() {
             <dt>Order status</dt>
             <dd>{formatOrderStatus(rx.orderStatus, rx.price) || '—'}</dd>
           </dl>
-          <Panel entry={entry} user={user} onDone={onDone} />
+          {!mayChangePatientData(access) ? (
+            <p className={styles.notice}>Support access is read-only: the practice’s own people act on this request.</p>
+          ) : type === 'altMed' && !mayTakeAction(access, 'alternativeMed') ? (
+            <p className={styles.notice}>A prescriber of the practice chooses the alternative medication.</p>
+          ) : (
+            <Panel entry={entry} user={user} onDone={onDone} access={access} />
+          )}
         </div>
         <Timeline prescriptionId={rx.id} />
       </div>

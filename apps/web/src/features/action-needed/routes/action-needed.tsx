@@ -1,13 +1,15 @@
-import { ACTION_TYPE_LABELS, ACTION_TYPES, type ActionType, isActionType } from '@hcp/contract';
+import { ACTION_TYPE_LABELS, ACTION_TYPES, type ActionType, isActionType, mayTakeAction } from '@hcp/contract';
 import { useEffect } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
 import { readSession } from '../../../lib/storage.ts';
+import { useClinicalAccess } from '../../../lib/support-access/use-clinical-access.ts';
 import { useActionNeeded } from '../api/get-action-needed.ts';
 import styles from '../components/action-needed.module.css';
 import { BulkDismiss } from '../components/bulk-dismiss.tsx';
 import { PatientCard } from '../components/patient-card.tsx';
+import { PracticeOverview } from '../components/practice-overview.tsx';
 import { GROUP_OF_TYPE } from '../utils/labels.ts';
 
 /** The categories as links (?category=…), so the browser's back button and shared links keep the choice. */
@@ -44,6 +46,19 @@ function CategoryNav({ counts, current }: { counts: Record<ActionType | 'total',
 
 export default function ActionNeededRoute() {
   const userId = readSession()?.userId ?? '';
+  const { access, seesNoPatients } = useClinicalAccess(userId);
+  // The provider's users see counts per practice until they open support access to one (decision 0020).
+  if (seesNoPatients) {
+    return (
+      <Page title="Action Needed">
+        <PracticeOverview userId={userId} />
+      </Page>
+    );
+  }
+  return <ActionNeededList userId={userId} canDismiss={access !== undefined && mayTakeAction(access, 'priorAuthDismiss')} />;
+}
+
+function ActionNeededList({ userId, canDismiss }: { userId: string; canDismiss: boolean }) {
   const query = useActionNeeded(userId);
   const user = useUserDetails(userId).data;
   const [params] = useSearchParams();
@@ -73,7 +88,7 @@ export default function ActionNeededRoute() {
     <Page title="Action Needed">
       <CategoryNav counts={counts} current={category} />
       {singleBrandedDrug ? <p className={styles.notice}>Every prescription here is for Xifaxan.</p> : null}
-      {category === 'priorAuth' && user ? <BulkDismiss ids={priorAuthRequiredIds} user={user} /> : null}
+      {category === 'priorAuth' && user && canDismiss ? <BulkDismiss ids={priorAuthRequiredIds} user={user} /> : null}
       {cards.length === 0 ? (
         <p>
           {category

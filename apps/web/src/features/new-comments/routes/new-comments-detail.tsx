@@ -1,4 +1,4 @@
-import { commentBodySchema, normalizeError, ROUTES } from '@hcp/contract';
+import { commentBodySchema, mayChangePatientData, normalizeError, ROUTES } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { FullPageLoader } from '../../../components/full-page-loader.tsx';
 import { Page } from '../../../components/page.tsx';
 import { readSession } from '../../../lib/storage.ts';
+import { useClinicalAccess } from '../../../lib/support-access/use-clinical-access.ts';
 import { useCommentThread } from '../api/get-comment-thread.ts';
 import { useMarkMentionsRead } from '../api/mark-mentions-read.ts';
 import { usePostReply } from '../api/post-reply.ts';
@@ -25,6 +26,9 @@ export default function NewCommentsDetailRoute() {
   const reply = usePostReply(userId, patientId);
   const markRead = useMarkMentionsRead(userId, patientId);
   const replyId = useId();
+  // A read-only support window (decision 0020) shows the thread without the reply box.
+  const { access } = useClinicalAccess(userId);
+  const canWrite = access !== undefined && mayChangePatientData(access);
   const form = useForm<z.infer<typeof replySchema>>({ resolver: zodResolver(replySchema), defaultValues: { comment: '' } });
 
   if (thread.isPending) return <FullPageLoader label="Loading comments…" />;
@@ -59,66 +63,72 @@ export default function NewCommentsDetailRoute() {
           ))}
         </ol>
       )}
-      <div className={styles.actions}>
-        {unread.length > 0 ? (
-          <button
-            type="button"
-            className={styles.button}
-            disabled={markRead.isPending}
-            onClick={() =>
-              markRead.mutate(unread, {
+      {canWrite ? (
+        <>
+          <div className={styles.actions}>
+            {unread.length > 0 ? (
+              <button
+                type="button"
+                className={styles.button}
+                disabled={markRead.isPending}
+                onClick={() =>
+                  markRead.mutate(unread, {
+                    onSuccess: () => {
+                      toast.success('Marked as read.');
+                      navigate(ROUTES.newComments);
+                    },
+                  })
+                }
+              >
+                Mark as read
+              </button>
+            ) : null}
+          </div>
+          {markRead.error ? (
+            <p role="alert" className={styles.error}>
+              {normalizeError(markRead.error).message}
+            </p>
+          ) : null}
+          <form
+            className={styles.reply}
+            noValidate
+            onSubmit={form.handleSubmit(({ comment }) =>
+              reply.mutate(comment, {
                 onSuccess: () => {
-                  toast.success('Marked as read.');
-                  navigate(ROUTES.newComments);
+                  form.reset();
+                  toast.success('Reply sent.');
                 },
-              })
-            }
+              }),
+            )}
           >
-            Mark as read
-          </button>
-        ) : null}
-      </div>
-      {markRead.error ? (
-        <p role="alert" className={styles.error}>
-          {normalizeError(markRead.error).message}
-        </p>
-      ) : null}
-      <form
-        className={styles.reply}
-        noValidate
-        onSubmit={form.handleSubmit(({ comment }) =>
-          reply.mutate(comment, {
-            onSuccess: () => {
-              form.reset();
-              toast.success('Reply sent.');
-            },
-          }),
-        )}
-      >
-        <label htmlFor={replyId}>Reply</label>
-        <textarea
-          id={replyId}
-          className={styles.replyBox}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${replyId}-error` : undefined}
-          {...form.register('comment')}
-        />
-        {error ? (
-          <span id={`${replyId}-error`} className={styles.error}>
-            {error}
-          </span>
-        ) : null}
-        {reply.error ? (
-          <p role="alert" className={styles.error}>
-            {normalizeError(reply.error, 'Could not send the reply.').message}
-          </p>
-        ) : null}
-        <div className={styles.actions}>
-          <button type="submit" className={styles.button} disabled={reply.isPending}>
-            {reply.isPending ? 'Sending…' : 'Send reply'}
-          </button>
-        </div>
-      </form>
+            <label htmlFor={replyId}>Reply</label>
+            <textarea
+              id={replyId}
+              className={styles.replyBox}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${replyId}-error` : undefined}
+              {...form.register('comment')}
+            />
+            {error ? (
+              <span id={`${replyId}-error`} className={styles.error}>
+                {error}
+              </span>
+            ) : null}
+            {reply.error ? (
+              <p role="alert" className={styles.error}>
+                {normalizeError(reply.error, 'Could not send the reply.').message}
+              </p>
+            ) : null}
+            <div className={styles.actions}>
+              <button type="submit" className={styles.button} disabled={reply.isPending}>
+                {reply.isPending ? 'Sending…' : 'Send reply'}
+              </button>
+            </div>
+          </form>
+        </>
+      ) : (
+        <p>Support access is read-only: the practice’s own people answer its patients.</p>
+      )}
     </Page>
   );
 }

@@ -9,26 +9,45 @@ import {
   totalPages,
   webPaths,
 } from '@hcp/contract';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/page.tsx';
+import { PatientDataNotice } from '../../../components/patient-data-notice.tsx';
 import { SearchBox } from '../../../components/search-box.tsx';
 import { Table } from '../../../components/table/table.tsx';
 import { usePatientSearch } from '../../../lib/patients/search-patients.ts';
 import { readSession } from '../../../lib/storage.ts';
+import { useClinicalAccess } from '../../../lib/support-access/use-clinical-access.ts';
 
 const name = (r: PatientSearchRecord) => `${capitalizeName(r.lastName)}, ${capitalizeName(r.firstName)}`;
 
-/** /patient-search: one box for name, date of birth or phone; the query and page live in the URL (?q=&page=). */
+/** What was searched: kept in the history entry, never in the URL (a patient's name or birth date in the address
+ * bar would stay in the browser's history and reach any log of the page's address). Back and reload keep it. */
+interface SearchState {
+  q?: string;
+  page?: number;
+}
+
+/** /patient-search: one box for name, date of birth or phone. */
 export default function PatientSearchRoute() {
   const userId = readSession()?.userId ?? '';
-  const [params, setParams] = useSearchParams();
-  const searchText = params.get('q') ?? '';
-  const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
+  const navigate = useNavigate();
+  const state = (useLocation().state ?? {}) as SearchState;
+  const searchText = typeof state.q === 'string' ? state.q : '';
+  const page = Math.max(1, Number(state.page ?? 1) || 1);
+  const setSearch = (next: SearchState) => navigate('.', { state: next });
+  const { seesNoPatients } = useClinicalAccess(userId);
   const query = usePatientSearch(userId, searchText, page);
 
   const total = query.data?.total ?? 0;
   const pages = totalPages(total);
 
+  if (seesNoPatients) {
+    return (
+      <Page title="All Patients">
+        <PatientDataNotice />
+      </Page>
+    );
+  }
   return (
     <Page title="All Patients">
       <SearchBox
@@ -39,7 +58,7 @@ export default function PatientSearchRoute() {
         type="search"
         primary
         value={searchText}
-        onSearch={(text) => setParams(text ? { q: text } : {})}
+        onSearch={(text) => setSearch(text ? { q: text } : {})}
       />
 
       {searchText ? (
@@ -62,7 +81,7 @@ export default function PatientSearchRoute() {
             total,
             label: 'Patient result pages',
             onPageChange: (next) => {
-              if (isValidPage(next, pages)) setParams({ q: searchText, page: String(next) });
+              if (isValidPage(next, pages)) setSearch({ q: searchText, page: next });
             },
           }}
         />

@@ -6,7 +6,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { saveSession } from '../../../lib/storage.ts';
-import { prescription } from '../../../test/fixtures.ts';
+import { prescription, userDetails } from '../../../test/fixtures.ts';
 import PatientDetailRoute from './patient-detail.tsx';
 import PatientSearchRoute from './patient-search.tsx';
 
@@ -39,15 +39,34 @@ function setup(path: string, answer: (url: URL) => { status: number; body: unkno
       <RouterProvider router={router} />
     </QueryClientProvider>,
   );
-  return { fetchMock, router };
+  /** The calls of the search itself (the user's details are read too, to know what they may see). */
+  const searches = () =>
+    fetchMock.mock.calls
+      .map(([u]) => new URL(String(u), 'http://localhost'))
+      .filter((u) => u.pathname.endsWith('/patients-search'));
+  return { fetchMock, router, searches };
 }
 
 beforeEach(() => saveSession({ accessToken: 'a', refreshToken: 'r', userID: 'u' }));
 afterEach(() => vi.unstubAllGlobals());
 
 describe('/patient-search', () => {
+  it('tells the provider’s users outside support access where patients are, instead of an empty search', async () => {
+    const admin = userDetails({ role: 'provider.admin', mdOfficeUser: { userType: 'provider_admin', role: null } });
+    const { fetchMock } = setup('/patient-search', (url) =>
+      url.pathname.endsWith('/mdo-user-details')
+        ? { status: 200, body: admin }
+        : url.pathname.endsWith('/support-access')
+          ? { status: 200, body: { active: null } }
+          : { status: 500, body: {} },
+    );
+    expect(await screen.findByText(/Patient details are shown to each practice’s own people/)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Search patients')).toBeNull();
+    expect(fetchMock.mock.calls.some(([u]) => String(u).includes('patients-search'))).toBe(false);
+  });
+
   it('searches on Enter, shows the results with links, pages, and clears with ×', async () => {
-    const { fetchMock, router } = setup('/patient-search', (url) => {
+    const { searches, router } = setup('/patient-search', (url) => {
       const offset = Number(url.searchParams.get('offset'));
       return {
         status: 200,
@@ -58,24 +77,28 @@ describe('/patient-search', () => {
     await userEvent.type(screen.getByLabelText('Search patients'), 'doe jane{Enter}');
     const table = await screen.findByRole('table', { name: 'Patients matching “doe jane”' });
     expect(within(table).getByRole('link', { name: 'Doe, Jane0' })).toHaveAttribute('href', `/patients/${P1}`);
-    expect(router.state.location.search).toBe('?q=doe+jane');
-    const firstCall = new URL(String((fetchMock.mock.calls[0] as unknown as [string])[0]), 'http://localhost');
+    // The search text stays out of the address (history entry state only).
+    expect(router.state.location.search).toBe('');
+    expect(router.state.location.state).toEqual({ q: 'doe jane' });
+    const firstCall = searches()[0] as URL;
     expect(Object.fromEntries(firstCall.searchParams)).toEqual({ searchText: 'doe jane', offset: '0', limit: '25' });
     await userEvent.click(screen.getByRole('button', { name: 'Page 2' }));
     expect(await within(table).findByRole('link', { name: 'Doe, Jane25' })).toBeInTheDocument();
-    expect(router.state.location.search).toBe('?q=doe+jane&page=2');
+    expect(router.state.location.state).toEqual({ q: 'doe jane', page: 2 });
+    expect(router.state.location.search).toBe('');
     await userEvent.click(screen.getByRole('button', { name: 'Clear search' }));
     expect(screen.getByLabelText('Search patients')).toHaveValue('');
     expect(screen.getByLabelText('Search patients')).toHaveFocus();
     expect(router.state.location.search).toBe('');
+    expect(router.state.location.state).toEqual({});
   });
 
   it('asks for two characters and shows the empty state', async () => {
-    const { fetchMock } = setup('/patient-search', () => ({ status: 200, body: { total: 0, records: [] } }));
+    const { searches } = setup('/patient-search', () => ({ status: 200, body: { total: 0, records: [] } }));
     await userEvent.type(screen.getByLabelText('Search patients'), 'x');
     await userEvent.click(screen.getByRole('button', { name: 'Search' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Type at least 2 characters.');
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(searches()).toHaveLength(0);
     await userEvent.type(screen.getByLabelText('Search patients'), 'yz{Enter}');
     expect(await screen.findByText('No patients match your search.')).toBeInTheDocument();
   });

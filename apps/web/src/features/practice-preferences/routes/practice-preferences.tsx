@@ -1,12 +1,48 @@
-import { COMMUNICATION_MODE_LABELS, type MyPractice, PA_HANDLING_LABELS, REFILL_REQUEST_LABELS, webPaths } from '@hcp/contract';
+import {
+  COMMUNICATION_MODE_LABELS,
+  type MyPractice,
+  PA_HANDLING_LABELS,
+  REFILL_REQUEST_LABELS,
+  type SupportAccessGrant,
+  webPaths,
+} from '@hcp/contract';
 import { Link, Navigate, useParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
 import { PracticePreferencesForm } from '../../../components/practice-preferences-form.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { Table } from '../../../components/table/table.tsx';
+import { failureText } from '../../../lib/form-errors.ts';
 import { useMdOffice } from '../../../lib/practices/get-md-office.ts';
 import { readSession } from '../../../lib/storage.ts';
 import { useMyPractices } from '../api/get-my-practices.ts';
+import { useSupportAccessLog } from '../api/get-support-access-log.ts';
+
+const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'short', timeStyle: 'short' });
+const at = (iso: string) => when.format(new Date(iso));
+
+/** Every read-only support window the provider opened on this practice (decision 0020): who, when, why. */
+function SupportAccessLog({ officeId }: { officeId: string }) {
+  const log = useSupportAccessLog(officeId);
+  return (
+    <Table<SupportAccessGrant>
+      caption="Support access to this practice"
+      columns={[
+        { key: 'when', header: 'Opened', cell: (g) => <time dateTime={g.startedAt}>{at(g.startedAt)}</time> },
+        { key: 'who', header: 'By', cell: (g) => g.userName },
+        { key: 'why', header: 'Reason', cell: (g) => g.reason },
+        {
+          key: 'until',
+          header: 'Until',
+          cell: (g) => (g.active ? `Open until ${at(g.expiresAt)}` : `Ended ${at(g.endedAt ?? g.expiresAt)}`),
+        },
+      ]}
+      rows={log.data?.records ?? []}
+      rowKey={(g) => g.id}
+      isLoading={log.isPending}
+      emptyMessage={log.isError ? failureText(log.error) : 'Nobody of the provider has opened support access to this practice.'}
+    />
+  );
+}
 
 function Loading({ what }: { what: string }) {
   return (
@@ -56,6 +92,7 @@ function PracticeDetail({ officeId }: { officeId: string }) {
         <Link to="/practice-preferences">All your practices</Link>
       </p>
       <PracticePreferencesForm key={office.data.id} office={office.data} />
+      <SupportAccessLog officeId={office.data.id} />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setErrorReporter } from '../../../lib/error-reporting.ts';
 import { saveSession } from '../../../lib/storage.ts';
+import { userDetails } from '../../../test/fixtures.ts';
 import RxListRoute from './rx-list.tsx';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -37,7 +38,9 @@ function row(overrides: Partial<RxListItem>): RxListItem {
 
 function setup(answers: { status: number; body: unknown }[]) {
   let call = 0;
-  const fetchMock = vi.fn(async () => {
+  const fetchMock = vi.fn(async (url: string) => {
+    // The screen also reads who the user is (an office prescriber here); the answers below are the Rx list's.
+    if (String(url).includes('/mdo-user-details')) return new Response(JSON.stringify(userDetails()), { status: 200 });
     const answer = answers[Math.min(call, answers.length - 1)] as { status: number; body: unknown };
     call += 1;
     return new Response(JSON.stringify(answer.body), { status: answer.status });
@@ -64,7 +67,10 @@ describe('New Prescriptions List', () => {
   it('loads the last 24 hours on open and shows the count in the title', async () => {
     const fetchMock = setup([{ status: 200, body: [row({}), row({ id: 'b', practiceName: 'Another Practice' })] }]);
     expect(await screen.findByRole('heading', { level: 1, name: 'New Prescriptions List (2)' })).toBeInTheDocument();
-    const url = new URL(String((fetchMock.mock.calls[0] as unknown as [string])[0]), 'http://x');
+    const url = new URL(
+      String((fetchMock.mock.calls as unknown as [string][]).find(([u]) => String(u).includes('/rx-list'))?.[0]),
+      'http://x',
+    );
     expect(url.pathname).toBe('/api/mdo/v1/users/u/rx-list');
     expect(url.searchParams.get('selectedFilter')).toBe('none');
     expect(url.searchParams.get('startdate')).toMatch(/^\d{4}-\d{2}-\d{2}$/);

@@ -11,9 +11,11 @@ import {
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { DatePicker } from '../../../components/date-picker.tsx';
 import { Page } from '../../../components/page.tsx';
+import { PatientDataNotice } from '../../../components/patient-data-notice.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { reportError } from '../../../lib/error-reporting.ts';
 import { readSession } from '../../../lib/storage.ts';
+import { useClinicalAccess } from '../../../lib/support-access/use-clinical-access.ts';
 import { type RxListParams, useRxList } from '../api/get-rx-list.ts';
 import styles from '../components/rx-list.module.css';
 import { RxTable } from '../components/rx-table.tsx';
@@ -39,6 +41,7 @@ export default function RxListRoute() {
   const [applied, setApplied] = useState(() => ({ from: from as Date, to: to as Date, filter }));
   const [loadCount, setLoadCount] = useState(0);
   const [sort, setSort] = useState<RxListSort>(DEFAULT_RX_LIST_SORT);
+  const { seesNoPatients } = useClinicalAccess(userId);
 
   const params: RxListParams = { startdate: isoOf(applied.from), enddate: isoOf(applied.to), selectedFilter: applied.filter };
   const query = useRxList(userId, params, loadCount);
@@ -61,6 +64,7 @@ export default function RxListRoute() {
   const canLoad = from !== null && to !== null && from.getTime() <= to.getTime();
   return (
     <Page title={`New Prescriptions List (${rows.length})`}>
+      {seesNoPatients ? <PatientDataNotice /> : null}
       <form
         className={styles.controls}
         onSubmit={(event) => {

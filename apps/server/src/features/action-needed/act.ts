@@ -1,0 +1,82 @@
+/**
+ * The one way a prescription action runs (DESIGN §5), shared by every use case of this folder: a single
+ * transaction that locks the prescriptions (only those of the user's practices: others are "not found"),
+ * refuses what the user may not do (403) and what the contract's transition rule forbids (409, nothing
+ * written: bulk calls are all-or-nothing), then writes the new state, one timeline event per prescription, the
+ * pharmacy message (outbox) where the pharmacy must hear of it, and the audit row. A refused attempt is
+ * audited on its own.
+ */
+import { type ActionResult, CONFLICT_MESSAGES, isActionAllowed, isRefillDue, type PrescriptionAction } from '@hcp/contract';
+import type { Database, Executor } from '../../db/client.ts';
+import { auditingRefusals, entryOf, writeAudit } from '../../lib/audit.ts';
+import { AppError } from '../../lib/errors.ts';
+import { assertMayAct } from '../../lib/office-scope.ts';
+import type { SignedInContext } from '../../lib/route-helpers.ts';
+import * as repo from './repository.ts';
+
+export type ActionContext = SignedInContext;
+
+export const PRESCRIPTION_NOT_FOUND = 'Prescription not found.';
+
+export type Changes = Parameters<typeof repo.updatePrescription>[2];
+export interface Step {
+  event: string;
+  data: Record<string, unknown>;
+  changes: Changes;
+  /** The pharmacy hears of it by fax or eRx (an outbox row in the same transaction). */
+  notify?: { channel: 'fax' | 'erx'; message: Record<string, unknown> };
+}
+
+/** A refill request answered: it no longer waits, postponed or not. */
+export const cleared = { needsRefillAuth: false, refillPostponedUntil: null } satisfies Changes;
+
+export interface ActionDeps {
+  db: Database;
+  todayIso: () => string;
+}
+export type Act = ReturnType<typeof createAct>;
+
+export function createAct({ db, todayIso }: ActionDeps) {
+  return async function act(
+    ctx: ActionContext,
+    action: PrescriptionAction,
+    ids: string[],
+    step: (rx: repo.LockedPrescription) => Step,
+    extra?: (tx: Executor) => Promise<void>,
+  ): Promise<ActionResult> {
+    const today = todayIso();
+    const attempt = entryOf(ctx, `prescription.${action}`, 'prescription', ids.length === 1 ? (ids[0] ?? null) : null, {
+      prescriptionIds: ids,
+    });
+    return auditingRefusals(db, attempt, () =>
+      db.transaction(async (tx) => {
+        const rows = await repo.lockPrescriptions(tx, ctx.userId, ids);
+        if (rows.length !== new Set(ids).size) throw new AppError('NOT_FOUND', PRESCRIPTION_NOT_FOUND);
+        // Seen but not theirs to change: a support-access window, or staff on a prescriber's decision (403).
+        await assertMayAct(tx, ctx.userId, action);
+        for (const rx of rows) {
+          const state = { ...rx, refillDue: isRefillDue(rx.needsRefillAuth, rx.refillPostponedUntil, today) };
+          if (!isActionAllowed(action, state)) throw new AppError('CONFLICT', CONFLICT_MESSAGES[action]);
+        }
+        for (const rx of rows) {
+          const { event, data, changes, notify } = step(rx);
+          await repo.updatePrescription(tx, rx.id, changes);
+          await repo.insertEvents(tx, [
+            { prescriptionId: rx.id, type: event, actorUserId: ctx.userId, requestId: ctx.requestId, data },
+          ]);
+          if (notify) {
+            await repo.insertOutbox(tx, {
+              channel: notify.channel,
+              prescriptionId: rx.id,
+              recipient: 'pharmacy',
+              payload: { ...notify.message, prescriptionId: rx.id, drugName: rx.drugName, strength: rx.strength },
+            });
+          }
+        }
+        await extra?.(tx);
+        await writeAudit(tx, attempt);
+        return { status: 'OK' as const, prescriptionIds: rows.map((r) => r.id) };
+      }),
+    );
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Audit completeness (issue 18): every route that reads or writes patient data leaves exactly one audit row
+ * for the request, naming who (the signed-in user), what (an action) and which patient or prescription (the
+ * entity, or its ids in the details), also when the call is refused inside the practice (403) — the attempt
+ * is what an auditor asks about. The route list comes from the shared route table, so a new patient-data
+ * route is walked as soon as it has a row there.
+ */
+import { generateRequestId, type Tokens } from '@hcp/contract';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as s from '../src/db/schema.ts';
+import { buildTestApp, type TestApp } from './support/app.ts';
+import { injectAs } from './support/auth.ts';
+import { TEST_NOW } from './support/constants.ts';
+import { type Fixture, ROWS, RULES, setUpRouteTable, type Who } from './support/route-table.ts';
+
+/** Lists of patient data (answered to everyone, each with their own practices' patients). */
+const PATIENT_LISTS = new Set([
+  'GET /api/mdo/v2/users/{userId}/action-needed',
+  'GET /api/mdo/v1/users/{userId}/rx-list',
+  'GET /api/mdo/v1/users/{userId}/patients-search',
+  'GET /api/mdo/v2/users/{userId}/doctor-list-search',
+  'POST /api/mdo/v1/users/{userId}/prescriptions',
+]);
+const PATIENT_RULES: unknown[] = [RULES.patientRead, RULES.officeWrite, RULES.sign];
+
+let t: TestApp;
+let tokens: Record<Who, Tokens>;
+let fixture: Fixture;
+beforeAll(async () => {
+  t = await buildTestApp({ now: () => TEST_NOW });
+  ({ tokens, fixture } = await setUpRouteTable(t));
+});
+afterAll(() => t.close());
+
+const patientRows = () => ROWS.filter((r) => PATIENT_RULES.includes(r.expect) || PATIENT_LISTS.has(`${r.method} ${r.path}`));
+
+describe('audit completeness', () => {
+  it('finds the patient-data routes in the route table', () => {
+    expect(patientRows().length).toBeGreaterThanOrEqual(18);
+  });
+
+  for (const who of ['prescriber', 'staff', 'support'] as const) {
+    it(`writes one audit row naming ${who}, the action and the patient for every patient-data route`, async () => {
+      const missing: string[] = [];
+      const ids = fixture.ids.own;
+      const named = new Set([ids.patientId, ids.mentionId, ...Object.values(ids.rx)]);
+      for (const row of patientRows()) {
+        if (row.expect(who, 'own') === 404) continue;
+        const requestId = generateRequestId();
+        const body = row.body?.(fixture, who, ids);
+        const res = await injectAs(t.app, tokens[who], {
+          method: row.method,
+          url: row.url(fixture, who, ids),
+          headers: { 'x-request-id': requestId },
+          ...(body !== undefined ? { payload: body as Record<string, unknown> } : {}),
+        });
+        const rows = await t.database.db
+          .select()
+          .from(s.auditLog)
+          .where(and(eq(s.auditLog.requestId, requestId), eq(s.auditLog.actorUserId, tokens[who].userID)));
+        const label = `${row.method} ${row.path} (${res.statusCode})`;
+        if (rows.length !== 1) {
+          missing.push(`${label}: ${rows.length} audit rows`);
+          continue;
+        }
+        const [audit] = rows;
+        if (!audit?.action) missing.push(`${label}: no action`);
+        // A single patient's or prescription's call names it; a list names what was asked (its query).
+        if (!PATIENT_LISTS.has(`${row.method} ${row.path}`)) {
+          const text = `${audit?.entityId ?? ''} ${JSON.stringify(audit?.details ?? {})}`;
+          if (![...named].some((id) => text.includes(id)))
+            missing.push(`${label}: the audit row names no patient or prescription`);
+        }
+      }
+      expect(missing).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,231 @@
+/**
+ * Load (issue 18): a steady rate of requests for 60 seconds, reads and writes mixed as a morning at a practice
+ * (Action Needed, Rx list, patient search, comments, the timeline, replies and new prescriptions), from an open
+ * loop (requests leave on schedule whatever the answers do), against the real server on PostgreSQL: first one
+ * instance, then two sharing PostgreSQL and Redis with the requests dealt between them. Every answer must be a
+ * success; p50/p95/p99 are printed. Runs with LOAD_TEST=1 on PostgreSQL (`npm run test:load`, and `.ci/run`);
+ * LOAD_RATE and LOAD_SECONDS change the load.
+ *
+ * The issue asks for 300 a second. On the 2-core CI machine, where this generator, PostgreSQL, Redis and the
+ * server(s) share both cores, the mix saturates near 150-200 a second (measured: at 200/s the median answer
+ * took 0.3-0.9 s and two instances were slower than one), so CI runs 100 a second, which it holds with no error;
+ * `LOAD_RATE=300 npm run test:load` is the target on a machine that gives the server its own cores.
+ */
+import { generateRequestId } from '@hcp/contract';
+import pg from 'pg';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { freePort, Server, signInOver } from './support/child-server.ts';
+
+const RATE = Number(process.env.LOAD_RATE ?? 100);
+const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const enabled = Boolean(process.env.LOAD_TEST) && Boolean(inject('databaseUrl'));
+
+interface Session {
+  userId: string;
+  headers: Record<string, string>;
+}
+interface Op {
+  name: string;
+  weight: number;
+  run: (base: string, s: Session, context: Context) => Promise<Response>;
+}
+interface Context {
+  /** New prescriptions come from the prescriber whichever session's turn it is (staff do not prescribe). */
+  prescriber: Session;
+  patientId: string;
+  productId: string;
+  rxIds: string[];
+}
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const post = (base: string, s: Session, url: string, body: unknown) =>
+  fetch(`${base}${url}`, {
+    method: 'POST',
+    headers: { ...s.headers, 'content-type': 'application/json', 'x-request-id': generateRequestId() },
+    body: JSON.stringify(body),
+  });
+const get = (base: string, s: Session, url: string) => fetch(`${base}${url}`, { headers: s.headers });
+
+const OPS: Op[] = [
+  {
+    name: 'action needed',
+    weight: 25,
+    run: (b, s) => get(b, s, `/api/mdo/v2/users/${s.userId}/action-needed?actionType=ACTION_NEEDED_ALL`),
+  },
+  {
+    name: 'rx list',
+    weight: 12,
+    run: (b, s) => get(b, s, `/api/mdo/v1/users/${s.userId}/rx-list?startdate=${day(-30)}&enddate=${day(0)}`),
+  },
+  { name: 'patient search', weight: 12, run: (b, s) => get(b, s, `/api/mdo/v1/users/${s.userId}/patients-search?searchText=an`) },
+  { name: 'user details', weight: 10, run: (b, s) => get(b, s, `/api/mdo/v1/users/${s.userId}/mdo-user-details`) },
+  {
+    name: 'new comments',
+    weight: 8,
+    run: (b, s) => get(b, s, `/api/mdo/v2/users/${s.userId}/doctor-list-search?newComments=true`),
+  },
+  {
+    name: 'timeline',
+    weight: 8,
+    run: (b, s, c) => get(b, s, `/api/mdo/v1/prescriptions/${c.rxIds[Math.floor(Math.random() * c.rxIds.length)]}/events`),
+  },
+  {
+    name: 'reply',
+    weight: 17,
+    run: (b, s, c) =>
+      post(b, s, `/api/mdo/v1/users/${s.userId}/rx-comment`, { patientId: c.patientId, comment: 'Load test reply.' }),
+  },
+  {
+    name: 'prescribe',
+    weight: 8,
+    run: (b, _s, c) =>
+      post(b, c.prescriber, `/api/mdo/v1/users/${c.prescriber.userId}/prescriptions`, {
+        patient: { patientId: c.patientId },
+        order: {
+          productId: c.productId,
+          quantity: 30,
+          daysSupply: 30,
+          refills: 1,
+          sig: 'Take 1 daily',
+          substitutionAllowed: true,
+        },
+      }),
+  },
+];
+const TOTAL_WEIGHT = OPS.reduce((n, op) => n + op.weight, 0);
+const pick = () => {
+  let roll = Math.random() * TOTAL_WEIGHT;
+  for (const op of OPS) {
+    roll -= op.weight;
+    if (roll < 0) return op;
+  }
+  return OPS[0] as Op;
+};
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+async function drive(bases: string[], sessions: Session[], context: Context) {
+  const latencies: number[] = [];
+  const byOp = new Map<string, number[]>();
+  const errors: string[] = [];
+  const pending: Promise<void>[] = [];
+  const started = performance.now();
+  const total = RATE * SECONDS;
+  let sent = 0;
+  // Open loop: every 10 ms, send what the schedule says is due by now.
+  while (sent < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * RATE));
+    for (; sent < due; sent += 1) {
+      const op = pick();
+      const base = bases[sent % bases.length] as string;
+      const session = sessions[sent % sessions.length] as Session;
+      const t0 = performance.now();
+      pending.push(
+        op.run(base, session, context).then(
+          async (res) => {
+            await res.arrayBuffer();
+            const ms = performance.now() - t0;
+            latencies.push(ms);
+            const list = byOp.get(op.name) ?? [];
+            list.push(ms);
+            byOp.set(op.name, list);
+            if (!res.ok && errors.length < 20) errors.push(`${op.name}: ${res.status}`);
+            else if (!res.ok) errors.push('');
+          },
+          (error: Error) => void errors.push(`${op.name}: ${error.message}`),
+        ),
+      );
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const sendSeconds = (performance.now() - started) / 1000;
+  await Promise.all(pending);
+  latencies.sort((a, b) => a - b);
+  const perOp = [...byOp.entries()]
+    .map(
+      ([name, list]) =>
+        `${name} ${percentile(
+          list.sort((a, b) => a - b),
+          50,
+        ).toFixed(0)}`,
+    )
+    .join(', ');
+  return {
+    perOp,
+    sent,
+    sendSeconds,
+    errors,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+  };
+}
+
+const servers: Server[] = [];
+let dropDatabase: (() => Promise<void>) | null = null;
+afterAll(async () => {
+  for (const server of servers) await server.stop();
+  await dropDatabase?.();
+});
+
+describe.skipIf(!enabled)('load', () => {
+  it(`answers ${RATE} mixed requests a second for ${SECONDS} s without an error, on one instance and on two`, async () => {
+    const databaseUrl = inject('databaseUrl');
+    const name = `hcp_load_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`create database "${name}"`);
+    await admin.end();
+    dropDatabase = async () => {
+      const dropper = new pg.Client({ connectionString: databaseUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists "${name}" with (force)`);
+      await dropper.end();
+    };
+    const url = new URL(databaseUrl);
+    url.pathname = `/${name}`;
+    const common = { DATABASE_URL: url.toString(), DATA_DIR: `/tmp/${name}`, IDEMPOTENCY_ABANDON_SECONDS: '60' };
+
+    const a = new Server(await freePort(), common);
+    servers.push(a);
+    await a.start();
+    const sessions = await Promise.all(['dr.morgan@demo.hcp', 'staff.lee@demo.hcp'].map((e) => signInOver(a.base, e)));
+    const morgan = sessions[0] as Session;
+    const list = (await (
+      await get(a.base, morgan, `/api/mdo/v2/users/${morgan.userId}/action-needed?actionType=ACTION_NEEDED_ALL`)
+    ).json()) as {
+      doctors: { patients: { id: string; prescriptions: { id: string }[] }[] }[];
+    };
+    const patients = list.doctors.flatMap((d) => d.patients);
+    const catalogue = (await (await get(a.base, morgan, '/api/mdo/v1/drug-catalogue?searchText=ator')).json()) as {
+      id: string;
+      isControlled: boolean;
+    }[];
+    const context: Context = {
+      prescriber: morgan,
+      patientId: patients[0]?.id as string,
+      productId: catalogue.find((p) => !p.isControlled)?.id as string,
+      rxIds: patients.flatMap((p) => p.prescriptions.map((rx) => rx.id)),
+    };
+    const one = await drive([a.base], sessions, context);
+    // Two instances sharing PostgreSQL and Redis (rate limits, the token deny-list), the requests dealt between them.
+    await a.stop();
+    const shared = { ...common, REDIS_URL };
+    const a2 = new Server(a.port, shared);
+    const b = new Server(await freePort(), shared);
+    servers.push(a2, b);
+    await Promise.all([a2.start(), b.start()]);
+    const two = await drive([a2.base, b.base], sessions, context);
+
+    const line = (label: string, r: Awaited<ReturnType<typeof drive>>) =>
+      `load, ${label}: ${r.sent} requests at ${Math.round(r.sent / r.sendSeconds)}/s for ${r.sendSeconds.toFixed(0)} s, ${r.errors.length} errors; p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms (p50 per kind, ms: ${r.perOp})`;
+    process.stdout.write(`\n${line('one instance on PostgreSQL', one)}\n${line('two instances on PostgreSQL + Redis', two)}\n`);
+    expect(one.errors.filter(Boolean)).toEqual([]);
+    expect(two.errors.filter(Boolean)).toEqual([]);
+    expect(one.errors.length + two.errors.length).toBe(0);
+    expect(one.sent).toBe(RATE * SECONDS);
+    expect(two.sent).toBe(RATE * SECONDS);
+  }, 900_000);
+});

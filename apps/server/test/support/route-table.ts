@@ -1,0 +1,604 @@
+/**
+ * The route table of the authorisation suite (permissions-matrix.test.ts) and the bad-input suite
+ * (bad-input.test.ts): every signed-in API route with a valid call, who may reach it, and the demo fixture.
+ */
+import type { Tokens } from '@hcp/contract';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { Database } from '../../src/db/client.ts';
+import * as s from '../../src/db/schema.ts';
+import { registerClient } from '../../src/features/integrations/clients.ts';
+import type { TestApp } from './app.ts';
+import { injectAs, signIn } from './auth.ts';
+
+export const WHO = ['prescriber', 'staff', 'otherPrescriber', 'vam', 'otherTenant', 'sales', 'admin', 'support'] as const;
+export type Who = (typeof WHO)[number];
+export const TARGETS = ['own', 'other', 'otherTenant'] as const;
+export type Target = (typeof TARGETS)[number];
+export type Outcome = 'reached' | 403 | 404;
+
+/** Whose practice each target is: Morgan Family Medicine, Dr. Patel's practice, Dr. Kim's Harrow practice. */
+const MEMBERS: Record<Target, Who[]> = { own: ['prescriber', 'staff'], other: ['otherPrescriber'], otherTenant: ['otherTenant'] };
+/** The provider's users of the main tenant; `support` is an admin with a read-only window on Morgan Family Medicine. */
+const PROVIDER: Who[] = ['sales', 'admin', 'support'];
+const ADMINS: Who[] = ['admin', 'support'];
+/** Prescribers whose practice enabled prescribing (all three in the demo). */
+const PRESCRIBERS: Who[] = ['prescriber', 'otherPrescriber', 'otherTenant'];
+
+const member = (w: Who, t: Target) => MEMBERS[t].includes(w);
+const supportOn = (w: Who, t: Target) => w === 'support' && t === 'own';
+/** The provider's users manage every practice of their tenant (decision 0015). */
+const manager = (w: Who, t: Target) => PROVIDER.includes(w) && t !== 'otherTenant';
+const yes = (ok: boolean): Outcome => (ok ? 'reached' : 404);
+
+export const RULES = {
+  everyone: (): Outcome => 'reached',
+  /** Patient data: the practice's own people, and a support window (read-only). */
+  patientRead: (w: Who, t: Target) => yes(member(w, t) || supportOn(w, t)),
+  /** A write on patient data that needs no signature (staff may): a support window sees it, so 403. */
+  officeWrite: (w: Who, t: Target): Outcome => (member(w, t) ? 'reached' : supportOn(w, t) ? 403 : 404),
+  /** A prescriber's decision: staff and support windows see it (403), everyone else does not (404). */
+  sign: (w: Who, t: Target): Outcome => (member(w, t) ? (w === 'staff' ? 403 : 'reached') : supportOn(w, t) ? 403 : 404),
+  /** A practice's record and communication preferences: its own people and the provider's users. */
+  practice: (w: Who, t: Target) => yes(member(w, t) || manager(w, t)),
+  manage: (w: Who, t: Target) => yes(manager(w, t)),
+  provider: (w: Who) => yes(PROVIDER.includes(w)),
+  admins: (w: Who, t: Target) => yes(ADMINS.includes(w) && t !== 'otherTenant'),
+  prescribers: (w: Who) => yes(PRESCRIBERS.includes(w)),
+  ownAppealPrescriber: (w: Who) => yes(w === 'prescriber'),
+} satisfies Record<string, (w: Who, t: Target) => Outcome>;
+
+export interface Ids {
+  officeId: string;
+  staffId: string;
+  accountId: string;
+  patientId: string;
+  mentionId: string;
+  rx: { refill: string; altMed: string; chartNotes: string; any: string };
+}
+export interface Fixture {
+  me: (w: Who) => string;
+  ids: Record<Target, Ids>;
+  ownAppealRx: string;
+  productId: string;
+  /** An integration client of the main tenant (issue 19). */
+  integrationClientId: string;
+}
+
+export interface Row {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** The OpenAPI path, e.g. /api/mdo/v1/md-offices/{id}. */
+  path: string;
+  url: (f: Fixture, w: Who, t: Ids) => string;
+  body?: (f: Fixture, w: Who, t: Ids) => unknown;
+  expect: (w: Who, t: Target) => Outcome;
+  /** Rows whose url and body name no practice's ids run against the own target only. */
+  targeted?: boolean;
+  /** Puts the resource back around each call (a reached delete removed it for the next user and row). */
+  prepare?: (t: Ids, db: Database) => Promise<unknown>;
+}
+
+const v1 = '/api/mdo/v1';
+const u = (f: Fixture, w: Who) => `${v1}/users/${f.me(w)}`;
+const sender = { senderName: 'Matrix Test' };
+const officeBody = (name: string) => ({
+  name,
+  address1: '1 Main St',
+  city: 'Columbus',
+  state: 'OH',
+  zip: '43215',
+  phoneNumber: '(614) 555-0100',
+  isKeyAccount: false,
+});
+
+/** A public key set as a pharmacy would register it (an RSA key; its private half is not needed here). */
+const MATRIX_JWKS = {
+  keys: [
+    {
+      kty: 'RSA' as const,
+      kid: 'matrix-1',
+      alg: 'RS384',
+      use: 'sig',
+      e: 'AQAB',
+      n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw',
+    },
+  ],
+};
+
+export const ROWS: Row[] = [
+  {
+    method: 'GET',
+    path: `${v1}/users/{userId}/remembered-devices`,
+    url: (f, w) => `${u(f, w)}/remembered-devices`,
+    expect: RULES.everyone,
+  },
+  {
+    method: 'DELETE',
+    path: `${v1}/users/{userId}/remembered-devices`,
+    url: (f, w) => `${u(f, w)}/remembered-devices`,
+    expect: RULES.everyone,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/update-password`,
+    url: (f, w) => `${u(f, w)}/update-password`,
+    body: () => ({ currentPassword: 'not-the-password', newPassword: 'another-long-password' }),
+    expect: RULES.everyone,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/users/{userId}/mdo-user-details`,
+    url: (f, w) => `${u(f, w)}/mdo-user-details`,
+    expect: RULES.everyone,
+  },
+  { method: 'GET', path: `${v1}/feature-flags`, url: () => `${v1}/feature-flags`, expect: RULES.everyone },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/preferences`,
+    url: (f, w) => `${u(f, w)}/preferences`,
+    body: () => ({ userName: 'Matrix User', phoneNumber: '', skipPriorAuthDismissNotice: false, skipErxConfirmation: true }),
+    expect: RULES.everyone,
+  },
+  // Lists answer everyone, each with only what their scope holds (support-access.test.ts checks the contents).
+  {
+    method: 'GET',
+    path: '/api/mdo/v2/users/{userId}/action-needed',
+    url: (f, w) => `/api/mdo/v2/users/${f.me(w)}/action-needed?actionType=ACTION_NEEDED_ALL`,
+    expect: RULES.everyone,
+  },
+  ...(
+    [
+      ['refills-authorized/fax', 'refill', { refills: 1, sig: 'Take 1 daily', ...sender }, RULES.sign],
+      ['refills-authorized/erx', 'refill', { skipErxConfirmation: true }, RULES.sign],
+      ['refills-denied', 'refill', { reason: 'NEED_OFFICE_VISIT', ...sender }, RULES.sign],
+      ['refills-postponed', 'refill', { refillPostponedToDate: '2027-01-15', ...sender }, RULES.officeWrite],
+      ['substitution/alternative-med', 'altMed', { noSubstitute: true, ...sender }, RULES.sign],
+      [
+        'prior-auth/chart-notes-sent',
+        'chartNotes',
+        { chartNote: 'Notes attached.', isICD10TriedAndFailed: false },
+        RULES.officeWrite,
+      ],
+    ] as const
+  ).map(
+    ([action, kind, body, rule]): Row => ({
+      method: 'POST',
+      path: `${v1}/prescriptions/{id}/${action}`,
+      url: (_f, _w, t) => `${v1}/prescriptions/${t.rx[kind]}/${action}`,
+      body: () => body,
+      expect: rule,
+      targeted: true,
+    }),
+  ),
+  {
+    method: 'POST',
+    path: `${v1}/prescriptions/all/prior-auth/dismiss`,
+    url: () => `${v1}/prescriptions/all/prior-auth/dismiss`,
+    body: (_f, _w, t) => ({ prescriptionIds: [t.rx.chartNotes] }),
+    expect: RULES.officeWrite,
+    targeted: true,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/prescriptions/all/prior-auth/md-signature-received`,
+    url: () => `${v1}/prescriptions/all/prior-auth/md-signature-received`,
+    body: (_f, _w, t) => ({ prescriptionIds: [t.rx.chartNotes] }),
+    expect: RULES.officeWrite,
+    targeted: true,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/patient-numbers/resolve-exceptions`,
+    url: () => `${v1}/patient-numbers/resolve-exceptions`,
+    body: (_f, _w, t) => ({ patientPhoneNumberUpdates: [{ patientId: t.patientId, phoneNumber: '(614) 555-0123' }] }),
+    expect: RULES.officeWrite,
+    targeted: true,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/prescriptions/{id}/alternative-meds-request-print`,
+    url: (_f, _w, t) => `${v1}/prescriptions/${t.rx.altMed}/alternative-meds-request-print`,
+    expect: RULES.patientRead,
+    targeted: true,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/prescriptions/{id}/events`,
+    url: (_f, _w, t) => `${v1}/prescriptions/${t.rx.any}/events`,
+    expect: RULES.patientRead,
+    targeted: true,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/users/{userId}/rx-list`,
+    url: (f, w) => `${u(f, w)}/rx-list?startdate=2026-11-01&enddate=2026-11-20`,
+    expect: RULES.everyone,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/users/{userId}/patients-search`,
+    url: (f, w) => `${u(f, w)}/patients-search?searchText=smith`,
+    expect: RULES.everyone,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/users/{userId}/patients/{patientId}`,
+    url: (f, w, t) => `${u(f, w)}/patients/${t.patientId}`,
+    expect: RULES.patientRead,
+    targeted: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/mdo/v2/users/{userId}/doctor-list-search',
+    url: (f, w) => `/api/mdo/v2/users/${f.me(w)}/doctor-list-search?newComments=true`,
+    expect: RULES.everyone,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/patients/{patientId}/all-rx-comment`,
+    url: (_f, _w, t) => `${v1}/patients/${t.patientId}/all-rx-comment`,
+    expect: RULES.patientRead,
+    targeted: true,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/rx-comment`,
+    url: (f, w) => `${u(f, w)}/rx-comment`,
+    body: (_f, _w, t) => ({ patientId: t.patientId, comment: 'Matrix reply.' }),
+    expect: RULES.officeWrite,
+    targeted: true,
+  },
+  {
+    method: 'PUT',
+    path: `${v1}/users/{userId}/office-mentions`,
+    url: (f, w) => `${u(f, w)}/office-mentions`,
+    body: (_f, _w, t) => ({ mentionIds: [t.mentionId] }),
+    expect: RULES.officeWrite,
+    targeted: true,
+  },
+  { method: 'GET', path: `${v1}/md-offices-search`, url: () => `${v1}/md-offices-search`, expect: RULES.provider },
+  {
+    method: 'POST',
+    path: `${v1}/md-offices`,
+    url: () => `${v1}/md-offices`,
+    body: (_f, w) => officeBody(`Matrix Practice ${w}`),
+    expect: RULES.provider,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/md-offices/{id}`,
+    url: (_f, _w, t) => `${v1}/md-offices/${t.officeId}`,
+    expect: RULES.practice,
+    targeted: true,
+  },
+  {
+    method: 'PUT',
+    path: `${v1}/md-offices/{id}`,
+    url: (_f, _w, t) => `${v1}/md-offices/${t.officeId}`,
+    // Keeps the sales user assigned: their practice scope (overview, support access) follows the assignment.
+    body: (f) => ({ ...officeBody('Matrix Renamed Practice'), isKeyAccount: true, salesUserId: f.me('sales') }),
+    expect: RULES.manage,
+    targeted: true,
+  },
+  {
+    method: 'DELETE',
+    path: `${v1}/md-offices/{id}`,
+    url: (_f, _w, t) => `${v1}/md-offices/${t.officeId}`,
+    expect: RULES.manage,
+    targeted: true,
+    prepare: (t, db) => db.update(s.mdOffices).set({ deletedAt: null }).where(eq(s.mdOffices.id, t.officeId)),
+  },
+  {
+    method: 'PUT',
+    path: `${v1}/md-offices/{id}/comm-prefs`,
+    url: (_f, _w, t) => `${v1}/md-offices/${t.officeId}/comm-prefs`,
+    body: () => ({ communicationMode: 'email', paHandling: 'PAViaMDDash', refillRequestOption: 'eRx', notOnboarded: false }),
+    expect: RULES.practice,
+    targeted: true,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/md-offices/{id}/staff`,
+    url: (_f, _w, t) => `${v1}/md-offices/${t.officeId}/staff`,
+    expect: RULES.manage,
+    targeted: true,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/md-offices/{id}/staff`,
+    url: (_f, _w, t) => `${v1}/md-offices/${t.officeId}/staff`,
+    body: (_f, _w, t) => ({ mdStaffId: t.staffId }),
+    expect: RULES.manage,
+    targeted: true,
+  },
+  {
+    method: 'DELETE',
+    path: `${v1}/md-offices/{id}/staff/{staffId}`,
+    url: (_f, _w, t) => `${v1}/md-offices/${t.officeId}/staff/${t.staffId}`,
+    prepare: (t, db) => db.insert(s.officeMembers).values({ mdOfficeId: t.officeId, mdStaffId: t.staffId }).onConflictDoNothing(),
+    expect: RULES.manage,
+    targeted: true,
+  },
+  { method: 'GET', path: `${v1}/staff`, url: () => `${v1}/staff`, expect: RULES.provider },
+  {
+    method: 'GET',
+    path: `${v1}/staff/{id}`,
+    url: (_f, _w, t) => `${v1}/staff/${t.staffId}`,
+    expect: RULES.manage,
+    targeted: true,
+  },
+  {
+    method: 'PUT',
+    path: `${v1}/md-staff/{id}`,
+    url: (_f, _w, t) => `${v1}/md-staff/${t.staffId}`,
+    body: () => ({ contactAddresses: [] }),
+    expect: RULES.manage,
+    targeted: true,
+  },
+  {
+    method: 'DELETE',
+    path: `${v1}/md-staff/{id}`,
+    url: (_f, _w, t) => `${v1}/md-staff/${t.staffId}`,
+    prepare: (t, db) => db.update(s.mdStaff).set({ deletedAt: null }).where(eq(s.mdStaff.id, t.staffId)),
+    expect: RULES.manage,
+    targeted: true,
+  },
+  {
+    method: 'PUT',
+    path: `${v1}/md-partner/{id}/comm-prefs`,
+    url: (_f, _w, t) => `${v1}/md-partner/${t.staffId}/comm-prefs`,
+    body: () => ({ communicationMode: 'email', emailOptIn: 'email' }),
+    expect: RULES.manage,
+    targeted: true,
+  },
+  { method: 'GET', path: `${v1}/users/{userId}/practices`, url: (f, w) => `${u(f, w)}/practices`, expect: RULES.everyone },
+  { method: 'GET', path: `${v1}/sales-list`, url: () => `${v1}/sales-list`, expect: RULES.provider },
+  { method: 'GET', path: `${v1}/zip-info/{zip}`, url: () => `${v1}/zip-info/43215`, expect: RULES.everyone },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/verify-address`,
+    url: (f, w) => `${u(f, w)}/verify-address`,
+    body: () => ({ address1: '1 Main St', city: 'Columbus', state: 'OH', zip: '43215' }),
+    expect: RULES.everyone,
+  },
+  { method: 'GET', path: `${v1}/accounts`, url: () => `${v1}/accounts`, expect: (w) => yes(ADMINS.includes(w)) },
+  {
+    method: 'POST',
+    path: `${v1}/accounts`,
+    url: () => `${v1}/accounts`,
+    body: (_f, w) => ({ userName: 'Matrix Person', email: `matrix.${w}@demo.hcp`, role: 'provider.sales', mdOfficeId: '' }),
+    expect: (w) => yes(ADMINS.includes(w)),
+  },
+  {
+    method: 'PUT',
+    path: `${v1}/accounts/{id}`,
+    url: (_f, _w, t) => `${v1}/accounts/${t.accountId}`,
+    body: () => ({ role: 'mdo.user', mfaEnabled: false, disabled: false }),
+    expect: RULES.admins,
+    targeted: true,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/accounts/{id}/reset-mfa`,
+    url: (_f, _w, t) => `${v1}/accounts/${t.accountId}/reset-mfa`,
+    expect: RULES.admins,
+    targeted: true,
+  },
+  { method: 'GET', path: `${v1}/drug-catalogue`, url: () => `${v1}/drug-catalogue?searchText=xif`, expect: RULES.prescribers },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/prescriptions`,
+    url: (f, w) => `${u(f, w)}/prescriptions`,
+    body: (f) => ({
+      patient: {
+        newPatient: {
+          fullName: 'Matrix Patient',
+          dob: '1970-01-01',
+          phoneNumber: '(614) 555-0190',
+          address1: '1 Main St',
+          city: 'Columbus',
+          state: 'OH',
+          zip: '43215',
+        },
+      },
+      order: { productId: f.productId, quantity: 30, daysSupply: 30, refills: 1, sig: 'Take 1 daily', substitutionAllowed: true },
+    }),
+    expect: RULES.prescribers,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/users/{userId}/prescription-draft`,
+    url: (f, w) => `${u(f, w)}/prescription-draft`,
+    expect: RULES.prescribers,
+  },
+  {
+    method: 'PUT',
+    path: `${v1}/users/{userId}/prescription-draft`,
+    url: (f, w) => `${u(f, w)}/prescription-draft`,
+    body: () => ({ draft: { sig: 'Take 1 daily' } }),
+    expect: RULES.prescribers,
+  },
+  {
+    method: 'DELETE',
+    path: `${v1}/users/{userId}/prescription-draft`,
+    url: (f, w) => `${u(f, w)}/prescription-draft`,
+    expect: RULES.prescribers,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/appeal-auth`,
+    url: (f, w) => `${u(f, w)}/appeal-auth`,
+    body: (f) => ({ prescriptionId: f.ownAppealRx }),
+    expect: RULES.ownAppealPrescriber,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/users/{userId}/practice-workload`,
+    url: (f, w) => `${u(f, w)}/practice-workload`,
+    expect: RULES.provider,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/users/{userId}/support-access`,
+    url: (f, w) => `${u(f, w)}/support-access`,
+    expect: RULES.provider,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/support-access`,
+    url: (f, w) => `${u(f, w)}/support-access`,
+    body: (_f, _w, t) => ({ mdOfficeId: t.officeId, reason: 'Matrix: checking who may open it.', minutes: 5 }),
+    expect: RULES.manage,
+    targeted: true,
+  },
+  {
+    method: 'DELETE',
+    path: `${v1}/users/{userId}/support-access`,
+    url: (f, w) => `${u(f, w)}/support-access`,
+    expect: RULES.provider,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/integration-clients`,
+    url: () => `${v1}/integration-clients`,
+    expect: (w) => yes(ADMINS.includes(w)),
+  },
+  {
+    method: 'POST',
+    path: `${v1}/integration-clients`,
+    url: () => `${v1}/integration-clients`,
+    body: (_f, w) => ({ name: `Matrix Pharmacy ${w}`, jwks: MATRIX_JWKS, scopes: ['system/Task.write', 'system/*.read'] }),
+    expect: (w) => yes(ADMINS.includes(w)),
+  },
+  {
+    method: 'DELETE',
+    path: `${v1}/integration-clients/{id}`,
+    url: (f) => `${v1}/integration-clients/${f.integrationClientId}`,
+    expect: (w) => yes(ADMINS.includes(w)),
+  },
+  {
+    method: 'GET',
+    path: `${v1}/md-offices/{id}/support-access`,
+    url: (_f, _w, t) => `${v1}/md-offices/${t.officeId}/support-access`,
+    expect: RULES.practice,
+    targeted: true,
+  },
+];
+
+/**
+ * Routes outside the portal session: reset by e-mailed token, the brand of the page, and the appeal calls
+ * (their own appeal-scoped token; tested in appeals.test.ts).
+ */
+export const PUBLIC = new Set([
+  'PUT /api/mdo/v1/update-password',
+  'GET /api/mdo/v1/tenant',
+  'POST /api/mdo/v1/appeal-auth',
+  'GET /api/mdo/v1/appeal/{id}',
+  'POST /api/mdo/v1/appeal/{id}/save',
+  'POST /api/mdo/v1/appeal/{id}/file-upload',
+  'POST /api/mdo/v1/appeal/{id}/submit',
+  'GET /api/mdo/v1/appeal/{id}/files/{slot}',
+  'DELETE /api/mdo/v1/appeal/{id}/files/{slot}',
+]);
+
+async function idsOf(d: Database, officeId: string, accountEmail: string): Promise<Ids> {
+  const rxOf = async (condition: Parameters<typeof and>[0]) => {
+    const [row] = await d
+      .select({ id: s.prescriptions.id })
+      .from(s.prescriptions)
+      .where(and(eq(s.prescriptions.mdOfficeId, officeId), condition))
+      .limit(1);
+    return row?.id as string;
+  };
+  const [member] = await d
+    .select({ id: s.mdStaff.id })
+    .from(s.mdStaff)
+    .innerJoin(s.officeMembers, eq(s.officeMembers.mdStaffId, s.mdStaff.id))
+    .where(and(eq(s.officeMembers.mdOfficeId, officeId), eq(s.mdStaff.role, 'STAFF')))
+    .limit(1);
+  const [patient] = await d.select().from(s.patients).where(eq(s.patients.mdOfficeId, officeId)).limit(1);
+  const [mention] = await d.select().from(s.commentMentions).where(eq(s.commentMentions.mdOfficeId, officeId)).limit(1);
+  const [account] = await d.select({ id: s.users.id }).from(s.users).where(eq(s.users.email, accountEmail));
+  const ids: Ids = {
+    officeId,
+    staffId: member?.id as string,
+    accountId: account?.id as string,
+    patientId: patient?.id as string,
+    mentionId: mention?.id as string,
+    rx: {
+      refill: await rxOf(eq(s.prescriptions.needsRefillAuth, true)),
+      altMed: await rxOf(isNotNull(s.prescriptions.substitutionStatus)),
+      chartNotes: await rxOf(
+        inArray(s.prescriptions.priorAuthStatus, ['PRIOR_AUTH_CHART_NOTES_NEEDED', 'PRIOR_AUTH_ICD10_NEEDED']),
+      ),
+      any: await rxOf(undefined),
+    },
+  };
+  for (const [name, value] of Object.entries({ ...ids, ...ids.rx })) {
+    if (!value) throw new Error(`the demo seed has no ${name} at practice ${officeId} for the matrix`);
+  }
+  return ids;
+}
+
+/** Opens the support user's window on Morgan Family Medicine (again, after a row that moved or ended it). */
+export async function openSupportWindow(t: TestApp, tokens: Record<Who, Tokens>, fixture: Fixture) {
+  const res = await injectAs(t.app, tokens.support, {
+    method: 'POST',
+    url: `${v1}/users/${tokens.support.userID}/support-access`,
+    payload: { mdOfficeId: fixture.ids.own.officeId, reason: 'Matrix: helping Morgan Family Medicine.', minutes: 60 },
+  });
+  if (res.statusCode !== 201) throw new Error(`could not open support access: ${res.statusCode} ${res.body}`);
+}
+
+/**
+ * Signs every kind of user in and reads the ids of the three target practices from the demo seed. Dr. Patel
+ * (another practice's prescriber) signs in without the e-mailed code here; a second admin holds the support
+ * window, so the plain admin stays an admin without one.
+ */
+export async function setUpRouteTable(t: TestApp): Promise<{ tokens: Record<Who, Tokens>; fixture: Fixture }> {
+  const d = t.database.db;
+  await d.update(s.users).set({ mfaEnabled: false }).where(eq(s.users.email, 'dr.patel@demo.hcp'));
+  await d.execute(sql`insert into users (tenant_id, email, role, user_type, display_name, password_hash, md_office_id, md_staff_id)
+    select tenant_id, 'support.admin@demo.hcp', role, user_type, 'Sam Support', password_hash, null, null
+    from users where email = 'admin@demo.hcp'`);
+  const [prescriber, staff, otherPrescriber, vam, otherTenant, sales, admin, support] = await Promise.all([
+    signIn(t.app, 'dr.morgan@demo.hcp'),
+    signIn(t.app, 'staff.lee@demo.hcp'),
+    signIn(t.app, 'dr.patel@demo.hcp'),
+    signIn(t.app, 'vam.staff@demo.hcp'),
+    signIn(t.app, 'dr.kim@harrow.demo.hcp', 'harrow.localhost'),
+    signIn(t.app, 'sales@demo.hcp'),
+    signIn(t.app, 'admin@demo.hcp'),
+    signIn(t.app, 'support.admin@demo.hcp'),
+  ]);
+  const tokens = { prescriber, staff, otherPrescriber, vam, otherTenant, sales, admin, support } as Record<Who, Tokens>;
+  const officeOf = async (email: string) =>
+    (await d.select({ id: s.users.mdOfficeId }).from(s.users).where(eq(s.users.email, email)))[0]?.id as string;
+  const morganStaffId = (await d.select().from(s.users).where(eq(s.users.email, 'dr.morgan@demo.hcp')))[0]?.mdStaffId as string;
+  const [ownAppeal] = await d
+    .select({ id: s.prescriptions.id })
+    .from(s.prescriptions)
+    .where(and(eq(s.prescriptions.hcpActionRequired, true), eq(s.prescriptions.prescriberId, morganStaffId)))
+    .limit(1);
+  const fixture: Fixture = {
+    me: (w) => tokens[w].userID,
+    ids: {
+      own: await idsOf(d, await officeOf('dr.morgan@demo.hcp'), 'staff.lee@demo.hcp'),
+      other: await idsOf(d, await officeOf('dr.patel@demo.hcp'), 'dr.patel@demo.hcp'),
+      otherTenant: await idsOf(d, await officeOf('dr.kim@harrow.demo.hcp'), 'dr.kim@harrow.demo.hcp'),
+    },
+    ownAppealRx: ownAppeal?.id as string,
+    productId: ((await d.select().from(s.drugProducts).where(eq(s.drugProducts.isControlled, false)).limit(1))[0]?.id ??
+      '') as string,
+    integrationClientId: (
+      await registerClient(d, {
+        name: 'Matrix Pharmacy',
+        jwks: MATRIX_JWKS,
+        scopes: ['system/Task.write'],
+        tenantId: (await d.select().from(s.users).where(eq(s.users.email, 'admin@demo.hcp')))[0]?.tenantId as string,
+        createdBy: null,
+      })
+    ).id,
+  };
+  await openSupportWindow(t, tokens, fixture);
+  return { tokens, fixture };
+}

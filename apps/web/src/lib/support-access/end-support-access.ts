@@ -1,0 +1,16 @@
+import { apiPaths, supportAccessStateSchema } from '@hcp/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../api-client.ts';
+
+/** DELETE users/{id}/support-access: ends the window now. */
+export const endSupportAccess = (userId: string) =>
+  api.request(apiPaths.supportAccess(userId), { method: 'DELETE', schema: supportAccessStateSchema });
+
+export function useEndSupportAccess(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => endSupportAccess(userId),
+    // The practice's patient data leaves this page's memory, not only the screen.
+    onSuccess: () => queryClient.resetQueries(),
+  });
+}
