@@ -25,7 +25,12 @@ test('read and answer new comments until none are left: the tab disappears and t
       replied = true;
     }
     await page.getByRole('button', { name: 'Mark as read' }).click();
-    await page.waitForURL(/\/(new-comments|patient-search)$/);
+    // Back on the list with more to read, or (the last one read) sent on to patient search: wait for either,
+    // not for the list's address alone, which shows for a moment before the move to patient search.
+    const links = page.getByRole('link', { name: /new comments?$/ });
+    await expect
+      .poll(async () => /\/patient-search$/.test(page.url()) || (await links.count()) > 0, { timeout: 15_000 })
+      .toBe(true);
   }
   await expect(page).toHaveURL(/\/patient-search$/);
   await expect(tab).toHaveCount(0);
