@@ -4,15 +4,15 @@
  * (401 without a system token — a user's session included —, 403 outside the token's scopes, 404 for another
  * tenant's or an unknown id, 400 for a bad parameter); every read audited with the client.
  */
-import { CLIENT_ASSERTION_TYPE } from '@hcp/contract';
+import { NPI_SYSTEM } from '@hcp/contract';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
-import { NPI_SYSTEM, parseToken, toOrganization, toPractitioner } from '../src/features/fhir/mapping.ts';
-import { registerClient } from '../src/features/integrations/clients.ts';
+import { parseToken } from '../src/features/fhir/mapping/common.ts';
+import { toOrganization, toPractitioner } from '../src/features/fhir/mapping/directory.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { authHeaders, signIn } from './support/auth.ts';
+import { systemToken as systemTokenOf } from './support/fhir.ts';
 
 const PUBLIC_URL = 'https://portal.test';
 let t: TestApp;
@@ -21,39 +21,8 @@ let writeOnlyToken: string;
 let clientId: string;
 let mainTenant: string;
 
-async function systemToken(scopes: string[], scope: string) {
-  const { privateKey, publicKey } = await generateKeyPair('ES384', { extractable: true });
-  const jwk = { ...(await exportJWK(publicKey)), kid: 'k', alg: 'ES384' };
-  const client = await registerClient(t.database.db, {
-    name: 'FHIR test',
-    jwks: { keys: [jwk as never] },
-    scopes,
-    tenantId: mainTenant,
-    createdBy: null,
-  });
-  const now = Math.floor(Date.now() / 1000);
-  const assertion = await new SignJWT({})
-    .setProtectedHeader({ alg: 'ES384', kid: 'k' })
-    .setIssuer(client.clientId)
-    .setSubject(client.clientId)
-    .setAudience(`${PUBLIC_URL}/oauth2/token`)
-    .setExpirationTime(now + 120)
-    .setJti(crypto.randomUUID())
-    .sign(privateKey);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/oauth2/token',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_assertion_type: CLIENT_ASSERTION_TYPE,
-      client_assertion: assertion,
-      scope,
-    }).toString(),
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return { token: res.json().access_token as string, clientId: client.clientId };
-}
+const systemToken = (scopes: string[], scope: string) =>
+  systemTokenOf(t, { tenantId: mainTenant, scopes, scope, publicUrl: PUBLIC_URL });
 
 const get = (url: string, token = readToken) =>
   t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
@@ -73,7 +42,13 @@ describe('FHIR R4', () => {
     const body = res.json();
     expect(body).toMatchObject({ resourceType: 'CapabilityStatement', fhirVersion: '4.0.1', kind: 'instance' });
     expect(JSON.stringify(body.rest[0].security)).toContain(`${PUBLIC_URL}/oauth2/token`);
-    expect(body.rest[0].resource.map((r: { type: string }) => r.type)).toEqual(['Organization', 'Practitioner']);
+    expect(body.rest[0].resource.map((r: { type: string }) => r.type)).toEqual([
+      'Organization',
+      'Practitioner',
+      'Patient',
+      'MedicationRequest',
+      'Task',
+    ]);
   });
 
   it('refuses no token, a user session and a token without the scope, as OperationOutcome', async () => {

@@ -3,14 +3,17 @@
  * OpenAPI document x every kind of user x ids of their own practice, another practice and another tenant,
  * with the status each cell must answer: reached (any answer but 401/403/404), 403 (seen but not theirs to
  * change: a read-only support window, or staff on a prescriber's decision) or 404 (outside their reach; never
- * 403, so ids cannot be probed). Signed out, every route is 401. A new route without a row fails the suite.
+ * 403, so ids cannot be probed). Signed out, and with an integration client's token, every route is 401. A new route without a row fails the suite.
  * `npm run test:authz` runs it alone and prints "N of N cells as expected".
  */
 import type { Tokens } from '@hcp/contract';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenants } from '../src/db/schema.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs } from './support/auth.ts';
 import { TEST_NOW } from './support/constants.ts';
+import { systemToken } from './support/fhir.ts';
 import {
   type Fixture,
   type Outcome,
@@ -25,12 +28,17 @@ import {
 
 let t: TestApp;
 let tokens: Record<Who, Tokens>;
+/** A pharmacy system's token with every scope: it reaches /fhir only, never a user route (another audience). */
+let systemBearer: string;
 let fixture: Fixture;
+const PUBLIC_URL = 'https://portal.test';
 const tally = { cells: 0, expected: 0 };
 
 beforeAll(async () => {
-  t = await buildTestApp({ now: () => TEST_NOW });
+  t = await buildTestApp({ now: () => TEST_NOW, env: { PUBLIC_URL } });
   ({ tokens, fixture } = await setUpRouteTable(t));
+  const [tenant] = await t.database.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.key, 'main'));
+  systemBearer = (await systemToken(t, { tenantId: tenant?.id as string, scopes: ['system/*.*'], publicUrl: PUBLIC_URL })).token;
 });
 afterAll(async () => {
   process.stdout.write(`\nauthorisation matrix: ${tally.expected} of ${tally.cells} cells as expected\n`);
@@ -79,6 +87,15 @@ describe('authorisation matrix', () => {
       tally.cells += 1;
       if (anonymous.statusCode === 401) tally.expected += 1;
       else mismatches.push(`signed out: expected 401, got ${anonymous.statusCode}`);
+      // An integration client's token (every scope, with a user id beside it) is no session: 401.
+      const system = await t.app.inject({
+        method: row.method,
+        url: row.url(fixture, 'prescriber', ids),
+        headers: { authorization: `Bearer ${systemBearer}`, 'x-user-id': tokens.prescriber.userID },
+      });
+      tally.cells += 1;
+      if (system.statusCode === 401) tally.expected += 1;
+      else mismatches.push(`integration client: expected 401, got ${system.statusCode}`);
       expect(mismatches).toEqual([]);
     });
   }

@@ -4,6 +4,7 @@ export * from './api/appeals.ts';
 export * from './api/auth.ts';
 export * from './api/comments.ts';
 export * from './api/errors.ts';
+export * from './api/fhir.ts';
 export * from './api/fields.ts';
 export * from './api/health.ts';
 export * from './api/integrations.ts';

@@ -234,6 +234,8 @@ export const prescriptions = pgTable(
     /** Written in the portal (Prescribe Rx): no generic substitution when true, and the note to the pharmacist. */
     dispenseAsWritten: boolean('dispense_as_written').notNull().default(false),
     pharmacyNotes: text('pharmacy_notes'),
+    /** Alternatives a pharmacy offered for this prescription (FHIR Task input); else the catalogue's. */
+    offeredAlternatives: text('offered_alternatives').array(),
     /** Bumped by every transition; guards against two people acting on one prescription at once. */
     version: integer('version').notNull().default(0),
     createdAt: createdAt(),
@@ -567,4 +569,59 @@ export const integrationAssertions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.clientId, t.jti] })],
+);
+
+/**
+ * A pharmacy's business identifiers of the records it sent through the FHIR API (issue 19): its patient number,
+ * its order number, its task number. One identifier names one record per tenant and resource type, so a resend
+ * (`PUT Task?identifier=…`) finds the record instead of making a second one.
+ */
+export const fhirIdentifiers = pgTable(
+  'fhir_identifiers',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    resourceType: text('resource_type').notNull(),
+    system: text('system').notNull(),
+    value: text('value').notNull(),
+    entityId: uuid('entity_id').notNull(),
+    clientId: text('client_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.resourceType, t.system, t.value] }),
+    index('fhir_identifiers_entity_idx').on(t.entityId),
+  ],
+);
+
+/**
+ * Work a pharmacy put in as a FHIR Task: one row per Task, pointing at the prescription whose action flag it
+ * raised. The portal's screens read the prescription as before; this row keeps what FHIR needs back (status,
+ * the pharmacy's business status, inputs, version).
+ */
+export const inboundTasks = pgTable(
+  'inbound_tasks',
+  {
+    id: id(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    clientId: text('client_id').notNull(),
+    prescriptionId: uuid('prescription_id')
+      .notNull()
+      .references(() => prescriptions.id),
+    category: text('category').notNull(),
+    status: text('status').notNull(),
+    businessStatus: text('business_status'),
+    input: jsonb('input').notNull().default(sql`'{}'::jsonb`),
+    note: text('note'),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('inbound_tasks_prescription_idx').on(t.prescriptionId, t.category),
+    index('inbound_tasks_tenant_updated_idx').on(t.tenantId, t.updatedAt),
+  ],
 );

@@ -1,4 +1,5 @@
 /** Prescription timeline entries (prescription_events.type) and how each reads to a person. */
+import { ACTION_TYPE_LABELS, isActionType } from './action-types.ts';
 
 export const EVENT_TYPES = {
   received: 'RECEIVED',
@@ -14,6 +15,9 @@ export const EVENT_TYPES = {
   mdSignatureReceived: 'PRIOR_AUTH_MD_SIGNATURE_RECEIVED',
   chartNotesSent: 'PRIOR_AUTH_CHART_NOTES_SENT',
   phoneExceptionResolved: 'PHONE_EXCEPTION_RESOLVED',
+  /** A pharmacy's system put a request in through the FHIR API (data.category: the Action Needed category). */
+  pharmacyRequested: 'PHARMACY_REQUESTED',
+  pharmacyWithdrew: 'PHARMACY_WITHDREW',
 } as const;
 
 const DENIAL_TEXT: Record<string, string> = {
@@ -55,6 +59,12 @@ export function describeEvent(type: string, data: Record<string, unknown>): stri
         : 'Prior authorisation: chart notes sent';
     case EVENT_TYPES.phoneExceptionResolved:
       return 'Patient phone number corrected';
+    case EVENT_TYPES.pharmacyRequested:
+    case EVENT_TYPES.pharmacyWithdrew: {
+      const category = str(data.category);
+      const what = isActionType(category) ? ACTION_TYPE_LABELS[category].request : 'Request';
+      return `${what} ${type === EVENT_TYPES.pharmacyRequested ? 'requested' : 'withdrawn'} by the pharmacy`;
+    }
     default:
       return type
         .toLowerCase()

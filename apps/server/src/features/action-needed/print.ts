@@ -33,7 +33,7 @@ export async function alternativeMedsRequestHtml(db: Executor, ctx: SignedInCont
   const doc = await repo.prescriptionDocument(db, ctx.userId, id);
   if (!doc) throw new AppError('NOT_FOUND', PRESCRIPTION_NOT_FOUND);
   await writeAudit(db, entryOf(ctx, 'prescription.alternative-meds-print.read', 'prescription', id));
-  const alternatives = await repo.alternativesOf(db, doc.drugName);
+  const alternatives = await repo.alternativesOf(db, doc.drugName, doc.offeredAlternatives);
   const e = escapeHtml;
   const prescriber = `${doc.prescriberFirstName} ${doc.prescriberLastName}, ${doc.prescriberRole}`;
   const office = [doc.officeAddress, [doc.officeCity, doc.officeState].filter(Boolean).join(', '), doc.officeZip]

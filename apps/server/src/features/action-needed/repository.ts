@@ -68,6 +68,7 @@ export async function actionNeededJson(db: Executor, input: ListInput): Promise<
           'lastProcessedDate', to_char(p.last_processed_at, 'YYYY-MM-DD HH24:MI:SS'),
           'orderNumber', p.order_number, 'orderStatus', p.order_status, 'price', p.price::float8,
           'alternativeMeds', case when ${altMedPendingSql('p')} then coalesce(
+            to_json(p.offered_alternatives),
             (select json_agg(a.alternative_name order by a.rank) from drug_alternatives a where a.drug_name = p.drug_name),
             '[]'::json) else '[]'::json end
         ) order by p.prescribed_at, p.id) as prescriptions
@@ -188,6 +189,7 @@ export async function prescriptionDocument(db: Executor, userId: string, id: str
       sig: prescriptions.sig,
       prescribedNdc: prescriptions.prescribedNdc,
       substitutionStatus: prescriptions.substitutionStatus,
+      offeredAlternatives: prescriptions.offeredAlternatives,
       prescribedAt: prescriptions.prescribedAt,
       patientFirstName: patients.firstName,
       patientLastName: patients.lastName,
@@ -213,7 +215,9 @@ export async function prescriptionDocument(db: Executor, userId: string, id: str
   return rows[0] ?? null;
 }
 
-export async function alternativesOf(db: Executor, drugName: string): Promise<string[]> {
+/** The alternatives a pharmacy offered for this prescription (FHIR Task), else the catalogue's for the drug. */
+export async function alternativesOf(db: Executor, drugName: string, offered: string[] | null): Promise<string[]> {
+  if (offered?.length) return offered;
   const rows = await db
     .select({ name: drugAlternatives.alternativeName })
     .from(drugAlternatives)

@@ -7,7 +7,8 @@ export type IssueCode =
   | 'not-supported'
   | 'exception'
   | 'throttled'
-  | 'processing';
+  | 'processing'
+  | 'conflict';
 
 export interface OperationOutcome {
   resourceType: 'OperationOutcome';

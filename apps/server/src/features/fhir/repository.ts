@@ -3,7 +3,7 @@ import { idSchema } from '@hcp/contract';
 import { and, asc, count, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { mdOffices, mdStaff } from '../../db/schema.ts';
-import type { PracticeRow, StaffRow } from './mapping.ts';
+import type { PracticeRow, StaffRow } from './mapping/directory.ts';
 
 const practiceColumns = {
   id: mdOffices.id,

@@ -1,41 +1,53 @@
 /**
  * The FHIR R4 API at /fhir/R4 (issue 19): system tokens only (SMART Backend Services, decision 0022), each call
  * within the token's tenant and scopes, answers in application/fhir+json, failures as OperationOutcome, every
- * read audited with the client. This slice serves the CapabilityStatement and reads and searches practices
- * (Organization) and HCPs (Practitioner, by NPI); writes (Task, MedicationRequest, …) come next.
+ * read and write audited with the client. Practices (Organization) and HCPs (Practitioner) are read-only; the
+ * pharmacy writes Patient, MedicationRequest and Task (decision 0023).
  */
-import { scopeCovers } from '@hcp/contract';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { NPI_SYSTEM, PRACTICE_ID_SYSTEM, TASK_INBOUND_STATUSES } from '@hcp/contract';
+import type { FastifyError, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
-import { writeAudit } from '../../lib/audit.ts';
-import type { SystemClaims, SystemTokens } from '../../lib/system-tokens.ts';
-import { NPI_SYSTEM, PRACTICE_ID_SYSTEM, parseToken, toOrganization, toPractitioner } from './mapping.ts';
+import type { SystemTokens } from '../../lib/system-tokens.ts';
+import {
+  auditRead,
+  FHIR_JSON,
+  type FhirContext,
+  idParams,
+  requireScope,
+  searchQuery,
+  searchset,
+  send,
+  systemOf,
+} from './http.ts';
+import { parseToken } from './mapping/common.ts';
+import { toOrganization, toPractitioner } from './mapping/directory.ts';
+import { fromMedicationRequest, toMedicationRequest } from './mapping/medication-request.ts';
+import { fromPatient, toPatient } from './mapping/patient.ts';
+import { fromTask, toTask } from './mapping/task.ts';
+import { medicationRequestOps } from './medication-requests.ts';
 import { FhirError, operationOutcome } from './outcome.ts';
+import { patientOps } from './patients.ts';
+import { registerWrittenType } from './record-routes.ts';
+import * as records from './records-repository.ts';
 import * as repo from './repository.ts';
+import { taskOps } from './tasks.ts';
 
-const FHIR_JSON = 'application/fhir+json; charset=utf-8';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    system: SystemClaims | null;
-  }
-}
-
-const searchQuery = z.object({
-  identifier: z.string().max(300).optional(),
-  _count: z.coerce.number().int().min(1).max(100).default(20),
-  _offset: z.coerce.number().int().min(0).max(100_000).default(0),
-});
-const idParams = z.object({ id: z.string().max(64) });
+const WRITTEN_TYPES = ['Patient', 'MedicationRequest', 'Task'] as const;
 
 export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTokens; publicUrl: string | undefined }> = async (
   app,
   { db, tokens, publicUrl },
 ) => {
   const base = (request: FastifyRequest) => `${publicUrl ?? `${request.protocol}://${request.host}`}/fhir/R4`;
+  const ctx: FhirContext = { db, tokens, base };
   app.decorateRequest('system', null);
+  // FHIR clients send application/fhir+json; parsed like JSON, prototype-poisoning keys refused.
+  app.addContentTypeParser(
+    ['application/fhir+json', 'application/json+fhir'],
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof FhirError) {
@@ -56,66 +68,22 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
     }
     if (error.statusCode === 429)
       return reply.code(429).type(FHIR_JSON).send(operationOutcome('throttled', 'Too many requests.'));
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      // Unparseable JSON, an unsupported media type, a body over the limit: the client's to fix.
+      const message =
+        error.statusCode === 415
+          ? 'Send application/fhir+json.'
+          : error.statusCode === 413
+            ? 'The body is too large.'
+            : 'The request body is not valid JSON.';
+      return reply.code(error.statusCode).type(FHIR_JSON).send(operationOutcome('invalid', message));
+    }
     request.log.error({ err: error }, 'unhandled FHIR error');
     return reply.code(500).type(FHIR_JSON).send(operationOutcome('exception', 'Something went wrong on our side.'));
   });
   app.setNotFoundHandler((_request, reply) =>
     reply.code(404).type(FHIR_JSON).send(operationOutcome('not-supported', 'This FHIR interaction is not supported here.')),
   );
-
-  /** A system token whose scopes cover `<type>.read` (user sessions never pass: another audience). */
-  const requireScope = (type: string, access: 'read' | 'write') => async (request: FastifyRequest) => {
-    const header = request.headers.authorization;
-    const claims =
-      typeof header === 'string' && header.startsWith('Bearer ') ? await tokens.verify(header.slice(7).trim()) : null;
-    if (!claims) throw new FhirError(401, 'login', 'A valid system access token is required (SMART Backend Services).');
-    const wanted = `system/${type}.${access}`;
-    if (!claims.scopes.some((granted) => scopeCovers(granted, wanted))) {
-      throw new FhirError(403, 'forbidden', `The token's scopes do not include ${wanted}.`);
-    }
-    request.system = claims;
-  };
-  const systemOf = (request: FastifyRequest) => request.system as SystemClaims;
-  const audit = (request: FastifyRequest, action: string, entityType: string, entityId: string | null, details = {}) =>
-    writeAudit(db, {
-      actorUserId: null,
-      action,
-      entityType,
-      entityId,
-      requestId: request.id,
-      ip: request.ip ?? null,
-      details: { clientId: systemOf(request).clientId, ...details },
-    });
-  const send = (reply: FastifyReply, body: unknown) => reply.type(FHIR_JSON).send(body);
-
-  function searchset(
-    request: FastifyRequest,
-    type: string,
-    resources: { id: string }[],
-    total: number,
-    page: { count: number; offset: number },
-  ) {
-    const url = (offset: number) => {
-      const params = new URLSearchParams(request.query as Record<string, string>);
-      params.set('_count', String(page.count));
-      params.set('_offset', String(offset));
-      return `${base(request)}/${type}?${params}`;
-    };
-    return {
-      resourceType: 'Bundle',
-      type: 'searchset',
-      total,
-      link: [
-        { relation: 'self', url: url(page.offset) },
-        ...(page.offset + page.count < total ? [{ relation: 'next', url: url(page.offset + page.count) }] : []),
-      ],
-      entry: resources.map((resource) => ({
-        fullUrl: `${base(request)}/${type}/${resource.id}`,
-        resource,
-        search: { mode: 'match' },
-      })),
-    };
-  }
 
   /** The identifier token of a search as the repository's filter, or a 400 naming the parameter. */
   function identifierFilter<F>(
@@ -152,14 +120,29 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
               },
             ],
           },
-          resource: ['Organization', 'Practitioner'].map((type) => ({
-            type,
-            interaction: [{ code: 'read' }, { code: 'search-type' }],
-            searchParam: [
-              { name: 'identifier', type: 'token' },
-              { name: '_count', type: 'number' },
-            ],
-          })),
+          resource: [
+            ...['Organization', 'Practitioner'].map((type) => ({
+              type,
+              interaction: [{ code: 'read' }, { code: 'search-type' }],
+              searchParam: [
+                { name: 'identifier', type: 'token' },
+                { name: '_count', type: 'number' },
+              ],
+            })),
+            ...WRITTEN_TYPES.map((type) => ({
+              type,
+              versioning: 'versioned-update',
+              conditionalCreate: false,
+              conditionalUpdate: true,
+              interaction: ['read', 'create', 'update', 'search-type'].map((code) => ({ code })),
+              searchParam: [
+                { name: 'identifier', type: 'token' },
+                { name: '_lastUpdated', type: 'date' },
+                ...(type === 'Task' ? [{ name: 'status', type: 'token' }] : []),
+                { name: '_count', type: 'number' },
+              ],
+            })),
+          ],
         },
       ],
     }),
@@ -183,24 +166,24 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
     const { type, entityType } = resource;
     app.get(
       `/${type}/:id`,
-      { onRequest: requireScope(type, 'read'), schema: { tags: ['fhir'], params: idParams } },
+      { onRequest: requireScope(tokens, type, 'read'), schema: { tags: ['fhir'], params: idParams } },
       async (request, reply) => {
         const id = request.params.id;
         const row = (await resource.rows(systemOf(request).tenantId, { id }, { count: 1, offset: 0 })).rows[0];
         if (!row) throw new FhirError(404, 'not-found', `${type}/${id} is not known.`);
-        await audit(request, `fhir.${type}.read`, entityType, row.id);
+        await auditRead(db, request, `fhir.${type}.read`, entityType, row.id);
         return send(reply, resource.map(row));
       },
     );
     app.get(
       `/${type}`,
-      { onRequest: requireScope(type, 'read'), schema: { tags: ['fhir'], querystring: searchQuery } },
+      { onRequest: requireScope(tokens, type, 'read'), schema: { tags: ['fhir'], querystring: searchQuery } },
       async (request, reply) => {
         const { identifier, _count: count, _offset: offset } = request.query;
         const filter = identifierFilter(identifier, resource.identifiers);
         const { rows, total } = await resource.rows(systemOf(request).tenantId, filter, { count, offset });
-        await audit(request, `fhir.${type}.search`, entityType, null, { total });
-        return send(reply, searchset(request, type, rows.map(resource.map), total, { count, offset }));
+        await auditRead(db, request, `fhir.${type}.search`, entityType, null, { total });
+        return send(reply, searchset(request, base(request), type, rows.map(resource.map), total, { count, offset }));
       },
     );
   }
@@ -218,5 +201,34 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
     rows: (tenantId, filter: { id?: string; npi?: string }, page) => repo.practitioners(db, tenantId, filter, page),
     identifiers: { [NPI_SYSTEM]: (value) => ({ npi: value }) },
     map: toPractitioner,
+  });
+
+  registerWrittenType(app, ctx, {
+    type: 'Patient',
+    entityType: 'patient',
+    statuses: null,
+    rows: records.patientRows,
+    toResource: (row) => toPatient(row) as ReturnType<typeof toPatient> & { id: string; meta: { versionId: string } },
+    fromResource: fromPatient,
+    ops: (request) => patientOps(systemOf(request).tenantId),
+  });
+  registerWrittenType(app, ctx, {
+    type: 'MedicationRequest',
+    entityType: 'prescription',
+    statuses: null,
+    rows: records.prescriptionRows,
+    toResource: (row) =>
+      toMedicationRequest(row) as ReturnType<typeof toMedicationRequest> & { id: string; meta: { versionId: string } },
+    fromResource: fromMedicationRequest,
+    ops: (request, identifier) => medicationRequestOps(systemOf(request).tenantId, identifier, request.id),
+  });
+  registerWrittenType(app, ctx, {
+    type: 'Task',
+    entityType: 'prescription-task',
+    statuses: [...TASK_INBOUND_STATUSES, 'completed'],
+    rows: records.taskRows,
+    toResource: (row) => toTask(row) as ReturnType<typeof toTask> & { id: string; meta: { versionId: string } },
+    fromResource: fromTask,
+    ops: (request) => taskOps(systemOf(request).tenantId, systemOf(request).clientId, request.id),
   });
 };

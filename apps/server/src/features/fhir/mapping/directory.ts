@@ -1,12 +1,7 @@
-/**
- * The one place where the portal's model and FHIR R4 meet (issue 19): practices are Organizations, HCPs are
- * Practitioners with their NPI. Pure functions, tested both ways as the write side arrives.
- */
-export const NPI_SYSTEM = 'http://hl7.org/fhir/sid/us-npi';
-/** Our own identifier of a practice, for pharmacies that keep it. */
-export const PRACTICE_ID_SYSTEM = 'urn:hcp-portal:practice';
+/** The directory side of the mapping: practices are Organizations, HCPs are Practitioners with their NPI. */
+import { NPI_SYSTEM, PRACTICE_ID_SYSTEM } from '@hcp/contract';
+import { meta } from './common.ts';
 
-const meta = (updatedAt: Date) => ({ versionId: String(updatedAt.getTime()), lastUpdated: updatedAt.toISOString() });
 const telecom = (entries: [string, string | null][]) =>
   entries.filter(([, value]) => value).map(([system, value]) => ({ system, value: value as string, use: 'work' as const }));
 
@@ -86,10 +81,4 @@ export function toPractitioner(row: StaffRow) {
     ]),
     ...(row.specialty ? { qualification: [{ code: { text: row.specialty } }] } : {}),
   };
-}
-
-/** `system|value` (or a bare value) of a FHIR token search parameter. */
-export function parseToken(param: string): { system: string | null; value: string } {
-  const bar = param.indexOf('|');
-  return bar === -1 ? { system: null, value: param } : { system: param.slice(0, bar) || null, value: param.slice(bar + 1) };
 }

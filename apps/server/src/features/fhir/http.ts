@@ -1,0 +1,155 @@
+/** What every FHIR route shares: the media type, the system-token guard, search parameters and searchset Bundles. */
+import { scopeCovers } from '@hcp/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Database } from '../../db/client.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import type { SystemClaims, SystemTokens } from '../../lib/system-tokens.ts';
+import { parseToken } from './mapping/common.ts';
+import { FhirError } from './outcome.ts';
+import type { RecordFilter } from './records-repository.ts';
+
+export const FHIR_JSON = 'application/fhir+json; charset=utf-8';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    system: SystemClaims | null;
+  }
+}
+
+const oneOrMany = z.union([z.string().max(300), z.array(z.string().max(300)).max(4)]);
+export const searchQuery = z.object({
+  identifier: z.string().max(600).optional(),
+  _lastUpdated: oneOrMany.optional(),
+  status: z.string().max(300).optional(),
+  _count: z.coerce.number().int().min(1).max(100).default(20),
+  _offset: z.coerce.number().int().min(0).max(100_000).default(0),
+});
+export type SearchQuery = z.infer<typeof searchQuery>;
+export const idParams = z.object({ id: z.string().max(64) });
+
+export interface FhirContext {
+  db: Database;
+  tokens: SystemTokens;
+  base: (request: FastifyRequest) => string;
+}
+
+/** A system token whose scopes cover `system/<type>.<access>` (user sessions never pass: another audience). */
+export const requireScope = (tokens: SystemTokens, type: string, access: 'read' | 'write') => async (request: FastifyRequest) => {
+  const header = request.headers.authorization;
+  const claims = typeof header === 'string' && header.startsWith('Bearer ') ? await tokens.verify(header.slice(7).trim()) : null;
+  if (!claims) throw new FhirError(401, 'login', 'A valid system access token is required (SMART Backend Services).');
+  const wanted = `system/${type}.${access}`;
+  if (!claims.scopes.some((granted) => scopeCovers(granted, wanted))) {
+    throw new FhirError(403, 'forbidden', `The token's scopes do not include ${wanted}.`);
+  }
+  request.system = claims;
+};
+
+export const systemOf = (request: FastifyRequest) => request.system as SystemClaims;
+
+/** A FHIR read or search, audited with the client (actor: none; a system, not a person). */
+export const auditRead = (
+  db: Database,
+  request: FastifyRequest,
+  action: string,
+  entityType: string,
+  entityId: string | null,
+  details = {},
+) =>
+  writeAudit(db, {
+    actorUserId: null,
+    action,
+    entityType,
+    entityId,
+    requestId: request.id,
+    ip: request.ip ?? null,
+    details: { clientId: systemOf(request).clientId, ...details },
+  });
+
+export const send = (reply: FastifyReply, body: unknown) => reply.type(FHIR_JSON).send(body);
+
+export function searchset(
+  request: FastifyRequest,
+  base: string,
+  type: string,
+  resources: { id?: string }[],
+  total: number,
+  page: { count: number; offset: number },
+) {
+  const url = (offset: number) => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(request.query as Record<string, string | string[]>)) {
+      for (const one of Array.isArray(value) ? value : [value]) params.append(key, String(one));
+    }
+    params.set('_count', String(page.count));
+    params.set('_offset', String(offset));
+    return `${base}/${type}?${params}`;
+  };
+  return {
+    resourceType: 'Bundle',
+    type: 'searchset',
+    total,
+    link: [
+      { relation: 'self', url: url(page.offset) },
+      ...(page.offset + page.count < total ? [{ relation: 'next', url: url(page.offset + page.count) }] : []),
+    ],
+    entry: resources.map((resource) => ({
+      fullUrl: `${base}/${type}/${resource.id}`,
+      resource,
+      search: { mode: 'match' },
+    })),
+  };
+}
+
+const DATE_PARAM = /^(eq|ge|gt|le|lt)?(\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?)$/;
+
+/** identifier, _lastUpdated and status of a search as the repository's filter, or a 400 naming the parameter. */
+export function recordFilter(query: SearchQuery, statuses: readonly string[] | null): RecordFilter {
+  const filter: RecordFilter = {};
+  if (query.identifier !== undefined) {
+    const token = parseToken(query.identifier);
+    if (!token.value) throw new FhirError(400, 'invalid', 'identifier needs a value (system|value).', ['identifier']);
+    filter.identifier = token;
+  }
+  if (query._lastUpdated !== undefined) {
+    const values = Array.isArray(query._lastUpdated) ? query._lastUpdated : [query._lastUpdated];
+    filter.lastUpdated = values.flatMap((value) => {
+      const match = DATE_PARAM.exec(value);
+      const start = match?.[2] ? new Date(match[2].length === 10 ? `${match[2]}T00:00:00Z` : match[2]) : null;
+      if (!match?.[2] || !start || Number.isNaN(start.getTime())) {
+        throw new FhirError(400, 'invalid', '_lastUpdated must be a date with an optional prefix (ge2026-11-01).', [
+          '_lastUpdated',
+        ]);
+      }
+      // A date names the range its precision covers (a day, a minute, a second, a millisecond).
+      const text = match[2];
+      const span = text.length === 10 ? 86_400_000 : match[4] === undefined ? 60_000 : match[5] === undefined ? 1000 : 1;
+      const end = new Date(start.getTime() + span);
+      switch (match[1] ?? 'eq') {
+        case 'ge':
+          return [{ op: 'ge' as const, at: start }];
+        case 'gt':
+          return [{ op: 'ge' as const, at: end }];
+        case 'le':
+          return [{ op: 'lt' as const, at: end }];
+        case 'lt':
+          return [{ op: 'lt' as const, at: start }];
+        default:
+          return [
+            { op: 'ge' as const, at: start },
+            { op: 'lt' as const, at: end },
+          ];
+      }
+    });
+  }
+  if (query.status !== undefined) {
+    if (!statuses) throw new FhirError(400, 'not-supported', 'status is not a search parameter of this type.', ['status']);
+    const wanted = query.status.split(',');
+    if (wanted.some((s) => !statuses.includes(s))) {
+      throw new FhirError(400, 'invalid', `status must be among ${statuses.join(', ')}.`, ['status']);
+    }
+    filter.status = wanted;
+  }
+  return filter;
+}

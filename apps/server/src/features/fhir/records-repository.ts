@@ -1,0 +1,354 @@
+/**
+ * SQL of the FHIR write side (issue 19): business identifiers, and one tenant's patients, prescriptions and
+ * inbound tasks as the mapping reads and writes them. Every query is tenant-filtered; a row of another tenant is
+ * never found.
+ */
+import { idSchema, PRESCRIBER_ROLES } from '@hcp/contract';
+import { and, asc, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import {
+  fhirIdentifiers,
+  inboundTasks,
+  mdOffices,
+  mdStaff,
+  officeMembers,
+  patients,
+  prescriptionEvents,
+  prescriptions,
+} from '../../db/schema.ts';
+import { altMedPendingSql, priorAuthNeedsActionSql } from '../../lib/prescription-sql.ts';
+import type { BusinessIdentifier } from './mapping/common.ts';
+import type { PrescriptionFields, PrescriptionRow } from './mapping/medication-request.ts';
+import type { PatientFields, PatientRow } from './mapping/patient.ts';
+import type { TaskInputs, TaskRow } from './mapping/task.ts';
+import type { Page } from './repository.ts';
+
+export type RecordType = 'Patient' | 'MedicationRequest' | 'Task';
+export const isId = (value: string) => idSchema.safeParse(value).success;
+
+/** Search filters every written resource type shares. */
+export interface RecordFilter {
+  id?: string;
+  identifier?: { system: string | null; value: string };
+  lastUpdated?: { op: 'ge' | 'lt'; at: Date }[];
+  status?: string[];
+}
+
+// ---- business identifiers ----
+
+export async function entityOfIdentifier(db: Executor, tenantId: string, type: RecordType, id: BusinessIdentifier) {
+  const [row] = await db
+    .select({ entityId: fhirIdentifiers.entityId })
+    .from(fhirIdentifiers)
+    .where(
+      and(
+        eq(fhirIdentifiers.tenantId, tenantId),
+        eq(fhirIdentifiers.resourceType, type),
+        eq(fhirIdentifiers.system, id.system),
+        eq(fhirIdentifiers.value, id.value),
+      ),
+    );
+  return row?.entityId ?? null;
+}
+
+/** Claims the identifier for a new record; false when another request claimed it first (then read theirs). */
+export async function claimIdentifier(
+  db: Executor,
+  row: { tenantId: string; type: RecordType; identifier: BusinessIdentifier; entityId: string; clientId: string },
+) {
+  const claimed = await db
+    .insert(fhirIdentifiers)
+    .values({
+      tenantId: row.tenantId,
+      resourceType: row.type,
+      system: row.identifier.system,
+      value: row.identifier.value,
+      entityId: row.entityId,
+      clientId: row.clientId,
+    })
+    .onConflictDoNothing()
+    .returning({ entityId: fhirIdentifiers.entityId });
+  return claimed.length === 1;
+}
+
+async function identifiersOf(db: Executor, type: RecordType, ids: string[]) {
+  const byEntity = new Map<string, BusinessIdentifier[]>();
+  if (ids.length === 0) return byEntity;
+  const rows = await db
+    .select({ entityId: fhirIdentifiers.entityId, system: fhirIdentifiers.system, value: fhirIdentifiers.value })
+    .from(fhirIdentifiers)
+    .where(and(eq(fhirIdentifiers.resourceType, type), inArray(fhirIdentifiers.entityId, ids)))
+    .orderBy(asc(fhirIdentifiers.createdAt));
+  for (const { entityId, system, value } of rows) byEntity.set(entityId, [...(byEntity.get(entityId) ?? []), { system, value }]);
+  return byEntity;
+}
+
+/** The id, identifier, _lastUpdated and status conditions of a search over one table. */
+function filterSql(
+  tenantId: string,
+  type: RecordType,
+  table: { id: SQL; updatedAt: SQL; status?: SQL },
+  filter: RecordFilter,
+): SQL[] | null {
+  if (filter.id !== undefined && !isId(filter.id)) return null;
+  const conditions: SQL[] = [];
+  if (filter.id !== undefined) conditions.push(sql`${table.id} = ${filter.id}`);
+  if (filter.identifier) {
+    const { system, value } = filter.identifier;
+    conditions.push(sql`${table.id} in (
+      select entity_id from fhir_identifiers
+      where tenant_id = ${tenantId} and resource_type = ${type} and value = ${value}
+      ${system ? sql`and system = ${system}` : sql``})`);
+  }
+  const ops = { ge: sql`>=`, lt: sql`<` };
+  for (const { op, at } of filter.lastUpdated ?? []) conditions.push(sql`${table.updatedAt} ${ops[op]} ${at.toISOString()}`);
+  if (filter.status && table.status)
+    conditions.push(
+      sql`${table.status} in (${sql.join(
+        filter.status.map((s) => sql`${s}`),
+        sql`, `,
+      )})`,
+    );
+  return conditions;
+}
+
+const NONE = { rows: [], total: 0 };
+const rowsOf = (result: unknown) => (result as { rows: ({ id: string } & Record<string, unknown>)[] }).rows;
+/** Timestamps as epoch milliseconds: one number on both engines, whatever their date parsers do. */
+const epochMs = (column: SQL) => sql`(extract(epoch from ${column}) * 1000)::float8`;
+const and_ = (conditions: SQL[]) => sql.join(conditions, sql` and `);
+
+// ---- patients ----
+
+export async function practiceInTenant(db: Executor, tenantId: string, practiceId: string) {
+  if (!isId(practiceId)) return false;
+  const [row] = await db
+    .select({ id: mdOffices.id })
+    .from(mdOffices)
+    .where(and(eq(mdOffices.id, practiceId), eq(mdOffices.tenantId, tenantId), isNull(mdOffices.deletedAt)));
+  return Boolean(row);
+}
+
+const patientColumns = sql`pt.id, pt.md_office_id as "practiceId", pt.first_name as "firstName", pt.last_name as "lastName",
+  pt.dob::text as dob, pt.phone_numbers as "phoneNumbers", pt.address1, pt.city, pt.state, pt.zip, ${epochMs(sql`pt.updated_at`)} as "updatedAt"`;
+const patientsOfTenant = (tenantId: string) =>
+  sql`patients pt join md_offices o on o.id = pt.md_office_id and o.tenant_id = ${tenantId}`;
+
+export async function patientRows(db: Executor, tenantId: string, filter: RecordFilter, page: Page, lock = false) {
+  const conditions = filterSql(tenantId, 'Patient', { id: sql`pt.id`, updatedAt: sql`pt.updated_at` }, filter);
+  if (!conditions) return NONE;
+  const where = conditions.length ? sql`where ${and_(conditions)}` : sql``;
+  const [rows, total] = await Promise.all([
+    db.execute(sql`select ${patientColumns} from ${patientsOfTenant(tenantId)} ${where}
+      order by pt.updated_at, pt.id limit ${page.count} offset ${page.offset} ${lock ? sql`for update of pt` : sql``}`),
+    lock ? null : db.execute(sql`select count(*)::int as n from ${patientsOfTenant(tenantId)} ${where}`),
+  ]);
+  const found = rowsOf(rows).map((r) => ({ ...r, updatedAt: new Date(Number(r.updatedAt)) }));
+  const identifiers = await identifiersOf(
+    db,
+    'Patient',
+    found.map((r) => r.id),
+  );
+  return {
+    rows: found.map((r) => ({ ...r, identifiers: identifiers.get(r.id) ?? [] }) as PatientRow),
+    total: total ? Number(rowsOf(total)[0]?.n) : found.length,
+  };
+}
+
+export async function insertPatient(db: Executor, id: string, fields: PatientFields) {
+  const { practiceId, ...rest } = fields;
+  await db.insert(patients).values({ id, mdOfficeId: practiceId, ...rest });
+}
+
+export async function updatePatient(db: Executor, id: string, fields: PatientFields) {
+  const { practiceId, ...rest } = fields;
+  await db
+    .update(patients)
+    .set({ mdOfficeId: practiceId, ...rest, updatedAt: new Date() })
+    .where(eq(patients.id, id));
+}
+
+/** Whether the patient has prescriptions (their practice can then no longer change through FHIR). */
+export async function patientHasPrescriptions(db: Executor, patientId: string) {
+  const [row] = await db.select({ n: count() }).from(prescriptions).where(eq(prescriptions.patientId, patientId));
+  return (row?.n ?? 0) > 0;
+}
+
+// ---- prescriptions ----
+
+/** A prescriber of the practice, by our id or by NPI. */
+export async function prescriberOfPractice(db: Executor, practiceId: string, who: { id: string } | { npi: string }) {
+  if ('id' in who && !isId(who.id)) return null;
+  const [row] = await db
+    .select({ id: mdStaff.id })
+    .from(mdStaff)
+    .innerJoin(officeMembers, and(eq(officeMembers.mdStaffId, mdStaff.id), eq(officeMembers.mdOfficeId, practiceId)))
+    .where(
+      and(
+        'id' in who ? eq(mdStaff.id, who.id) : eq(mdStaff.npi, who.npi),
+        inArray(mdStaff.role, [...PRESCRIBER_ROLES]),
+        isNull(mdStaff.deletedAt),
+      ),
+    );
+  return row?.id ?? null;
+}
+
+const prescriptionColumns = sql`rx.id, rx.patient_id as "patientId", rx.prescriber_id as "prescriberId", rx.drug_name as "drugName",
+  rx.prescribed_ndc as "prescribedNdc", rx.quantity, rx.days_supply as "daysSupply", rx.refills, rx.sig,
+  rx.dispense_as_written as "dispenseAsWritten", rx.version,
+  ${epochMs(sql`rx.prescribed_at`)} as "prescribedAt", ${epochMs(sql`rx.updated_at`)} as "updatedAt",
+  rx.md_office_id as "practiceId"`;
+const prescriptionsOfTenant = (tenantId: string) =>
+  sql`prescriptions rx join md_offices o on o.id = rx.md_office_id and o.tenant_id = ${tenantId}`;
+
+export async function prescriptionRows(db: Executor, tenantId: string, filter: RecordFilter, page: Page, lock = false) {
+  const conditions = filterSql(tenantId, 'MedicationRequest', { id: sql`rx.id`, updatedAt: sql`rx.updated_at` }, filter);
+  if (!conditions) return NONE;
+  const where = conditions.length ? sql`where ${and_(conditions)}` : sql``;
+  const [rows, total] = await Promise.all([
+    db.execute(sql`select ${prescriptionColumns} from ${prescriptionsOfTenant(tenantId)} ${where}
+      order by rx.updated_at, rx.id limit ${page.count} offset ${page.offset} ${lock ? sql`for update of rx` : sql``}`),
+    lock ? null : db.execute(sql`select count(*)::int as n from ${prescriptionsOfTenant(tenantId)} ${where}`),
+  ]);
+  const found = rowsOf(rows).map((r) => ({
+    ...r,
+    prescribedAt: new Date(Number(r.prescribedAt)),
+    updatedAt: new Date(Number(r.updatedAt)),
+  }));
+  const identifiers = await identifiersOf(
+    db,
+    'MedicationRequest',
+    found.map((r) => r.id),
+  );
+  return {
+    rows: found.map((r) => ({ ...r, identifiers: identifiers.get(r.id) ?? [] }) as PrescriptionRow & { practiceId: string }),
+    total: total ? Number(rowsOf(total)[0]?.n) : found.length,
+  };
+}
+
+type PrescriptionValues = Omit<PrescriptionFields, 'prescriber' | 'ndc'> & {
+  prescriberId: string;
+  practiceId: string;
+  ndc: string | null;
+  orderNumber: string;
+};
+const prescriptionValues = ({ practiceId, ndc, ...rest }: PrescriptionValues) => ({
+  ...rest,
+  mdOfficeId: practiceId,
+  prescribedNdc: ndc,
+});
+
+export async function insertPrescription(db: Executor, id: string, values: PrescriptionValues) {
+  await db.insert(prescriptions).values({ id, ...prescriptionValues(values) });
+}
+
+export async function updatePrescription(db: Executor, id: string, values: PrescriptionValues) {
+  await db
+    .update(prescriptions)
+    .set({ ...prescriptionValues(values), version: sql`${prescriptions.version} + 1`, updatedAt: new Date() })
+    .where(eq(prescriptions.id, id));
+}
+
+/** The columns a Task raises or clears on its prescription (one category's flag), version bumped. */
+export async function setPrescriptionFlags(db: Executor, id: string, set: Partial<typeof prescriptions.$inferInsert>) {
+  await db
+    .update(prescriptions)
+    .set({ ...set, version: sql`${prescriptions.version} + 1`, updatedAt: new Date() })
+    .where(eq(prescriptions.id, id));
+}
+
+export async function insertPrescriptionEvent(
+  db: Executor,
+  row: { prescriptionId: string; type: string; requestId: string; data: Record<string, unknown> },
+) {
+  await db.insert(prescriptionEvents).values({ ...row, actorUserId: null });
+}
+
+// ---- tasks ----
+
+/** Whether the prescription still shows the task's category on Action Needed. */
+const itemOpenSql = sql`case t.category
+  when 'refillAuth' then rx.needs_refill_auth
+  when 'priorAuth' then ${priorAuthNeedsActionSql('rx')}
+  when 'altMed' then ${altMedPendingSql('rx')}
+  when 'phoneException' then rx.phone_exception
+  when 'appeals' then rx.hcp_action_required
+  else false end`;
+/** The status a Task reads: the pharmacy's while the item waits (or when it withdrew it), else completed. */
+const taskStatusSql = sql`(case when t.status in ('cancelled', 'entered-in-error') then t.status
+  when coalesce(${itemOpenSql}, false) then t.status else 'completed' end)`;
+const tasksOfTenant = (tenantId: string) =>
+  sql`inbound_tasks t join prescriptions rx on rx.id = t.prescription_id and t.tenant_id = ${tenantId}`;
+
+export async function taskRows(db: Executor, tenantId: string, filter: RecordFilter, page: Page, lock = false) {
+  const conditions = filterSql(tenantId, 'Task', { id: sql`t.id`, updatedAt: sql`t.updated_at`, status: taskStatusSql }, filter);
+  if (!conditions) return NONE;
+  const where = conditions.length ? sql`where ${and_(conditions)}` : sql``;
+  const [rows, total] = await Promise.all([
+    db.execute(sql`select t.id, t.category, t.status, t.business_status as "businessStatus", t.input, t.note,
+        t.prescription_id as "prescriptionId", rx.patient_id as "patientId", rx.prescriber_id as "prescriberId",
+        coalesce(${itemOpenSql}, false) as "itemOpen", t.version,
+        ${epochMs(sql`t.created_at`)} as "createdAt", ${epochMs(sql`t.updated_at`)} as "updatedAt"
+      from ${tasksOfTenant(tenantId)} ${where}
+      order by t.updated_at, t.id limit ${page.count} offset ${page.offset} ${lock ? sql`for update of t` : sql``}`),
+    lock ? null : db.execute(sql`select count(*)::int as n from ${tasksOfTenant(tenantId)} ${where}`),
+  ]);
+  const found = rowsOf(rows).map((r) => ({
+    ...r,
+    createdAt: new Date(Number(r.createdAt)),
+    updatedAt: new Date(Number(r.updatedAt)),
+  }));
+  const identifiers = await identifiersOf(
+    db,
+    'Task',
+    found.map((r) => r.id),
+  );
+  return {
+    rows: found.map((r) => ({ ...r, identifiers: identifiers.get(r.id) ?? [] }) as TaskRow),
+    total: total ? Number(rowsOf(total)[0]?.n) : found.length,
+  };
+}
+
+export interface TaskValues {
+  tenantId: string;
+  clientId: string;
+  prescriptionId: string;
+  category: string;
+  status: string;
+  businessStatus: string | null;
+  input: TaskInputs;
+  note: string | null;
+}
+
+export async function insertTask(db: Executor, id: string, values: TaskValues) {
+  await db.insert(inboundTasks).values({ id, ...values });
+}
+
+export async function updateTask(db: Executor, id: string, values: Omit<TaskValues, 'tenantId' | 'clientId'>) {
+  await db
+    .update(inboundTasks)
+    .set({ ...values, version: sql`${inboundTasks.version} + 1`, updatedAt: new Date() })
+    .where(eq(inboundTasks.id, id));
+}
+
+/** Other open tasks of the same category on the prescription (a cancel clears the flag only when none is left). */
+export async function otherOpenTasks(
+  db: Executor,
+  prescriptionId: string,
+  category: string,
+  exceptId: string,
+  open: readonly string[],
+) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(inboundTasks)
+    .where(
+      and(
+        eq(inboundTasks.prescriptionId, prescriptionId),
+        eq(inboundTasks.category, category),
+        inArray(inboundTasks.status, [...open]),
+        sql`${inboundTasks.id} <> ${exceptId}`,
+      ),
+    );
+  return row?.n ?? 0;
+}

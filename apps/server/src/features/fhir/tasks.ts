@@ -1,0 +1,122 @@
+/**
+ * Task writes: an open Task raises its category on the prescription (the item appears on the practice's Action
+ * Needed and in its counts at the next read); a cancelled one takes it off again unless another open Task of the
+ * pharmacy still asks the same. A resend of an unchanged Task, or of an open Task the prescriber already
+ * answered, raises nothing: the decision stands.
+ */
+import { type ActionType, EVENT_TYPES, TASK_OPEN_STATUSES } from '@hcp/contract';
+import type { Executor } from '../../db/client.ts';
+import type { prescriptions } from '../../db/schema.ts';
+import { unprocessable } from './mapping/common.ts';
+import { isClosing, SUBSTITUTION_REASONS, type TaskFields, type TaskInputs, type TaskRow } from './mapping/task.ts';
+import * as records from './records-repository.ts';
+import type { RecordOps } from './upsert.ts';
+
+const ONE = { count: 1, offset: 0 };
+type Flags = Partial<typeof prescriptions.$inferInsert>;
+
+/** What an open Task of each category sets on its prescription. */
+function raised(category: ActionType, inputs: TaskInputs): Flags {
+  switch (category) {
+    case 'refillAuth':
+      return { needsRefillAuth: true, refillPostponedUntil: null };
+    case 'priorAuth':
+      return { priorAuthStatus: inputs.paStatus, ...(inputs.paMethod ? { priorAuthMethod: inputs.paMethod } : {}) };
+    case 'altMed':
+      return {
+        substitutionStatus: SUBSTITUTION_REASONS[inputs.substitutionReason ?? 'other'],
+        offeredAlternatives: inputs.alternatives ?? null,
+        selectedAlternativeMed: null,
+      };
+    case 'phoneException':
+      return { phoneException: true };
+    case 'appeals':
+      return { hcpActionRequired: true };
+  }
+}
+
+/** What withdrawing the last open Task of a category clears. */
+const CLEARED: Record<ActionType, Flags> = {
+  refillAuth: { needsRefillAuth: false, refillPostponedUntil: null },
+  priorAuth: { priorAuthStatus: null },
+  altMed: { substitutionStatus: null, offeredAlternatives: null },
+  phoneException: { phoneException: false },
+  appeals: { hcpActionRequired: false },
+};
+
+const same = (a: TaskRow, b: TaskFields) =>
+  a.status === b.status &&
+  a.businessStatus === b.businessStatus &&
+  a.note === b.note &&
+  JSON.stringify(a.input) === JSON.stringify(b.inputs);
+
+export function taskOps(
+  tenantId: string,
+  clientId: string,
+  requestId: string,
+): RecordOps<TaskRow & { versionId: string }, TaskFields> {
+  const event = (tx: Executor, prescriptionId: string, type: string, category: ActionType) =>
+    records.insertPrescriptionEvent(tx, { prescriptionId, type, requestId, data: { category } });
+
+  return {
+    type: 'Task',
+    entityType: 'prescription-task',
+    async lock(tx, tenant, id) {
+      const row = (await records.taskRows(tx, tenant, { id }, ONE, true)).rows[0];
+      return row ? { ...row, versionId: String(row.version) } : null;
+    },
+    async create(tx, id, fields) {
+      const rx = (await records.prescriptionRows(tx, tenantId, { id: fields.prescriptionId }, ONE, true)).rows[0];
+      if (!rx) unprocessable('Task.focus', `MedicationRequest/${fields.prescriptionId} is not known.`);
+      if (fields.patientId !== null && fields.patientId !== rx.patientId) {
+        unprocessable('Task.for', 'Task.for is not the patient of the MedicationRequest in Task.focus.');
+      }
+      await records.insertTask(tx, id, {
+        tenantId,
+        clientId,
+        prescriptionId: rx.id,
+        category: fields.category,
+        status: fields.status,
+        businessStatus: fields.businessStatus,
+        input: fields.inputs,
+        note: fields.note,
+      });
+      if (isClosing(fields.status)) return;
+      await records.setPrescriptionFlags(tx, rx.id, raised(fields.category, fields.inputs));
+      await event(tx, rx.id, EVENT_TYPES.pharmacyRequested, fields.category);
+    },
+    async update(tx, id, fields, current) {
+      if (fields.category !== current.category) unprocessable('Task.code', 'Task.code cannot change; send a new Task.');
+      if (fields.prescriptionId !== current.prescriptionId)
+        unprocessable('Task.focus', 'Task.focus cannot change; send a new Task.');
+      if (fields.patientId !== null && fields.patientId !== current.patientId) {
+        unprocessable('Task.for', 'Task.for is not the patient of the MedicationRequest in Task.focus.');
+      }
+      if (same(current, fields)) return false;
+      await records.updateTask(tx, id, {
+        prescriptionId: current.prescriptionId,
+        category: current.category,
+        status: fields.status,
+        businessStatus: fields.businessStatus,
+        input: fields.inputs,
+        note: fields.note,
+      });
+      const wasOpen = !isClosing(current.status);
+      const isOpen = !isClosing(fields.status);
+      if (wasOpen && !isOpen && current.itemOpen) {
+        const others = await records.otherOpenTasks(tx, current.prescriptionId, current.category, id, TASK_OPEN_STATUSES);
+        if (others === 0) {
+          await records.setPrescriptionFlags(tx, current.prescriptionId, CLEARED[current.category]);
+          await event(tx, current.prescriptionId, EVENT_TYPES.pharmacyWithdrew, current.category);
+        }
+      } else if (!wasOpen && isOpen) {
+        await records.setPrescriptionFlags(tx, current.prescriptionId, raised(current.category, fields.inputs));
+        await event(tx, current.prescriptionId, EVENT_TYPES.pharmacyRequested, current.category);
+      } else if (isOpen && current.itemOpen && JSON.stringify(current.input) !== JSON.stringify(fields.inputs)) {
+        // The pharmacy updated what it asks (a new PA status, other alternatives) while the item still waits.
+        await records.setPrescriptionFlags(tx, current.prescriptionId, raised(current.category, fields.inputs));
+      }
+      return true;
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * The one write flow of every FHIR resource the pharmacy sends (create, conditional update by business
+ * identifier, update by id), in one transaction: find the record by id or identifier (tenant-filtered), check
+ * `If-Match`, then create or update it and audit the interaction with the client. A resend of the same
+ * identifier never makes a second record; two racing creates of one identifier end with one record.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Database, Executor } from '../../db/client.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import type { SystemClaims } from '../../lib/system-tokens.ts';
+import type { BusinessIdentifier } from './mapping/common.ts';
+import { FhirError } from './outcome.ts';
+import { claimIdentifier, entityOfIdentifier, type RecordType } from './records-repository.ts';
+
+export type WriteMode =
+  /** POST: a known identifier answers the existing record unchanged (a resend acts once). */
+  | { kind: 'create' }
+  /** PUT ?identifier=: update the record of the identifier, or create it. */
+  | { kind: 'upsert' }
+  /** PUT /Type/id: update that record. */
+  | { kind: 'update'; id: string };
+
+export interface WriteRequest {
+  system: SystemClaims;
+  requestId: string;
+  ip: string | null;
+  mode: WriteMode;
+  /** The `If-Match` version (`W/"3"`), when sent. */
+  ifMatch: string | undefined;
+}
+
+export interface RecordOps<Current extends { versionId: string }, Fields> {
+  type: RecordType;
+  entityType: string;
+  /** The record locked for update, within the tenant, or null. */
+  lock(tx: Executor, tenantId: string, id: string): Promise<Current | null>;
+  /** Checks references (422) and writes a new record with this id. */
+  create(tx: Executor, id: string, fields: Fields): Promise<void>;
+  /** Checks references (422) and writes the change; false when nothing changed. */
+  update(tx: Executor, id: string, fields: Fields, current: Current): Promise<boolean>;
+}
+
+export type WriteOutcome = { id: string; created: boolean; changed: boolean };
+
+/** `W/"3"`, `"3"` or `3` -> `3`. */
+export function versionOf(ifMatch: string): string {
+  return ifMatch
+    .trim()
+    .replace(/^W\//, '')
+    .replace(/^"(.*)"$/, '$1');
+}
+
+export async function writeRecord<Current extends { versionId: string }, Fields>(
+  db: Database,
+  request: WriteRequest,
+  ops: RecordOps<Current, Fields>,
+  identifier: BusinessIdentifier,
+  fields: Fields,
+): Promise<WriteOutcome> {
+  const { tenantId, clientId } = request.system;
+  const audit = (tx: Executor, interaction: string, id: string) =>
+    writeAudit(tx, {
+      actorUserId: null,
+      action: `fhir.${ops.type}.${interaction}`,
+      entityType: ops.entityType,
+      entityId: id,
+      requestId: request.requestId,
+      ip: request.ip,
+      details: { clientId },
+    });
+
+  return db.transaction(async (tx) => {
+    const known = await entityOfIdentifier(tx, tenantId, ops.type, identifier);
+    const { mode } = request;
+    if (mode.kind === 'update' && known && known !== mode.id) {
+      throw new FhirError(422, 'processing', `${ops.type}.identifier already names another ${ops.type} (${known}).`, [
+        `${ops.type}.identifier`,
+      ]);
+    }
+    const targetId = mode.kind === 'update' ? mode.id : known;
+    const current = targetId ? await ops.lock(tx, tenantId, targetId) : null;
+    if (mode.kind === 'update' && !current) throw new FhirError(404, 'not-found', `${ops.type}/${mode.id} is not known.`);
+    if (request.ifMatch !== undefined && (!current || current.versionId !== versionOf(request.ifMatch))) {
+      throw new FhirError(
+        412,
+        'conflict',
+        current
+          ? `${ops.type}/${targetId} is at version ${current.versionId}, not ${versionOf(request.ifMatch)}: read it again and resend.`
+          : `No ${ops.type} with this identifier to match If-Match.`,
+      );
+    }
+    if (current && targetId) {
+      if (mode.kind === 'create') {
+        await audit(tx, 'create-existing', targetId);
+        return { id: targetId, created: false, changed: false };
+      }
+      if (!known) await claimIdentifier(tx, { tenantId, type: ops.type, identifier, entityId: targetId, clientId });
+      const changed = await ops.update(tx, targetId, fields, current);
+      await audit(tx, changed ? 'update' : 'update-unchanged', targetId);
+      return { id: targetId, created: false, changed };
+    }
+    const id = randomUUID();
+    if (!(await claimIdentifier(tx, { tenantId, type: ops.type, identifier, entityId: id, clientId }))) {
+      // Another request created this identifier's record a moment ago: the client resends and finds it.
+      throw new FhirError(409, 'conflict', `Another request is creating this ${ops.type}; send it again.`);
+    }
+    await ops.create(tx, id, fields);
+    await audit(tx, 'create', id);
+    return { id, created: true, changed: true };
+  });
+}

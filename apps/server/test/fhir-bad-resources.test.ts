@@ -1,0 +1,212 @@
+/**
+ * Hostile resources at the FHIR write side (issue 19): for Patient, MedicationRequest and Task, at least 200
+ * generated bad resources each (fast-check): required elements dropped, elements of the wrong JSON type, unknown
+ * and prototype-pollution keys, codes outside the vocabulary, malformed dates, bodies that are not a resource
+ * or not JSON, references to nothing, over-long text. Each is sent as a create or a conditional update and must
+ * be answered 400, 413 or 422 as an OperationOutcome (never 5xx, never 2xx), and the row counts of every table
+ * the write side touches must be unchanged afterwards: nothing half-written. FHIR_BAD_RUNS sets the cases.
+ */
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as s from '../src/db/schema.ts';
+import { buildTestApp, type TestApp } from './support/app.ts';
+import { countFhirRows, input, medicationRequest, patient, systemToken, task } from './support/fhir.ts';
+
+const RUNS = Number(process.env.FHIR_BAD_RUNS ?? 200);
+const PUBLIC_URL = 'https://portal.test';
+let t: TestApp;
+let token: string;
+const valid: Record<string, Record<string, unknown>> = {};
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Each resource type's elements our profile needs, its string-valued paths, its coded paths and its dates. */
+const SHAPES = {
+  Patient: {
+    required: ['identifier', 'name', 'birthDate', 'managingOrganization'],
+    strings: [['birthDate'], ['name', 0, 'family'], ['identifier', 0, 'value'], ['managingOrganization', 'reference']],
+    codes: [] as (string | number)[][],
+    dates: [['birthDate']],
+    references: [['managingOrganization', 'reference']],
+  },
+  MedicationRequest: {
+    required: ['identifier', 'status', 'intent', 'subject', 'requester', 'medicationCodeableConcept', 'authoredOn'],
+    strings: [['status'], ['intent'], ['authoredOn'], ['subject', 'reference'], ['medicationCodeableConcept', 'text']],
+    codes: [['status'], ['intent']],
+    dates: [['authoredOn']],
+    references: [['subject', 'reference']],
+  },
+  Task: {
+    required: ['identifier', 'status', 'intent', 'code', 'focus'],
+    strings: [['status'], ['intent'], ['focus', 'reference'], ['code', 'coding', 0, 'code'], ['identifier', 0, 'system']],
+    codes: [['status'], ['intent'], ['code', 'coding', 0, 'code']],
+    dates: [] as (string | number)[][],
+    references: [['focus', 'reference']],
+  },
+} as const;
+type TypeName = keyof typeof SHAPES;
+
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+function setPath(target: Record<string, unknown>, path: readonly (string | number)[], value: unknown) {
+  let node = target as Record<string | number, unknown>;
+  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+  node[path[path.length - 1] as string | number] = value;
+}
+
+const HOSTILE = ["' OR 1=1 --", '<script>alert(1)</script>', '\u0000', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢', '../../etc/passwd', '$\u007Bjndi:ldap://x}'];
+const wrongForString = fc.oneof(
+  fc.integer(),
+  fc.double({ noNaN: true }),
+  fc.boolean(),
+  fc.array(fc.string(), { minLength: 1, maxLength: 3 }),
+  fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }), fc.string(), { minKeys: 1, maxKeys: 2 }),
+);
+const anyJson: fc.Arbitrary<Json> = fc.jsonValue() as fc.Arbitrary<Json>;
+
+/** One bad body as the text sent, and what makes it bad (printed when a case fails). */
+function badResource(type: TypeName): fc.Arbitrary<{ why: string; text: string }> {
+  const shape = SHAPES[type];
+  const base = () => clone(valid[type] as Record<string, unknown>);
+  const as = (why: string, body: unknown) => ({ why, text: JSON.stringify(body) });
+  return fc.oneof(
+    fc.constantFrom(...shape.required).map((key) => {
+      const body = base();
+      delete body[key];
+      return as(`without ${key}`, body);
+    }),
+    fc.tuple(fc.constantFrom(...shape.strings), wrongForString).map(([path, value]) => {
+      const body = base();
+      setPath(body, path, value);
+      return as(`${path.join('.')} of the wrong type`, body);
+    }),
+    fc.tuple(fc.stringMatching(/^[a-z][A-Za-z0-9]{0,12}$/), anyJson).map(([key, value]) => {
+      const body = base();
+      body[`x${key}`] = value;
+      return as(`unknown element x${key}`, body);
+    }),
+    fc
+      .tuple(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'), anyJson)
+      .map(([key, value]) => {
+        const text = JSON.stringify(base()).replace(/^\{/, `{${JSON.stringify(key)}:${JSON.stringify(value)},`);
+        return { why: `prototype key ${key}`, text };
+      }),
+    ...(shape.codes.length
+      ? [
+          fc
+            .tuple(
+              fc.constantFrom(...shape.codes),
+              fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ minLength: 1, maxLength: 40 })),
+            )
+            .map(([path, code]) => {
+              const body = base();
+              setPath(body, path, `zz${code}`);
+              return as(`${path.join('.')} outside the vocabulary`, body);
+            }),
+        ]
+      : []),
+    ...(shape.dates.length
+      ? [
+          fc
+            .tuple(
+              fc.constantFrom(...shape.dates),
+              fc.oneof(fc.constantFrom('2026-13-45', '12/01/2026', 'yesterday', ''), fc.string({ maxLength: 12 })),
+            )
+            .filter(([, text]) => !/^\d{4}(-\d{2}(-\d{2}(T.*)?)?)?$/.test(text))
+            .map(([path, text]) => {
+              const body = base();
+              setPath(body, path, text);
+              return as(`${path.join('.')} not a date: ${JSON.stringify(text)}`, body);
+            }),
+        ]
+      : []),
+    fc
+      .tuple(
+        fc.constantFrom(...shape.references),
+        fc.constantFrom('Organization/', 'Patient/../../x', 'http://evil.test/x', 'Nope/1'),
+      )
+      .map(([path, reference]) => {
+        const body = base();
+        setPath(body, path, reference);
+        return as(`${path.join('.')} names nothing: ${reference}`, body);
+      }),
+    fc.constantFrom(...shape.required).map((key) => {
+      const body = base();
+      body[key] = null;
+      return as(`${key} null`, body);
+    }),
+    fc
+      .oneof(
+        anyJson.filter((v) => typeof v !== 'object' || v === null || Array.isArray(v)),
+        fc.constant([base()]),
+      )
+      .map((v) => as('not a resource', v)),
+    fc
+      .constantFrom('{', '{"resourceType":', 'null', '', '[}', `{"resourceType":"${type}",}`)
+      .map((text) => ({ why: 'not JSON', text })),
+    fc
+      .constantFrom('Patient', 'MedicationRequest', 'Task', 'Bundle', 'Nope', '')
+      .filter((other) => other !== type)
+      .map((other) => {
+        const body = base();
+        body.resourceType = other;
+        return as(`resourceType ${other}`, body);
+      }),
+    fc.integer({ min: 1_100_000, max: 1_300_000 }).map((size) => {
+      const body = base();
+      body.text = { status: 'generated', div: `<div xmlns="http://www.w3.org/1999/xhtml">${'a'.repeat(size)}</div>` };
+      return as('over the body limit', body);
+    }),
+  );
+}
+
+beforeAll(async () => {
+  t = await buildTestApp({ env: { PUBLIC_URL } });
+  const db = t.database.db;
+  const [main] = await db.select().from(s.tenants).where(sql`${s.tenants.key} = 'main'`);
+  ({ token } = await systemToken(t, { tenantId: main?.id as string, scopes: ['system/*.*'], publicUrl: PUBLIC_URL }));
+  const [rx] = await db
+    .execute(sql`select rx.id, rx.patient_id, rx.md_office_id, st.npi from prescriptions rx
+      join md_staff st on st.id = rx.prescriber_id join md_offices o on o.id = rx.md_office_id
+      where o.tenant_id = ${main?.id} and st.npi is not null limit 1`)
+    .then((r) => (r as unknown as { rows: Record<string, string>[] }).rows);
+  valid.Patient = patient(rx?.md_office_id as string, 'bad-p');
+  valid.MedicationRequest = medicationRequest(rx?.npi as string, 'bad-m', rx?.patient_id as string);
+  valid.Task = task('bad-t', 'prior-authorization', rx?.id as string, {
+    input: [input('pa-status', { valueCode: 'PRIOR_AUTH_REQUIRED' })],
+  });
+});
+afterAll(() => t.close());
+
+describe('FHIR bad resources', () => {
+  it.each(Object.keys(SHAPES) as TypeName[])(
+    '%s: every generated bad resource is refused as an OperationOutcome and writes nothing',
+    async (type) => {
+      const before = await countFhirRows(t);
+      const statuses = new Map<number, number>();
+      let cases = 0;
+      await fc.assert(
+        fc.asyncProperty(badResource(type), fc.boolean(), async ({ why, text }, conditional) => {
+          cases += 1;
+          const res = await t.app.inject({
+            method: conditional ? 'PUT' : 'POST',
+            url: `/fhir/R4/${type}${conditional ? `?identifier=${encodeURIComponent(`urn:pharmacy:any|bad-${type}`)}` : ''}`,
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/fhir+json' },
+            payload: text,
+          });
+          statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+          expect([400, 413, 422], `${why}: ${res.statusCode} ${res.body.slice(0, 300)}`).toContain(res.statusCode);
+          expect(res.headers['content-type']).toContain('application/fhir+json');
+          const outcome = res.json();
+          expect(outcome.resourceType).toBe('OperationOutcome');
+          expect(outcome.issue[0].diagnostics).not.toMatch(/at \w+ \(|node_modules|postgres|drizzle/i);
+        }),
+        { numRuns: RUNS },
+      );
+      expect(await countFhirRows(t)).toEqual(before);
+      console.info(
+        `FHIR bad resources, ${type}: ${cases} cases, answers ${JSON.stringify(Object.fromEntries(statuses))}, 0 written`,
+      );
+    },
+  );
+});

@@ -1,0 +1,356 @@
+/**
+ * The FHIR write side (issue 19): a pharmacy puts in patients, prescriptions and Tasks; a Task raises its item on
+ * the practice's Action Needed at the next read and a cancelled one takes it off; resends act once; versions
+ * guard updates; references outside the tenant or practice answer 422 naming the element; reads and writes are
+ * audited with the client.
+ */
+import { NPI_SYSTEM } from '@hcp/contract';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as s from '../src/db/schema.ts';
+import { buildTestApp, type TestApp } from './support/app.ts';
+import { injectAs, signIn } from './support/auth.ts';
+import {
+  countFhirRows as countRows,
+  input,
+  medicationRequest,
+  PT_SYSTEM,
+  patient,
+  RX_SYSTEM,
+  systemToken,
+  TASK_SYSTEM,
+  task,
+} from './support/fhir.ts';
+
+const PUBLIC_URL = 'https://portal.test';
+let t: TestApp;
+let token: string;
+let clientId: string;
+let readOnly: string;
+let otherTenantToken: string;
+let practiceId: string;
+let otherPracticeId: string;
+let npi: string;
+let morganUserId: string;
+
+const fhir = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, headers: Record<string, string> = {}, as = token) =>
+  t.app.inject({
+    method,
+    url: `/fhir/R4${url}`,
+    headers: { authorization: `Bearer ${as}`, 'content-type': 'application/fhir+json', ...headers },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+
+const stamp = Date.now().toString(36);
+/** Creates a patient and a prescription of Dr. Morgan's practice; returns their ids. */
+async function patientWithPrescription(key: string) {
+  const pt = await fhir('POST', '/Patient', patient(practiceId, `${stamp}-${key}`));
+  expect(pt.statusCode, pt.body).toBe(201);
+  const rx = await fhir('POST', '/MedicationRequest', medicationRequest(npi, `${stamp}-${key}`, pt.json().id));
+  expect(rx.statusCode, rx.body).toBe(201);
+  return { patientId: pt.json().id as string, prescriptionId: rx.json().id as string };
+}
+
+async function morganQueue() {
+  const morgan = await signIn(t.app, 'dr.morgan@demo.hcp');
+  const res = await injectAs(t.app, morgan, {
+    method: 'GET',
+    url: `/api/mdo/v2/users/${morgan.userID}/action-needed?actionType=ACTION_NEEDED_ALL`,
+  });
+  expect(res.statusCode).toBe(200);
+  type Rx = { id: string; needsRefillAuth: boolean; priorAuthStatus: string | null; alternativeMeds: string[] };
+  const rxs = (res.json().doctors as { patients: { prescriptions: Rx[] }[] }[]).flatMap((d) =>
+    d.patients.flatMap((p) => p.prescriptions),
+  );
+  return { morgan, rxs };
+}
+
+beforeAll(async () => {
+  t = await buildTestApp({ env: { PUBLIC_URL } });
+  const db = t.database.db;
+  const tenant = async (key: string) => (await db.select().from(s.tenants).where(eq(s.tenants.key, key)))[0]?.id as string;
+  const main = await tenant('main');
+  const [morgan] = await db
+    .select({ userId: s.users.id, officeId: s.officeMembers.mdOfficeId, npi: s.mdStaff.npi })
+    .from(s.users)
+    .innerJoin(s.mdStaff, eq(s.mdStaff.id, s.users.mdStaffId))
+    .innerJoin(s.officeMembers, eq(s.officeMembers.mdStaffId, s.mdStaff.id))
+    .where(eq(s.users.email, 'dr.morgan@demo.hcp'))
+    .limit(1);
+  practiceId = morgan?.officeId as string;
+  npi = morgan?.npi as string;
+  morganUserId = morgan?.userId as string;
+  const [other] = await db
+    .select({ id: s.mdOffices.id })
+    .from(s.mdOffices)
+    .where(and(eq(s.mdOffices.tenantId, main), sql`${s.mdOffices.id} <> ${practiceId}`))
+    .limit(1);
+  otherPracticeId = other?.id as string;
+  ({ token, clientId } = await systemToken(t, {
+    tenantId: main,
+    scopes: ['system/Patient.write', 'system/MedicationRequest.write', 'system/Task.write', 'system/*.read'],
+    publicUrl: PUBLIC_URL,
+  }));
+  ({ token: readOnly } = await systemToken(t, { tenantId: main, scopes: ['system/*.read'], publicUrl: PUBLIC_URL }));
+  ({ token: otherTenantToken } = await systemToken(t, {
+    tenantId: await tenant('harrow'),
+    scopes: ['system/*.*'],
+    publicUrl: PUBLIC_URL,
+  }));
+});
+afterAll(() => t.close());
+
+describe('FHIR Patient', () => {
+  it('creates, reads back the same, answers a resend once, and updates by identifier with versions', async () => {
+    const before = await countRows(t);
+    const body = patient(practiceId, `${stamp}-p1`);
+    const created = await fhir('POST', '/Patient', body);
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    expect(created.headers.location).toBe(`${PUBLIC_URL}/fhir/R4/Patient/${id}/_history/${created.json().meta.versionId}`);
+    expect(created.headers.etag).toBe(`W/"${created.json().meta.versionId}"`);
+    expect(created.json()).toMatchObject({
+      identifier: body.identifier,
+      name: [{ family: 'Rivera', given: ['Ana'] }],
+      birthDate: '1961-04-12',
+      telecom: [{ system: 'phone', value: '6145550142' }],
+      address: [{ line: ['12 Elm St'], city: 'Columbus', state: 'OH', postalCode: '43215' }],
+      managingOrganization: { reference: `Organization/${practiceId}` },
+    });
+    const [row] = await t.database.db.select().from(s.patients).where(eq(s.patients.id, id));
+    expect(row).toMatchObject({ mdOfficeId: practiceId, firstName: 'Ana', lastName: 'Rivera', dob: '1961-04-12' });
+
+    const resent = await fhir('POST', '/Patient', body);
+    expect(resent.statusCode).toBe(200);
+    expect(resent.json().id).toBe(id);
+    expect(await countRows(t)).toEqual({ ...before, patients: before.patients + 1, identifiers: before.identifiers + 1 });
+
+    const url = `/Patient?identifier=${encodeURIComponent(`${PT_SYSTEM}|${stamp}-p1`)}`;
+    const unchanged = await fhir('PUT', url, body);
+    expect(unchanged.json().meta.versionId).toBe(created.json().meta.versionId);
+    const moved = await fhir(
+      'PUT',
+      url,
+      { ...body, telecom: [{ system: 'phone', value: '614-555-0199' }] },
+      {
+        'if-match': created.headers.etag as string,
+      },
+    );
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().telecom).toEqual([{ system: 'phone', value: '6145550199', rank: 1 }]);
+    expect(moved.json().meta.versionId).not.toBe(created.json().meta.versionId);
+    const stale = await fhir('PUT', `/Patient/${id}`, { ...body, id }, { 'if-match': created.headers.etag as string });
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json().issue[0].code).toBe('conflict');
+
+    const found = (await fhir('GET', url)).json();
+    expect(found).toMatchObject({ resourceType: 'Bundle', total: 1, entry: [{ resource: { id } }] });
+    const since = encodeURIComponent(`ge${moved.json().meta.lastUpdated}`);
+    const recent = (await fhir('GET', `/Patient?_lastUpdated=${since}&_count=100`)).json();
+    expect(recent.entry.map((e: { resource: { id: string } }) => e.resource.id)).toContain(id);
+    const later = (
+      await fhir('GET', `/Patient?_lastUpdated=gt${new Date(Date.now() + 60_000).toISOString().slice(0, 10)}`)
+    ).json();
+    expect(later.total).toBe(0);
+    const audits = await t.database.db
+      .select()
+      .from(s.auditLog)
+      .where(and(eq(s.auditLog.entityId, id), sql`${s.auditLog.action} like 'fhir.Patient.%'`));
+    expect(audits.map((a) => a.action)).toEqual(
+      expect.arrayContaining([
+        'fhir.Patient.create',
+        'fhir.Patient.create-existing',
+        'fhir.Patient.update-unchanged',
+        'fhir.Patient.update',
+      ]),
+    );
+    expect(audits.every((a) => (a.details as { clientId: string }).clientId === clientId)).toBe(true);
+  });
+
+  it('answers 422 naming the element for an unknown practice or a missing birth date, and writes nothing', async () => {
+    const before = await countRows(t);
+    const unknown = await fhir(
+      'POST',
+      '/Patient',
+      patient(practiceId, `${stamp}-p2`, { managingOrganization: { reference: `Organization/${crypto.randomUUID()}` } }),
+    );
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().issue[0]).toMatchObject({ code: 'processing', expression: ['Patient.managingOrganization'] });
+    const noDob = await fhir('POST', '/Patient', patient(practiceId, `${stamp}-p3`, { birthDate: undefined }));
+    expect(noDob.statusCode).toBe(422);
+    expect(noDob.json().issue[0].expression).toEqual(['Patient.birthDate']);
+    const badType = await fhir('POST', '/Patient', patient(practiceId, `${stamp}-p4`, { birthDate: 19610412 }));
+    expect(badType.statusCode).toBe(400);
+    expect(badType.json().issue[0].expression).toContain('Patient.birthDate');
+    expect(await countRows(t)).toEqual(before);
+  });
+
+  it('keeps each tenant to its own: another tenant cannot read the patient nor put one in this practice', async () => {
+    const created = await fhir('POST', '/Patient', patient(practiceId, `${stamp}-p5`));
+    expect((await fhir('GET', `/Patient/${created.json().id}`, undefined, {}, otherTenantToken)).statusCode).toBe(404);
+    const foreign = await fhir('POST', '/Patient', patient(practiceId, `${stamp}-p6`), {}, otherTenantToken);
+    expect(foreign.statusCode).toBe(422);
+    expect((await fhir('POST', '/Patient', patient(practiceId, `${stamp}-p7`), {}, readOnly)).statusCode).toBe(403);
+  });
+});
+
+describe('FHIR MedicationRequest', () => {
+  it('creates a prescription of the practice with the order number, reads it both ways, and updates by identifier', async () => {
+    const pt = await fhir('POST', '/Patient', patient(practiceId, `${stamp}-m1`));
+    const body = medicationRequest(npi, `${stamp}-m1`, pt.json().id);
+    const created = await fhir('POST', '/MedicationRequest', body);
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    expect(created.json()).toMatchObject({
+      identifier: body.identifier,
+      status: 'active',
+      intent: 'order',
+      subject: { reference: `Patient/${pt.json().id}` },
+      medicationCodeableConcept: body.medicationCodeableConcept,
+      authoredOn: '2026-10-01T09:30:00.000Z',
+      dosageInstruction: [{ text: 'Take 1 tablet daily' }],
+      dispenseRequest: { numberOfRepeatsAllowed: 2, quantity: { value: 30 }, expectedSupplyDuration: { value: 30 } },
+      substitution: { allowedBoolean: true },
+      meta: { versionId: '0' },
+    });
+    const [rx] = await t.database.db.select().from(s.prescriptions).where(eq(s.prescriptions.id, id));
+    expect(rx).toMatchObject({ orderNumber: `${stamp}-m1`, mdOfficeId: practiceId, refills: 2, daysSupply: 30, quantity: 30 });
+    const events = await t.database.db.select().from(s.prescriptionEvents).where(eq(s.prescriptionEvents.prescriptionId, id));
+    expect(events.map((e) => e.type)).toEqual(['RECEIVED']);
+
+    const url = `/MedicationRequest?identifier=${encodeURIComponent(`${RX_SYSTEM}|${stamp}-m1`)}`;
+    const updated = await fhir(
+      'PUT',
+      url,
+      { ...body, dispenseRequest: { ...body.dispenseRequest, numberOfRepeatsAllowed: 5 } },
+      { 'if-match': 'W/"0"' },
+    );
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(updated.json()).toMatchObject({ meta: { versionId: '1' }, dispenseRequest: { numberOfRepeatsAllowed: 5 } });
+    expect((await fhir('PUT', url, body, { 'if-match': 'W/"0"' })).statusCode).toBe(412);
+  });
+
+  it('answers 422 naming the requester for an unknown NPI or a prescriber of another practice', async () => {
+    const pt = await fhir('POST', '/Patient', patient(practiceId, `${stamp}-m2`));
+    const before = await countRows(t);
+    const unknownNpi = await fhir(
+      'POST',
+      '/MedicationRequest',
+      medicationRequest(npi, `${stamp}-m2`, pt.json().id, {
+        requester: { identifier: { system: NPI_SYSTEM, value: '0000000000' } },
+      }),
+    );
+    expect(unknownNpi.statusCode).toBe(422);
+    expect(unknownNpi.json().issue[0]).toMatchObject({ expression: ['MedicationRequest.requester'] });
+    expect(unknownNpi.json().issue[0].diagnostics).toContain('0000000000');
+    const [stranger] = await t.database.db
+      .select({ id: s.mdStaff.id })
+      .from(s.mdStaff)
+      .innerJoin(s.officeMembers, eq(s.officeMembers.mdStaffId, s.mdStaff.id))
+      .where(and(eq(s.officeMembers.mdOfficeId, otherPracticeId), sql`${s.mdStaff.role} <> 'STAFF'`))
+      .limit(1);
+    const otherPractice = await fhir(
+      'POST',
+      '/MedicationRequest',
+      medicationRequest(npi, `${stamp}-m3`, pt.json().id, {
+        requester: { reference: `Practitioner/${stranger?.id}` },
+      }),
+    );
+    expect(otherPractice.statusCode).toBe(422);
+    const noPatient = await fhir('POST', '/MedicationRequest', medicationRequest(npi, `${stamp}-m4`, crypto.randomUUID()));
+    expect(noPatient.json().issue[0].expression).toEqual(['MedicationRequest.subject']);
+    expect(await countRows(t)).toEqual(before);
+  });
+});
+
+describe('FHIR Task', () => {
+  it("raises a refill request on the practice's Action Needed; a cancel takes it off; a resend after the decision raises nothing", async () => {
+    const { prescriptionId } = await patientWithPrescription('t1');
+    expect((await morganQueue()).rxs.some((rx) => rx.id === prescriptionId)).toBe(false);
+
+    const body = task(`${stamp}-t1`, 'refill-request', prescriptionId);
+    const created = await fhir('POST', '/Task', body);
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({
+      status: 'requested',
+      code: body.code,
+      focus: body.focus,
+      owner: { reference: expect.stringMatching(/^Practitioner\//) },
+      businessStatus: { text: 'Awaiting prescriber' },
+      meta: { versionId: '1' },
+    });
+    const { morgan, rxs } = await morganQueue();
+    expect(rxs.find((rx) => rx.id === prescriptionId)).toMatchObject({ needsRefillAuth: true });
+
+    const url = `/Task?identifier=${encodeURIComponent(`${TASK_SYSTEM}|${stamp}-t1`)}`;
+    const cancelled = await fhir('PUT', url, { ...body, status: 'cancelled' });
+    expect(cancelled.json()).toMatchObject({ status: 'cancelled', meta: { versionId: '2' } });
+    expect((await morganQueue()).rxs.some((rx) => rx.id === prescriptionId)).toBe(false);
+    const timeline = await t.database.db
+      .select()
+      .from(s.prescriptionEvents)
+      .where(eq(s.prescriptionEvents.prescriptionId, prescriptionId));
+    expect(timeline.map((e) => e.type)).toEqual(['RECEIVED', 'PHARMACY_REQUESTED', 'PHARMACY_WITHDREW']);
+
+    // Asked again, the prescriber authorises; the pharmacy's resend of the open Task then changes nothing.
+    await fhir('PUT', url, body);
+    expect((await morganQueue()).rxs.find((rx) => rx.id === prescriptionId)).toMatchObject({ needsRefillAuth: true });
+    const authorised = await injectAs(t.app, morgan, {
+      method: 'POST',
+      url: `/api/mdo/v1/prescriptions/${prescriptionId}/refills-authorized/erx`,
+      headers: { 'x-request-id': crypto.randomUUID() },
+      payload: { skipErxConfirmation: true },
+    });
+    expect(authorised.statusCode, authorised.body).toBe(200);
+    expect((await fhir('GET', `/Task/${created.json().id}`)).json().status).toBe('completed');
+    const resent = await fhir('PUT', url, body);
+    expect(resent.json()).toMatchObject({ status: 'completed' });
+    expect((await morganQueue()).rxs.some((rx) => rx.id === prescriptionId)).toBe(false);
+    const done = (
+      await fhir('GET', `/Task?status=completed&identifier=${encodeURIComponent(`${TASK_SYSTEM}|${stamp}-t1`)}`)
+    ).json();
+    expect(done.total).toBe(1);
+    expect(morganUserId).toBe(morgan.userID);
+  });
+
+  it("carries PA status and the alternatives offered to the prescriber's screen", async () => {
+    const pa = await patientWithPrescription('t2');
+    const paTask = task(`${stamp}-t2`, 'prior-authorization', pa.prescriptionId, {
+      input: [input('pa-status', { valueCode: 'PRIOR_AUTH_CHART_NOTES_NEEDED' }), input('pa-method', { valueCode: 'CMM_PA' })],
+    });
+    expect((await fhir('POST', '/Task', paTask)).statusCode).toBe(201);
+    const alt = await patientWithPrescription('t3');
+    const altTask = task(`${stamp}-t3`, 'substitution', alt.prescriptionId, {
+      input: [
+        input('substitution-reason', { valueCode: 'high-cost' }),
+        input('alternative', { valueString: 'Rosuvastatin 10 mg' }),
+        input('alternative', { valueString: 'Simvastatin 20 mg' }),
+      ],
+    });
+    const created = await fhir('POST', '/Task', altTask);
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().input).toHaveLength(3);
+    const { rxs } = await morganQueue();
+    expect(rxs.find((rx) => rx.id === pa.prescriptionId)).toMatchObject({ priorAuthStatus: 'PRIOR_AUTH_CHART_NOTES_NEEDED' });
+    expect(rxs.find((rx) => rx.id === alt.prescriptionId)?.alternativeMeds).toEqual(['Rosuvastatin 10 mg', 'Simvastatin 20 mg']);
+
+    const missing = await fhir('POST', '/Task', task(`${stamp}-t4`, 'prior-authorization', pa.prescriptionId));
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().issue[0].diagnostics).toContain('pa-status');
+  });
+
+  it('refuses a focus outside the tenant, an unknown code, and a change of code, writing nothing', async () => {
+    const { prescriptionId } = await patientWithPrescription('t5');
+    const before = await countRows(t);
+    const foreign = await fhir('POST', '/Task', task(`${stamp}-t5`, 'refill-request', prescriptionId), {}, otherTenantToken);
+    expect(foreign.statusCode).toBe(422);
+    expect(foreign.json().issue[0].expression).toEqual(['Task.focus']);
+    const unknown = await fhir('POST', '/Task', task(`${stamp}-t6`, 'coffee', prescriptionId));
+    expect(unknown.json().issue[0].expression).toEqual(['Task.code']);
+    expect(await countRows(t)).toEqual(before);
+    const created = await fhir('POST', '/Task', task(`${stamp}-t7`, 'refill-request', prescriptionId));
+    const changed = await fhir('PUT', `/Task/${created.json().id}`, task(`${stamp}-t7`, 'phone-exception', prescriptionId));
+    expect(changed.statusCode).toBe(422);
+    expect((await fhir('GET', `/Task/${created.json().id}`, undefined, {}, otherTenantToken)).statusCode).toBe(404);
+  });
+});

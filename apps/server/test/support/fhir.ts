@@ -1,0 +1,101 @@
+/** A registered integration client and its access token, signed in through the real SMART token endpoint. */
+import { CLIENT_ASSERTION_TYPE, NPI_SYSTEM, TASK_CODE_SYSTEM, TASK_INPUT_SYSTEM } from '@hcp/contract';
+import { sql } from 'drizzle-orm';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { expect } from 'vitest';
+import { registerClient } from '../../src/features/integrations/clients.ts';
+import type { TestApp } from './app.ts';
+
+export async function systemToken(
+  t: TestApp,
+  options: { tenantId: string; scopes: string[]; scope?: string; publicUrl: string },
+): Promise<{ token: string; clientId: string }> {
+  const { privateKey, publicKey } = await generateKeyPair('ES384', { extractable: true });
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'k', alg: 'ES384' };
+  const client = await registerClient(t.database.db, {
+    name: 'FHIR test',
+    jwks: { keys: [jwk as never] },
+    scopes: options.scopes,
+    tenantId: options.tenantId,
+    createdBy: null,
+  });
+  const now = Math.floor(Date.now() / 1000);
+  const assertion = await new SignJWT({})
+    .setProtectedHeader({ alg: 'ES384', kid: 'k' })
+    .setIssuer(client.clientId)
+    .setSubject(client.clientId)
+    .setAudience(`${options.publicUrl}/oauth2/token`)
+    .setExpirationTime(now + 120)
+    .setJti(crypto.randomUUID())
+    .sign(privateKey);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/oauth2/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_assertion_type: CLIENT_ASSERTION_TYPE,
+      client_assertion: assertion,
+      scope: options.scope ?? options.scopes.join(' '),
+    }).toString(),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return { token: res.json().access_token as string, clientId: client.clientId };
+}
+
+// ---- valid resources of each written type (tests change them) ----
+
+export const PT_SYSTEM = 'urn:pharmacy:patient';
+export const RX_SYSTEM = 'urn:pharmacy:order';
+export const TASK_SYSTEM = 'urn:pharmacy:task';
+
+export const patient = (practiceId: string, id: string, overrides: Record<string, unknown> = {}) => ({
+  resourceType: 'Patient',
+  identifier: [{ system: PT_SYSTEM, value: id }],
+  name: [{ family: 'Rivera', given: ['Ana'] }],
+  birthDate: '1961-04-12',
+  telecom: [{ system: 'phone', value: '(614) 555-0142' }],
+  address: [{ line: ['12 Elm St'], city: 'Columbus', state: 'OH', postalCode: '43215' }],
+  managingOrganization: { reference: `Organization/${practiceId}` },
+  ...overrides,
+});
+export const medicationRequest = (npi: string, order: string, patientId: string, overrides: Record<string, unknown> = {}) => ({
+  resourceType: 'MedicationRequest',
+  identifier: [{ system: RX_SYSTEM, value: order }],
+  status: 'active',
+  intent: 'order',
+  subject: { reference: `Patient/${patientId}` },
+  requester: { identifier: { system: NPI_SYSTEM, value: npi } },
+  medicationCodeableConcept: {
+    text: 'Atorvastatin 20 mg tablet',
+    coding: [{ system: 'http://hl7.org/fhir/sid/ndc', code: '0093-5057-98' }],
+  },
+  authoredOn: '2026-10-01T09:30:00Z',
+  dosageInstruction: [{ text: 'Take 1 tablet daily' }],
+  dispenseRequest: { numberOfRepeatsAllowed: 2, quantity: { value: 30 }, expectedSupplyDuration: { value: 30, unit: 'days' } },
+  ...overrides,
+});
+export const task = (id: string, code: string, prescriptionId: string, overrides: Record<string, unknown> = {}) => ({
+  resourceType: 'Task',
+  identifier: [{ system: TASK_SYSTEM, value: id }],
+  status: 'requested',
+  intent: 'order',
+  code: { coding: [{ system: TASK_CODE_SYSTEM, code }] },
+  focus: { reference: `MedicationRequest/${prescriptionId}` },
+  businessStatus: { text: 'Awaiting prescriber' },
+  ...overrides,
+});
+export const input = (code: string, value: Record<string, string>) => ({
+  type: { coding: [{ system: TASK_INPUT_SYSTEM, code }] },
+  ...value,
+});
+
+/** Rows the FHIR write side can add: a refused write must leave every count as it was. */
+export async function countFhirRows(t: TestApp) {
+  const result = (await t.database.db.execute(sql`select
+    (select count(*) from patients)::int as patients, (select count(*) from prescriptions)::int as prescriptions,
+    (select count(*) from inbound_tasks)::int as tasks, (select count(*) from fhir_identifiers)::int as identifiers`)) as unknown as {
+    rows: Record<string, number>[];
+  };
+  return result.rows[0] as { patients: number; prescriptions: number; tasks: number; identifiers: number };
+}

@@ -1,0 +1,48 @@
+/**
+ * The portal's FHIR R4 vocabulary (issue 19): the code systems a pharmacy uses to put work in, shared by the
+ * server's mapping, the pharmacy simulator and the docs. One Task code per Action Needed category.
+ */
+import type { ActionType } from '../rules/action-types.ts';
+
+export const FHIR_BASE_PATH = '/fhir/R4';
+export const NPI_SYSTEM = 'http://hl7.org/fhir/sid/us-npi';
+export const NDC_SYSTEM = 'http://hl7.org/fhir/sid/ndc';
+/** Our own identifier of a practice, for pharmacies that keep it. */
+export const PRACTICE_ID_SYSTEM = 'urn:hcp-portal:practice';
+/** What a Task asks of the prescriber. */
+export const TASK_CODE_SYSTEM = 'urn:hcp-portal:task-code';
+/** The named inputs of a Task (PA status and method, alternatives offered, the wrong phone…). */
+export const TASK_INPUT_SYSTEM = 'urn:hcp-portal:task-input';
+
+export const TASK_CODES = ['refill-request', 'prior-authorization', 'substitution', 'phone-exception', 'appeal'] as const;
+export type TaskCode = (typeof TASK_CODES)[number];
+
+export const TASK_CODE_CATEGORY: Record<TaskCode, ActionType> = {
+  'refill-request': 'refillAuth',
+  'prior-authorization': 'priorAuth',
+  substitution: 'altMed',
+  'phone-exception': 'phoneException',
+  appeal: 'appeals',
+};
+
+export const TASK_INPUTS = [
+  'pa-status',
+  'pa-method',
+  'substitution-reason',
+  'alternative',
+  'wrong-phone',
+  'payer',
+  'denial-reason',
+  'denial-date',
+  'what-is-needed',
+] as const;
+export type TaskInputCode = (typeof TASK_INPUTS)[number];
+
+/** Task statuses a pharmacy may send: open ones raise the item, closing ones take it off the prescriber's desk. */
+export const TASK_OPEN_STATUSES = ['requested', 'received', 'accepted', 'ready', 'in-progress', 'on-hold'] as const;
+export const TASK_CLOSING_STATUSES = ['cancelled', 'entered-in-error'] as const;
+export const TASK_INBOUND_STATUSES = [...TASK_OPEN_STATUSES, ...TASK_CLOSING_STATUSES] as const;
+export type TaskInboundStatus = (typeof TASK_INBOUND_STATUSES)[number];
+
+/** MedicationRequest statuses a pharmacy may send for a prescription it holds. */
+export const MEDICATION_REQUEST_STATUSES = ['active', 'on-hold', 'completed', 'stopped', 'cancelled'] as const;
