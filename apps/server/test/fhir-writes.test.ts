@@ -354,3 +354,77 @@ describe('FHIR Task', () => {
     expect((await fhir('GET', `/Task/${created.json().id}`, undefined, {}, otherTenantToken)).statusCode).toBe(404);
   });
 });
+
+describe('FHIR transaction Bundle', () => {
+  const bundleOf = (key: string, taskCode = 'refill-request') => ({
+    resourceType: 'Bundle',
+    type: 'transaction',
+    // Listed Task first: the server writes what is referenced first.
+    entry: [
+      {
+        fullUrl: `urn:uuid:${key}-t`,
+        resource: task(`${stamp}-${key}`, taskCode, 'placeholder', { focus: { reference: `urn:uuid:${key}-m` } }),
+        request: { method: 'PUT', url: `Task?identifier=${encodeURIComponent(`${TASK_SYSTEM}|${stamp}-${key}`)}` },
+      },
+      {
+        fullUrl: `urn:uuid:${key}-m`,
+        resource: medicationRequest(npi, `${stamp}-${key}`, 'placeholder', { subject: { reference: `urn:uuid:${key}-p` } }),
+        request: { method: 'POST', url: 'MedicationRequest' },
+      },
+      {
+        fullUrl: `urn:uuid:${key}-p`,
+        resource: patient(practiceId, `${stamp}-${key}`),
+        request: { method: 'POST', url: 'Patient' },
+      },
+    ],
+  });
+
+  it('writes a patient, the prescription and its Task together, resolving references, and a resend acts once', async () => {
+    const before = await countRows(t);
+    const res = await fhir('POST', '', bundleOf('b1'));
+    expect(res.statusCode, res.body).toBe(200);
+    const answer = res.json();
+    expect(answer).toMatchObject({ resourceType: 'Bundle', type: 'transaction-response' });
+    expect(answer.entry.map((e: { response: { status: string } }) => e.response.status)).toEqual([
+      '201 Created',
+      '201 Created',
+      '201 Created',
+    ]);
+    const [taskAnswer, rxAnswer, ptAnswer] = answer.entry.map((e: { resource: { id: string } }) => e.resource);
+    expect(taskAnswer.focus).toEqual({ reference: `MedicationRequest/${rxAnswer.id}` });
+    expect(rxAnswer.subject).toEqual({ reference: `Patient/${ptAnswer.id}` });
+    expect((await morganQueue()).rxs.find((rx) => rx.id === rxAnswer.id)).toMatchObject({ needsRefillAuth: true });
+    expect(await countRows(t)).toEqual({
+      patients: before.patients + 1,
+      prescriptions: before.prescriptions + 1,
+      tasks: before.tasks + 1,
+      identifiers: before.identifiers + 3,
+    });
+
+    const again = await fhir('POST', '', bundleOf('b1'));
+    expect(again.json().entry.map((e: { response: { status: string } }) => e.response.status)).toEqual([
+      '200 OK',
+      '200 OK',
+      '200 OK',
+    ]);
+    expect((await countRows(t)).tasks).toBe(before.tasks + 1);
+  });
+
+  it('changes nothing when one entry fails, and names that entry', async () => {
+    const before = await countRows(t);
+    const res = await fhir('POST', '', bundleOf('b2', 'coffee'));
+    expect(res.statusCode).toBe(422);
+    expect(res.json().issue[0]).toMatchObject({ expression: ['Bundle.entry[0].resource.code'] });
+    expect(res.json().issue[0].diagnostics).toContain('Nothing in the transaction was written');
+    const late = bundleOf('b3');
+    late.entry[2] = {
+      ...late.entry[2],
+      resource: patient(practiceId, `${stamp}-b3`, { birthDate: undefined }),
+    } as (typeof late.entry)[2];
+    expect((await fhir('POST', '', late)).statusCode).toBe(422);
+    expect(await countRows(t)).toEqual(before);
+    expect((await fhir('POST', '', { ...bundleOf('b4'), type: 'batch' })).statusCode).toBe(422);
+    expect((await fhir('POST', '', bundleOf('b5'), {}, readOnly)).statusCode).toBe(403);
+    expect(await countRows(t)).toEqual(before);
+  });
+});

@@ -34,17 +34,27 @@ export interface FhirContext {
   base: (request: FastifyRequest) => string;
 }
 
-/** A system token whose scopes cover `system/<type>.<access>` (user sessions never pass: another audience). */
-export const requireScope = (tokens: SystemTokens, type: string, access: 'read' | 'write') => async (request: FastifyRequest) => {
-  const header = request.headers.authorization;
-  const claims = typeof header === 'string' && header.startsWith('Bearer ') ? await tokens.verify(header.slice(7).trim()) : null;
-  if (!claims) throw new FhirError(401, 'login', 'A valid system access token is required (SMART Backend Services).');
+/** The scopes must cover `system/<type>.<access>`, or 403. */
+export function assertScope(claims: SystemClaims, type: string, access: 'read' | 'write') {
   const wanted = `system/${type}.${access}`;
   if (!claims.scopes.some((granted) => scopeCovers(granted, wanted))) {
     throw new FhirError(403, 'forbidden', `The token's scopes do not include ${wanted}.`);
   }
-  request.system = claims;
-};
+}
+
+/**
+ * A system token (user sessions never pass: another audience), and when a type is named, scopes covering
+ * `system/<type>.<access>`; a transaction Bundle checks each entry's type itself.
+ */
+export const requireScope =
+  (tokens: SystemTokens, type: string | null, access: 'read' | 'write') => async (request: FastifyRequest) => {
+    const header = request.headers.authorization;
+    const claims =
+      typeof header === 'string' && header.startsWith('Bearer ') ? await tokens.verify(header.slice(7).trim()) : null;
+    if (!claims) throw new FhirError(401, 'login', 'A valid system access token is required (SMART Backend Services).');
+    if (type) assertScope(claims, type, access);
+    request.system = claims;
+  };
 
 export const systemOf = (request: FastifyRequest) => request.system as SystemClaims;
 

@@ -38,6 +38,59 @@ export interface WrittenType<R extends Resource, Row extends { id: string }, Fie
   ops(request: FastifyRequest, identifier: BusinessIdentifier): RecordOps<{ versionId: string }, Fields>;
 }
 
+async function readResource<R extends Resource, Row extends { id: string }, Fields>(
+  db: Executor,
+  spec: WrittenType<R, Row, Fields>,
+  tenantId: string,
+  id: string,
+) {
+  const row = (await spec.rows(db, tenantId, { id }, ONE)).rows[0];
+  return row ? spec.toResource(row) : null;
+}
+
+/**
+ * Validates (400), maps (422) and writes one resource of the type, then reads it back in the same transaction:
+ * its own, or a savepoint of the caller's (`db` a transaction Bundle's transaction).
+ */
+export async function writeResource<R extends Resource, Row extends { id: string }, Fields>(
+  db: Executor,
+  spec: WrittenType<R, Row, Fields>,
+  request: FastifyRequest,
+  mode: WriteMode,
+  body: unknown,
+  ifMatch: string | undefined,
+) {
+  const { type } = spec;
+  const resource = validated<R>(body, type);
+  if (mode.kind === 'update' && resource.id !== undefined && resource.id !== mode.id) {
+    throw new FhirError(400, 'invalid', `${type}.id does not match the id in the address.`, [`${type}.id`]);
+  }
+  const { identifier, fields } = spec.fromResource(resource);
+  if (mode.kind === 'upsert' && (identifier.system !== mode.identifier.system || identifier.value !== mode.identifier.value)) {
+    throw new FhirError(400, 'invalid', `${type}.identifier must carry the identifier of the address.`, [`${type}.identifier`]);
+  }
+  const system = systemOf(request);
+  const written = await writeRecord(
+    db,
+    { system, requestId: request.id, ip: request.ip ?? null, mode, ifMatch },
+    spec.ops(request, identifier),
+    identifier,
+    fields,
+    (tx, id) => readResource(tx, spec, system.tenantId, id),
+  );
+  if (!written.body) throw new FhirError(500, 'exception', 'The record was written but could not be read back.');
+  return { ...written, body: written.body };
+}
+
+/** The `identifier=system|value` of a conditional update, or a 400 naming the parameter. */
+export function conditionalIdentifier(param: string | undefined | null): BusinessIdentifier {
+  const token = param ? parseToken(param) : null;
+  if (!token?.system || !token.value) {
+    throw new FhirError(400, 'invalid', 'A conditional update needs ?identifier=system|value.', ['identifier']);
+  }
+  return { system: token.system, value: token.value };
+}
+
 const conditionalQuery = z.object({ identifier: z.string().max(600).optional() });
 const ONE = { count: 1, offset: 0 };
 
@@ -51,46 +104,22 @@ export function registerWrittenType<R extends Resource, Row extends { id: string
   const read = requireScope(ctx.tokens, type, 'read');
   const write = requireScope(ctx.tokens, type, 'write');
 
-  async function readOne(tenantId: string, id: string) {
-    const row = (await spec.rows(ctx.db, tenantId, { id }, ONE)).rows[0];
-    return row ? spec.toResource(row) : null;
-  }
-
-  async function handleWrite(request: FastifyRequest, mode: WriteMode) {
-    const resource = validated<R>(request.body, type);
-    if (mode.kind === 'update' && resource.id !== undefined && resource.id !== mode.id) {
-      throw new FhirError(400, 'invalid', `${type}.id does not match the id in the address.`, [`${type}.id`]);
-    }
-    const { identifier, fields } = spec.fromResource(resource);
+  const readOne = (db: Executor, tenantId: string, id: string) => readResource(db, spec, tenantId, id);
+  const handleWrite = (request: FastifyRequest, mode: WriteMode) => {
     const ifMatch = request.headers['if-match'];
-    const outcome = await writeRecord(
-      ctx.db,
-      {
-        system: systemOf(request),
-        requestId: request.id,
-        ip: request.ip ?? null,
-        mode,
-        ifMatch: typeof ifMatch === 'string' ? ifMatch : undefined,
-      },
-      spec.ops(request, identifier),
-      identifier,
-      fields,
-    );
-    const body = await readOne(systemOf(request).tenantId, outcome.id);
-    if (!body) throw new FhirError(500, 'exception', 'The record was written but could not be read back.');
-    return { outcome, body };
-  }
+    return writeResource(ctx.db, spec, request, mode, request.body, typeof ifMatch === 'string' ? ifMatch : undefined);
+  };
 
   const answer = (
     request: FastifyRequest,
     reply: Parameters<typeof send>[0],
     written: Awaited<ReturnType<typeof handleWrite>>,
   ) => {
-    const { outcome, body } = written;
+    const { body } = written;
     reply.header('etag', `W/"${body.meta.versionId}"`);
     reply.header('last-modified', new Date().toUTCString());
-    if (outcome.created) {
-      reply.header('location', `${ctx.base(request)}/${type}/${outcome.id}/_history/${body.meta.versionId}`);
+    if (written.created) {
+      reply.header('location', `${ctx.base(request)}/${type}/${written.id}/_history/${body.meta.versionId}`);
       reply.code(201);
     }
     return send(reply, body);
@@ -104,19 +133,8 @@ export function registerWrittenType<R extends Resource, Row extends { id: string
     `/${type}`,
     { onRequest: write, schema: { tags: ['fhir'], querystring: conditionalQuery } },
     async (request, reply) => {
-      const { identifier } = request.query;
-      const token = identifier ? parseToken(identifier) : null;
-      if (!token?.system || !token.value) {
-        throw new FhirError(400, 'invalid', `A conditional update needs ?identifier=system|value.`, ['identifier']);
-      }
-      const resource = validated<R>(request.body, type);
-      const own = spec.fromResource(resource).identifier;
-      if (own.system !== token.system || own.value !== token.value) {
-        throw new FhirError(400, 'invalid', `${type}.identifier must carry the identifier of the address.`, [
-          `${type}.identifier`,
-        ]);
-      }
-      return answer(request, reply, await handleWrite(request, { kind: 'upsert' }));
+      const identifier = conditionalIdentifier(request.query.identifier);
+      return answer(request, reply, await handleWrite(request, { kind: 'upsert', identifier }));
     },
   );
 
@@ -125,7 +143,7 @@ export function registerWrittenType<R extends Resource, Row extends { id: string
   );
 
   routes.get(`/${type}/:id`, { onRequest: read, schema: { tags: ['fhir'], params: idParams } }, async (request, reply) => {
-    const body = await readOne(systemOf(request).tenantId, request.params.id);
+    const body = await readOne(ctx.db, systemOf(request).tenantId, request.params.id);
     if (!body) throw new FhirError(404, 'not-found', `${type}/${request.params.id} is not known.`);
     await auditRead(ctx.db, request, `fhir.${type}.read`, entityType, body.id);
     reply.header('etag', `W/"${body.meta.versionId}"`);

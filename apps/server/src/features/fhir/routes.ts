@@ -5,6 +5,7 @@
  * pharmacy writes Patient, MedicationRequest and Task (decision 0023).
  */
 import { NPI_SYSTEM, PRACTICE_ID_SYSTEM, TASK_INBOUND_STATUSES } from '@hcp/contract';
+import type { Resource } from '@medplum/fhirtypes';
 import type { FastifyError, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client.ts';
@@ -28,10 +29,11 @@ import { fromTask, toTask } from './mapping/task.ts';
 import { medicationRequestOps } from './medication-requests.ts';
 import { FhirError, operationOutcome } from './outcome.ts';
 import { patientOps } from './patients.ts';
-import { registerWrittenType } from './record-routes.ts';
+import { registerWrittenType, type WrittenType } from './record-routes.ts';
 import * as records from './records-repository.ts';
 import * as repo from './repository.ts';
 import { taskOps } from './tasks.ts';
+import { registerTransactions } from './transaction.ts';
 
 const WRITTEN_TYPES = ['Patient', 'MedicationRequest', 'Task'] as const;
 
@@ -109,6 +111,7 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
       rest: [
         {
           mode: 'server',
+          interaction: [{ code: 'transaction', documentation: 'All entries commit together or none does.' }],
           security: {
             service: [
               { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/restful-security-service', code: 'SMART-on-FHIR' }] },
@@ -203,7 +206,13 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
     map: toPractitioner,
   });
 
-  registerWrittenType(app, ctx, {
+  // biome-ignore lint/suspicious/noExplicitAny: specs of different resource types in one map, each used with its own.
+  const written = new Map<string, WrittenType<any, any, any>>();
+  const register = <R extends Resource, Row extends { id: string }, Fields>(spec: WrittenType<R, Row, Fields>) => {
+    registerWrittenType(app, ctx, spec);
+    written.set(spec.type, spec);
+  };
+  register({
     type: 'Patient',
     entityType: 'patient',
     statuses: null,
@@ -212,7 +221,7 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
     fromResource: fromPatient,
     ops: (request) => patientOps(systemOf(request).tenantId),
   });
-  registerWrittenType(app, ctx, {
+  register({
     type: 'MedicationRequest',
     entityType: 'prescription',
     statuses: null,
@@ -222,7 +231,7 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
     fromResource: fromMedicationRequest,
     ops: (request, identifier) => medicationRequestOps(systemOf(request).tenantId, identifier, request.id),
   });
-  registerWrittenType(app, ctx, {
+  register({
     type: 'Task',
     entityType: 'prescription-task',
     statuses: [...TASK_INBOUND_STATUSES, 'completed'],
@@ -231,4 +240,5 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
     fromResource: fromTask,
     ops: (request) => taskOps(systemOf(request).tenantId, systemOf(request).clientId, request.id),
   });
+  registerTransactions(app, ctx, written);
 };

@@ -15,8 +15,8 @@ import { claimIdentifier, entityOfIdentifier, type RecordType } from './records-
 export type WriteMode =
   /** POST: a known identifier answers the existing record unchanged (a resend acts once). */
   | { kind: 'create' }
-  /** PUT ?identifier=: update the record of the identifier, or create it. */
-  | { kind: 'upsert' }
+  /** PUT ?identifier=system|value: update the record of the identifier (the body's own), or create it. */
+  | { kind: 'upsert'; identifier: BusinessIdentifier }
   /** PUT /Type/id: update that record. */
   | { kind: 'update'; id: string };
 
@@ -50,13 +50,18 @@ export function versionOf(ifMatch: string): string {
     .replace(/^"(.*)"$/, '$1');
 }
 
-export async function writeRecord<Current extends { versionId: string }, Fields>(
-  db: Database,
+/**
+ * Writes one record and reads it back, both in one transaction: its own, or a savepoint within the caller's (a
+ * transaction Bundle, where every entry commits together or not at all).
+ */
+export async function writeRecord<Current extends { versionId: string }, Fields, Body>(
+  db: Executor,
   request: WriteRequest,
   ops: RecordOps<Current, Fields>,
   identifier: BusinessIdentifier,
   fields: Fields,
-): Promise<WriteOutcome> {
+  readBack: (tx: Executor, id: string) => Promise<Body>,
+): Promise<WriteOutcome & { body: Body }> {
   const { tenantId, clientId } = request.system;
   const audit = (tx: Executor, interaction: string, id: string) =>
     writeAudit(tx, {
@@ -69,7 +74,12 @@ export async function writeRecord<Current extends { versionId: string }, Fields>
       details: { clientId },
     });
 
-  return db.transaction(async (tx) => {
+  return (db as Database).transaction(async (tx) => {
+    const outcome = await write(tx);
+    return { ...outcome, body: await readBack(tx, outcome.id) };
+  });
+
+  async function write(tx: Executor): Promise<WriteOutcome> {
     const known = await entityOfIdentifier(tx, tenantId, ops.type, identifier);
     const { mode } = request;
     if (mode.kind === 'update' && known && known !== mode.id) {
@@ -107,5 +117,5 @@ export async function writeRecord<Current extends { versionId: string }, Fields>
     await ops.create(tx, id, fields);
     await audit(tx, 'create', id);
     return { id, created: true, changed: true };
-  });
+  }
 }
