@@ -30,6 +30,16 @@ export const test = base.extend<{ problems: string[] }>({
 export { expect };
 
 export async function expectAccessible(page: Page): Promise<void> {
+  // Scan a settled page: a toast still fading in measured as low contrast once (CI). Endless animations
+  // (spinners) are left running.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
   const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
   if (process.env.AXE_DEBUG)

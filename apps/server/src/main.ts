@@ -1,9 +1,11 @@
 /** Process entry: config, migrate, seed when empty, listen, and shut down cleanly. */
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
 import { loadReferenceData } from './db/reference-data.ts';
+import { ensureDemoPharmacyClient } from './features/integrations/demo-client.ts';
 import { listDemoAppealLinks, writeDemoAppealLinks } from './seed/demo-appeals.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed/index.ts';
 import { describeStartupError } from './startup-errors.ts';
@@ -54,6 +56,13 @@ export async function start(): Promise<{ app: FastifyInstance; database: Databas
       const shown = [links.find((l) => l.variant === 'getCovered'), links.find((l) => l.variant === 'appeal')];
       if (links.length > 0) console.log(`Demo appeal links (more in ${config.dataDir}/demo-appeals.json):`);
       for (const link of shown) if (link) console.log(`  ${url}${link.path}`);
+      const pharmacy = await ensureDemoPharmacyClient(database.db, config.dataDir).catch(() => null);
+      if (pharmacy) {
+        console.log(`Demo pharmacy system (FHIR R4 at ${url}/fhir/R4, client ${pharmacy.clientId}, key in ${pharmacy.file}):`);
+        console.log(
+          `  npm run pharmacy:simulate -- --url ${url}   (posts a morning's refill, PA, substitution and phone requests)`,
+        );
+      }
     }
     return { app, database, config };
   } catch (error) {

@@ -45,6 +45,7 @@ describe('FHIR R4', () => {
     expect(body.rest[0].resource.map((r: { type: string }) => r.type)).toEqual([
       'Organization',
       'Practitioner',
+      'PractitionerRole',
       'Patient',
       'MedicationRequest',
       'Task',
@@ -113,6 +114,34 @@ describe('FHIR R4', () => {
     expect(badCount.json().resourceType).toBe('OperationOutcome');
     const audits = await t.database.db.select().from(s.auditLog).where(eq(s.auditLog.action, 'fhir.Practitioner.search'));
     expect(audits.some((a) => (a.details as { clientId?: string }).clientId === clientId)).toBe(true);
+  });
+});
+
+describe('FHIR PractitionerRole', () => {
+  it("lists a practice's prescribers and staff with their NPI, within the tenant", async () => {
+    const [member] = await t.database.db
+      .select({ practiceId: s.officeMembers.mdOfficeId })
+      .from(s.officeMembers)
+      .innerJoin(s.mdOffices, eq(s.mdOffices.id, s.officeMembers.mdOfficeId))
+      .where(eq(s.mdOffices.tenantId, mainTenant))
+      .limit(1);
+    const members = await t.database.db
+      .select({ staffId: s.officeMembers.mdStaffId })
+      .from(s.officeMembers)
+      .where(eq(s.officeMembers.mdOfficeId, member?.practiceId as string));
+    const found = (await get(`/fhir/R4/PractitionerRole?organization=Organization/${member?.practiceId}&_count=100`)).json();
+    expect(found.total).toBe(members.length);
+    expect(
+      found.entry.map((e: { resource: { practitioner: { reference: string } } }) => e.resource.practitioner.reference).sort(),
+    ).toEqual(members.map((m) => `Practitioner/${m.staffId}`).sort());
+    expect(found.entry[0].resource.organization).toEqual({ reference: `Organization/${member?.practiceId}` });
+    const [harrow] = await t.database.db
+      .select({ id: s.mdOffices.id })
+      .from(s.mdOffices)
+      .innerJoin(s.tenants, eq(s.tenants.id, s.mdOffices.tenantId))
+      .where(eq(s.tenants.key, 'harrow'))
+      .limit(1);
+    expect((await get(`/fhir/R4/PractitionerRole?organization=${harrow?.id}`)).json().total).toBe(0);
   });
 });
 

@@ -2,7 +2,7 @@
 import { idSchema } from '@hcp/contract';
 import { and, asc, count, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { mdOffices, mdStaff } from '../../db/schema.ts';
+import { mdOffices, mdStaff, officeMembers } from '../../db/schema.ts';
 import type { PracticeRow, StaffRow } from './mapping/directory.ts';
 
 const practiceColumns = {
@@ -74,4 +74,40 @@ export async function practitioners(db: Executor, tenantId: string, filter: { id
     db.select({ n: count() }).from(mdStaff).where(condition),
   ]);
   return { rows: rows as StaffRow[], total: total?.n ?? 0 };
+}
+
+/** Who works at which of the tenant's practices (PractitionerRole), by practice or by HCP. */
+export async function practitionerRoles(
+  db: Executor,
+  tenantId: string,
+  filter: { practiceId?: string; staffId?: string },
+  page: Page,
+) {
+  if ((filter.practiceId !== undefined && !isId(filter.practiceId)) || (filter.staffId !== undefined && !isId(filter.staffId))) {
+    return NONE;
+  }
+  const condition = and(
+    eq(mdOffices.tenantId, tenantId),
+    isNull(mdOffices.deletedAt),
+    isNull(mdStaff.deletedAt),
+    filter.practiceId !== undefined ? eq(officeMembers.mdOfficeId, filter.practiceId) : undefined,
+    filter.staffId !== undefined ? eq(officeMembers.mdStaffId, filter.staffId) : undefined,
+  );
+  const from = () =>
+    db
+      .select({ practiceId: officeMembers.mdOfficeId, staffId: officeMembers.mdStaffId, role: mdStaff.role, npi: mdStaff.npi })
+      .from(officeMembers)
+      .innerJoin(mdOffices, eq(mdOffices.id, officeMembers.mdOfficeId))
+      .innerJoin(mdStaff, eq(mdStaff.id, officeMembers.mdStaffId))
+      .where(condition);
+  const [rows, [total]] = await Promise.all([
+    from().orderBy(asc(officeMembers.mdOfficeId), asc(officeMembers.mdStaffId)).limit(page.count).offset(page.offset),
+    db
+      .select({ n: count() })
+      .from(officeMembers)
+      .innerJoin(mdOffices, eq(mdOffices.id, officeMembers.mdOfficeId))
+      .innerJoin(mdStaff, eq(mdStaff.id, officeMembers.mdStaffId))
+      .where(condition),
+  ]);
+  return { rows, total: total?.n ?? 0 };
 }

@@ -8,6 +8,7 @@ import { NPI_SYSTEM, PRACTICE_ID_SYSTEM, TASK_INBOUND_STATUSES } from '@hcp/cont
 import type { Resource } from '@medplum/fhirtypes';
 import type { FastifyError, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import type { SystemTokens } from '../../lib/system-tokens.ts';
 import {
@@ -22,7 +23,7 @@ import {
   systemOf,
 } from './http.ts';
 import { parseToken } from './mapping/common.ts';
-import { toOrganization, toPractitioner } from './mapping/directory.ts';
+import { toOrganization, toPractitioner, toPractitionerRole } from './mapping/directory.ts';
 import { fromMedicationRequest, toMedicationRequest } from './mapping/medication-request.ts';
 import { fromPatient, toPatient } from './mapping/patient.ts';
 import { fromTask, toTask } from './mapping/task.ts';
@@ -132,6 +133,14 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
                 { name: '_count', type: 'number' },
               ],
             })),
+            {
+              type: 'PractitionerRole',
+              interaction: [{ code: 'search-type' }],
+              searchParam: [
+                { name: 'organization', type: 'reference' },
+                { name: 'practitioner', type: 'reference' },
+              ],
+            },
             ...WRITTEN_TYPES.map((type) => ({
               type,
               versioning: 'versioned-update',
@@ -205,6 +214,29 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
     identifiers: { [NPI_SYSTEM]: (value) => ({ npi: value }) },
     map: toPractitioner,
   });
+
+  /** Who works where: `PractitionerRole?organization=Organization/<id>` lists a practice's prescribers and staff. */
+  const roleQuery = searchQuery.pick({ _count: true, _offset: true }).extend({
+    organization: z.string().max(200).optional(),
+    practitioner: z.string().max(200).optional(),
+  });
+  app.get(
+    '/PractitionerRole',
+    { onRequest: requireScope(tokens, 'PractitionerRole', 'read'), schema: { tags: ['fhir'], querystring: roleQuery } },
+    async (request, reply) => {
+      const { organization, practitioner, _count: count, _offset: offset } = request.query;
+      const filter = {
+        ...(organization !== undefined ? { practiceId: organization.replace(/^Organization\//, '') } : {}),
+        ...(practitioner !== undefined ? { staffId: practitioner.replace(/^Practitioner\//, '') } : {}),
+      };
+      const { rows, total } = await repo.practitionerRoles(db, systemOf(request).tenantId, filter, { count, offset });
+      await auditRead(db, request, 'fhir.PractitionerRole.search', 'md_staff', null, { total });
+      return send(
+        reply,
+        searchset(request, base(request), 'PractitionerRole', rows.map(toPractitionerRole), total, { count, offset }),
+      );
+    },
+  );
 
   // biome-ignore lint/suspicious/noExplicitAny: specs of different resource types in one map, each used with its own.
   const written = new Map<string, WrittenType<any, any, any>>();

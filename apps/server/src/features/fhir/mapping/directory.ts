@@ -82,3 +82,28 @@ export function toPractitioner(row: StaffRow) {
     ...(row.specialty ? { qualification: [{ code: { text: row.specialty } }] } : {}),
   };
 }
+
+export interface RoleRow {
+  practiceId: string;
+  staffId: string;
+  role: string;
+  npi: string | null;
+}
+
+/** One HCP at one practice: prescribers (MD, PA, NP, DO, ARNP) may sign; office staff prepare. */
+export function toPractitionerRole(row: RoleRow) {
+  return {
+    resourceType: 'PractitionerRole' as const,
+    id: `${row.practiceId.slice(0, 8)}-${row.staffId}`,
+    active: true,
+    practitioner: { reference: `Practitioner/${row.staffId}` },
+    organization: { reference: `Organization/${row.practiceId}` },
+    ...(row.npi ? { identifier: [{ system: NPI_SYSTEM, value: row.npi }] } : {}),
+    code: [
+      {
+        coding: [{ system: 'urn:hcp-portal:staff-role', code: row.role }],
+        text: row.role === 'STAFF' ? 'Office staff' : `Prescriber (${row.role})`,
+      },
+    ],
+  };
+}
