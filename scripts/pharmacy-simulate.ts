@@ -3,7 +3,7 @@
  * (issue 19). Signs in with SMART Backend Services as the demo client `npm start` registered (its key in
  * DATA_DIR/pharmacy-simulator.json), finds the practices and their prescribers, then posts one transaction Bundle
  * per request (a patient, the prescription, the Task: refill requests, prior authorizations, substitutions, phone
- * exceptions), half of them for the demo prescriber. Prints what it did, without patient names.
+ * exceptions; every fourth with the patient's message for the office), half of them for the demo prescriber. Prints what it did, without patient names.
  *
  *   npm run pharmacy:simulate -- [--url http://localhost:3000] [--data-dir ./data] [--count 12]
  *                                [--npi <prescriber NPI>] [--category refill-request] [--json]
@@ -79,7 +79,7 @@ async function accessToken(): Promise<string> {
       grant_type: 'client_credentials',
       client_assertion_type: CLIENT_ASSERTION_TYPE,
       client_assertion: assertion,
-      scope: 'system/*.read system/Patient.write system/MedicationRequest.write system/Task.write',
+      scope: 'system/*.read system/Patient.write system/MedicationRequest.write system/Task.write system/Communication.write',
     }),
   }).catch((error: Error) => fail(`cannot reach ${base} (${error.message}); is the portal running?`));
   const body = (await res.json()) as { access_token?: string; error_description?: string };
@@ -191,7 +191,13 @@ function inputsOf(code: TaskCode, drug: (typeof DRUGS)[number]) {
   }
 }
 
-function bundleFor(target: { practice: string; npi: string }, code: TaskCode) {
+const MESSAGES = [
+  'Can my refill be sent before Friday? I travel on Saturday.',
+  'The pharmacy says my insurance needs a form from the doctor.',
+  'I have a mild rash since starting this, should I keep taking it?',
+];
+
+function bundleFor(target: { practice: string; npi: string }, code: TaskCode, withMessage: boolean) {
   const stamp = `${Date.now().toString(36)}${randomInt(1000, 9999)}`;
   const drug = pick(DRUGS);
   const birth = new Date(Date.UTC(randomInt(1940, 2004), randomInt(12), randomInt(1, 28))).toISOString().slice(0, 10);
@@ -245,6 +251,21 @@ function bundleFor(target: { practice: string; npi: string }, code: TaskCode) {
           input: inputsOf(code, drug),
         },
       },
+      ...(withMessage
+        ? [
+            {
+              request: { method: 'POST', url: 'Communication' },
+              resource: {
+                resourceType: 'Communication',
+                identifier: [{ system: 'urn:demo-pharmacy:message', value: `M${stamp}` }],
+                status: 'completed',
+                subject: { reference: 'urn:uuid:patient' },
+                about: [{ reference: 'urn:uuid:prescription' }],
+                payload: [{ contentString: pick(MESSAGES) }],
+              },
+            },
+          ]
+        : []),
     ],
   };
 }
@@ -258,7 +279,11 @@ for (let i = 0; i < count; i += 1) {
   const mine = targets.filter((t) => t.npi === focus);
   const target = i % 2 === 0 && mine.length ? pick(mine) : pick(targets);
   const code = only ?? pick(MIX);
-  const answer = await fhir<{ entry: { resource: { resourceType: string; id: string } }[] }>('POST', '', bundleFor(target, code));
+  const answer = await fhir<{ entry: { resource: { resourceType: string; id: string } }[] }>(
+    'POST',
+    '',
+    bundleFor(target, code, !only && i % 4 === 3),
+  );
   const idOf = (type: string) => answer.entry.find((e) => e.resource.resourceType === type)?.resource.id as string;
   sent.push({ task: idOf('Task'), prescription: idOf('MedicationRequest'), code, practice: target.name });
   if (!values.json) console.log(`${String(i + 1).padStart(3)}. ${code.padEnd(20)} ${target.name}  Task/${idOf('Task')}`);

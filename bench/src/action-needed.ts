@@ -45,7 +45,7 @@ with scope as (
     'lastProcessedDate', to_char(last_processed_at, 'YYYY-MM-DD HH24:MI:SS'), 'orderNumber', order_number,
     'orderStatus', order_status, 'price', price::float8,
     'alternativeMeds', case when substitution_status like 'SUBSTITUTION_PENDING_MD_SELECTION_%' then coalesce(
-      (select json_agg(a.alternative_name order by a.rank) from drug_alternatives a where a.drug_name = picked.drug_name), '[]'::json)
+      to_json(offered_alternatives), (select json_agg(a.alternative_name order by a.rank) from drug_alternatives a where a.drug_name = picked.drug_name), '[]'::json)
       else '[]'::json end
   ) order by prescribed_at, id) as prescriptions
   from picked group by prescriber_id, patient_id

@@ -1,5 +1,6 @@
 /** `npm run bench`: every line is "name: subject vs baseline = ratio". BENCH_SECONDS sets each HTTP run. */
 import { actionNeededBench } from './action-needed.ts';
+import { fhirBench } from './fhir.ts';
 import { httpOverhead } from './http-overhead.ts';
 import { rulesBench } from './rules.ts';
 import { rxListRenderBench } from './rx-list-render.ts';
@@ -11,4 +12,5 @@ rulesBench();
 await httpOverhead(seconds);
 await signInBench();
 await rxListRenderBench();
+await fhirBench(seconds);
 if (process.env.BENCH_SKIP_LARGE !== '1') await actionNeededBench(seconds);

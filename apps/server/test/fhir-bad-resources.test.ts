@@ -1,5 +1,5 @@
 /**
- * Hostile resources at the FHIR write side (issue 19): for Patient, MedicationRequest and Task, at least 200
+ * Hostile resources at the FHIR write side (issue 19): for Patient, MedicationRequest, Task and Communication, 200
  * generated bad resources each (fast-check): required elements dropped, elements of the wrong JSON type, unknown
  * and prototype-pollution keys, codes outside the vocabulary, malformed dates, bodies that are not a resource
  * or not JSON, references to nothing, over-long text. Each is sent as a create or a conditional update and must
@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
-import { countFhirRows, input, medicationRequest, patient, systemToken, task } from './support/fhir.ts';
+import { communication, countFhirRows, input, medicationRequest, patient, systemToken, task } from './support/fhir.ts';
 
 const RUNS = Number(process.env.FHIR_BAD_RUNS ?? 200);
 const PUBLIC_URL = 'https://portal.test';
@@ -35,6 +35,13 @@ const SHAPES = {
     strings: [['status'], ['intent'], ['authoredOn'], ['subject', 'reference'], ['medicationCodeableConcept', 'text']],
     codes: [['status'], ['intent']],
     dates: [['authoredOn']],
+    references: [['subject', 'reference']],
+  },
+  Communication: {
+    required: ['identifier', 'status', 'subject', 'payload'],
+    strings: [['status'], ['subject', 'reference'], ['payload', 0, 'contentString'], ['identifier', 0, 'value']],
+    codes: [['status']],
+    dates: [] as (string | number)[][],
     references: [['subject', 'reference']],
   },
   Task: {
@@ -172,6 +179,7 @@ beforeAll(async () => {
     .then((r) => (r as unknown as { rows: Record<string, string>[] }).rows);
   valid.Patient = patient(rx?.md_office_id as string, 'bad-p');
   valid.MedicationRequest = medicationRequest(rx?.npi as string, 'bad-m', rx?.patient_id as string);
+  valid.Communication = communication('bad-c', rx?.patient_id as string);
   valid.Task = task('bad-t', 'prior-authorization', rx?.id as string, {
     input: [input('pa-status', { valueCode: 'PRIOR_AUTH_REQUIRED' })],
   });

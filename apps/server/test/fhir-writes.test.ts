@@ -11,6 +11,8 @@ import * as s from '../src/db/schema.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
 import {
+  COMM_SYSTEM,
+  communication,
   countFhirRows as countRows,
   input,
   medicationRequest,
@@ -88,7 +90,13 @@ beforeAll(async () => {
   otherPracticeId = other?.id as string;
   ({ token, clientId } = await systemToken(t, {
     tenantId: main,
-    scopes: ['system/Patient.write', 'system/MedicationRequest.write', 'system/Task.write', 'system/*.read'],
+    scopes: [
+      'system/Patient.write',
+      'system/MedicationRequest.write',
+      'system/Task.write',
+      'system/Communication.write',
+      'system/*.read',
+    ],
     publicUrl: PUBLIC_URL,
   }));
   ({ token: readOnly } = await systemToken(t, { tenantId: main, scopes: ['system/*.read'], publicUrl: PUBLIC_URL }));
@@ -399,6 +407,8 @@ describe('FHIR transaction Bundle', () => {
       prescriptions: before.prescriptions + 1,
       tasks: before.tasks + 1,
       identifiers: before.identifiers + 3,
+      comments: before.comments,
+      mentions: before.mentions,
     });
 
     const again = await fhir('POST', '', bundleOf('b1'));
@@ -426,5 +436,51 @@ describe('FHIR transaction Bundle', () => {
     expect((await fhir('POST', '', { ...bundleOf('b4'), type: 'batch' })).statusCode).toBe(422);
     expect((await fhir('POST', '', bundleOf('b5'), {}, readOnly)).statusCode).toBe(403);
     expect(await countRows(t)).toEqual(before);
+  });
+});
+
+describe('FHIR Communication', () => {
+  it("puts a patient's message unread on the practice's New Comments, once, and never changes it", async () => {
+    const { patientId, prescriptionId } = await patientWithPrescription('c1');
+    const morgan = await signIn(t.app, 'dr.morgan@demo.hcp');
+    const unread = async () => {
+      const res = await injectAs(t.app, morgan, {
+        method: 'GET',
+        url: `/api/mdo/v2/users/${morgan.userID}/doctor-list-search?newComments=true`,
+      });
+      return JSON.stringify(res.json()).includes(patientId);
+    };
+    expect(await unread()).toBe(false);
+    const body = communication(`${stamp}-c1`, patientId, { about: [{ reference: `MedicationRequest/${prescriptionId}` }] });
+    const created = await fhir('POST', '/Communication', body);
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({
+      status: 'completed',
+      subject: { reference: `Patient/${patientId}` },
+      about: [{ reference: `MedicationRequest/${prescriptionId}` }],
+      recipient: [{ reference: `Organization/${practiceId}` }],
+      payload: body.payload,
+    });
+    expect(await unread()).toBe(true);
+    const thread = await injectAs(t.app, morgan, { method: 'GET', url: `/api/mdo/v1/patients/${patientId}/all-rx-comment` });
+    expect(thread.body).toContain('I travel on Saturday');
+
+    const before = await countRows(t);
+    const url = `/Communication?identifier=${encodeURIComponent(`${COMM_SYSTEM}|${stamp}-c1`)}`;
+    expect((await fhir('PUT', url, body)).statusCode).toBe(200);
+    const changed = await fhir('PUT', url, { ...body, payload: [{ contentString: 'Something else' }] });
+    expect(changed.statusCode).toBe(422);
+    expect(changed.json().issue[0].expression).toEqual(['Communication.payload']);
+    const other = await patientWithPrescription('c2');
+    const wrongAbout = await fhir(
+      'POST',
+      '/Communication',
+      communication(`${stamp}-c2`, patientId, {
+        about: [{ reference: `MedicationRequest/${other.prescriptionId}` }],
+      }),
+    );
+    expect(wrongAbout.json().issue[0].expression).toEqual(['Communication.about']);
+    expect((await countRows(t)).comments).toBe(before.comments);
+    expect((await fhir('GET', `/Communication/${created.json().id}`, undefined, {}, otherTenantToken)).statusCode).toBe(404);
   });
 });

@@ -49,6 +49,7 @@ describe('FHIR R4', () => {
       'Patient',
       'MedicationRequest',
       'Task',
+      'Communication',
     ]);
   });
 

@@ -94,8 +94,27 @@ export const input = (code: string, value: Record<string, string>) => ({
 export async function countFhirRows(t: TestApp) {
   const result = (await t.database.db.execute(sql`select
     (select count(*) from patients)::int as patients, (select count(*) from prescriptions)::int as prescriptions,
-    (select count(*) from inbound_tasks)::int as tasks, (select count(*) from fhir_identifiers)::int as identifiers`)) as unknown as {
+    (select count(*) from inbound_tasks)::int as tasks, (select count(*) from fhir_identifiers)::int as identifiers,
+    (select count(*) from comments)::int as comments, (select count(*) from comment_mentions)::int as mentions`)) as unknown as {
     rows: Record<string, number>[];
   };
-  return result.rows[0] as { patients: number; prescriptions: number; tasks: number; identifiers: number };
+  return result.rows[0] as {
+    patients: number;
+    prescriptions: number;
+    tasks: number;
+    identifiers: number;
+    comments: number;
+    mentions: number;
+  };
 }
+
+export const COMM_SYSTEM = 'urn:pharmacy:message';
+export const communication = (id: string, patientId: string, overrides: Record<string, unknown> = {}) => ({
+  resourceType: 'Communication',
+  identifier: [{ system: COMM_SYSTEM, value: id }],
+  status: 'completed',
+  subject: { reference: `Patient/${patientId}` },
+  sender: { reference: `Patient/${patientId}` },
+  payload: [{ contentString: 'Can my refill be sent before Friday? I travel on Saturday.' }],
+  ...overrides,
+});

@@ -7,6 +7,8 @@ import { idSchema, PRESCRIBER_ROLES } from '@hcp/contract';
 import { and, asc, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
+  commentMentions,
+  comments,
   fhirIdentifiers,
   inboundTasks,
   mdOffices,
@@ -18,12 +20,13 @@ import {
 } from '../../db/schema.ts';
 import { altMedPendingSql, priorAuthNeedsActionSql } from '../../lib/prescription-sql.ts';
 import type { BusinessIdentifier } from './mapping/common.ts';
+import type { CommentRow } from './mapping/communication.ts';
 import type { PrescriptionFields, PrescriptionRow } from './mapping/medication-request.ts';
 import type { PatientFields, PatientRow } from './mapping/patient.ts';
 import type { TaskInputs, TaskRow } from './mapping/task.ts';
 import type { Page } from './repository.ts';
 
-export type RecordType = 'Patient' | 'MedicationRequest' | 'Task';
+export type RecordType = 'Patient' | 'MedicationRequest' | 'Task' | 'Communication';
 export const isId = (value: string) => idSchema.safeParse(value).success;
 
 /** Search filters every written resource type shares. */
@@ -351,4 +354,52 @@ export async function otherOpenTasks(
       ),
     );
   return row?.n ?? 0;
+}
+
+// ---- patients' comments (Communication) ----
+
+const commentsOfTenant = (tenantId: string) =>
+  sql`comments c join md_offices o on o.id = c.md_office_id and o.tenant_id = ${tenantId}`;
+
+/** Patients' comments only: what the office wrote back is the portal's, not the pharmacy's to read here. */
+export async function commentRows(db: Executor, tenantId: string, filter: RecordFilter, page: Page, lock = false) {
+  const conditions = filterSql(tenantId, 'Communication', { id: sql`c.id`, updatedAt: sql`c.created_at` }, filter);
+  if (!conditions) return NONE;
+  const where = sql`where c.from_patient ${conditions.length ? sql`and ${and_(conditions)}` : sql``}`;
+  const [rows, total] = await Promise.all([
+    db.execute(sql`select c.id, c.patient_id as "patientId", c.md_office_id as "practiceId", c.prescription_id as "prescriptionId",
+        c.body, ${epochMs(sql`c.created_at`)} as "createdAt"
+      from ${commentsOfTenant(tenantId)} ${where}
+      order by c.created_at, c.id limit ${page.count} offset ${page.offset} ${lock ? sql`for update of c` : sql``}`),
+    lock ? null : db.execute(sql`select count(*)::int as n from ${commentsOfTenant(tenantId)} ${where}`),
+  ]);
+  const found = rowsOf(rows).map((r) => ({ ...r, createdAt: new Date(Number(r.createdAt)) }));
+  const identifiers = await identifiersOf(
+    db,
+    'Communication',
+    found.map((r) => r.id),
+  );
+  return {
+    rows: found.map((r) => ({ ...r, identifiers: identifiers.get(r.id) ?? [] }) as CommentRow),
+    total: total ? Number(rowsOf(total)[0]?.n) : found.length,
+  };
+}
+
+/** A patient's comment for their practice, unread there (New Comments). */
+export async function insertPatientComment(
+  db: Executor,
+  id: string,
+  values: { patientId: string; practiceId: string; prescriptionId: string | null; body: string; sentAt: Date | null },
+) {
+  await db.insert(comments).values({
+    id,
+    patientId: values.patientId,
+    mdOfficeId: values.practiceId,
+    prescriptionId: values.prescriptionId,
+    authorName: 'Patient',
+    fromPatient: true,
+    body: values.body,
+    ...(values.sentAt ? { createdAt: values.sentAt } : {}),
+  });
+  await db.insert(commentMentions).values({ commentId: id, mdOfficeId: values.practiceId });
 }

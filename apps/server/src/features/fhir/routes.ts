@@ -11,6 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import type { SystemTokens } from '../../lib/system-tokens.ts';
+import { communicationOps } from './communications.ts';
 import {
   auditRead,
   FHIR_JSON,
@@ -23,6 +24,7 @@ import {
   systemOf,
 } from './http.ts';
 import { parseToken } from './mapping/common.ts';
+import { fromCommunication, toCommunication } from './mapping/communication.ts';
 import { toOrganization, toPractitioner, toPractitionerRole } from './mapping/directory.ts';
 import { fromMedicationRequest, toMedicationRequest } from './mapping/medication-request.ts';
 import { fromPatient, toPatient } from './mapping/patient.ts';
@@ -36,7 +38,7 @@ import * as repo from './repository.ts';
 import { taskOps } from './tasks.ts';
 import { registerTransactions } from './transaction.ts';
 
-const WRITTEN_TYPES = ['Patient', 'MedicationRequest', 'Task'] as const;
+const WRITTEN_TYPES = ['Patient', 'MedicationRequest', 'Task', 'Communication'] as const;
 
 export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTokens; publicUrl: string | undefined }> = async (
   app,
@@ -271,6 +273,15 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
     toResource: (row) => toTask(row) as ReturnType<typeof toTask> & { id: string; meta: { versionId: string } },
     fromResource: fromTask,
     ops: (request) => taskOps(systemOf(request).tenantId, systemOf(request).clientId, request.id),
+  });
+  register({
+    type: 'Communication',
+    entityType: 'comment',
+    statuses: null,
+    rows: records.commentRows,
+    toResource: (row) => toCommunication(row) as ReturnType<typeof toCommunication> & { id: string; meta: { versionId: string } },
+    fromResource: fromCommunication,
+    ops: (request) => communicationOps(systemOf(request).tenantId),
   });
   registerTransactions(app, ctx, written);
 };

@@ -1,0 +1,202 @@
+/**
+ * The pharmacy door (issue 19), on the small demo seed in PGlite. (1) Task upserts per second through
+ * `PUT /fhir/R4/Task?identifier=…` (system-token guard, R4 validation, mapping, identifier claim, task row, the
+ * prescription's flag, timeline event, audit row, read-back) against a bare node:http server that parses the same
+ * body and inserts the same task row and raises the same flag in one transaction: interleaved rounds (A, B, A,
+ * B…), the ratio of each pair, printed as median with min and max. (2) The time from posting a Task to its
+ * presence in the prescriber's Action Needed answer, p50 and p95, against GET Action Needed alone.
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CLIENT_ASSERTION_TYPE, TASK_CODE_SYSTEM } from '@hcp/contract';
+import { PGlite } from '@electric-sql/pglite';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { wrapPglite } from '../../apps/server/src/db/client.ts';
+import { registerClient } from '../../apps/server/src/features/integrations/clients.ts';
+import { seedDemoData } from '../../apps/server/src/seed/index.ts';
+import { benchSignIn, median, startBenchApp } from './bench-app.ts';
+import { report } from './measure.ts';
+
+const ROUNDS = 5;
+const CONNECTIONS = 4;
+
+/** Sends requests from `connections` loops for `ms`; answers per second. */
+async function throughput(ms: number, connections: number, send: () => Promise<Response>): Promise<number> {
+  let done = 0;
+  const end = performance.now() + ms;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < end) {
+        const res = await send();
+        if (!res.ok) throw new Error(`fhir bench: answer ${res.status} ${await res.text()}`);
+        await res.arrayBuffer();
+        done += 1;
+      }
+    }),
+  );
+  return done / (ms / 1000);
+}
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+};
+
+export async function fhirBench(seconds: number): Promise<void> {
+  const pglite = new PGlite();
+  const database = wrapPglite(pglite);
+  await database.migrate();
+  await seedDemoData(database.db, { size: 'small' });
+  const publicUrl = 'http://127.0.0.1';
+  const { app, base } = await startBenchApp(database);
+  const tenant = (await pglite.query<{ id: string }>(`select id from tenants where key = 'main'`)).rows[0]?.id as string;
+
+  const { privateKey, publicKey } = await generateKeyPair('ES384', { extractable: true });
+  const client = await registerClient(database.db, {
+    name: 'Bench pharmacy',
+    jwks: { keys: [{ ...(await exportJWK(publicKey)), kid: 'b', alg: 'ES384' } as never] },
+    scopes: ['system/*.*'],
+    tenantId: tenant,
+    createdBy: null,
+  });
+  const port = new URL(base).port;
+  const now = Math.floor(Date.now() / 1000);
+  const assertion = await new SignJWT({})
+    .setProtectedHeader({ alg: 'ES384', kid: 'b' })
+    .setIssuer(client.clientId)
+    .setSubject(client.clientId)
+    .setAudience(`${publicUrl}:${port}/oauth2/token`)
+    .setExpirationTime(now + 240)
+    .setJti(randomUUID())
+    .sign(privateKey);
+  const tokenRes = await fetch(`${base}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_assertion_type: CLIENT_ASSERTION_TYPE,
+      client_assertion: assertion,
+      scope: 'system/*.*',
+    }),
+  });
+  const { access_token: token } = (await tokenRes.json()) as { access_token: string };
+  if (!token) throw new Error('fhir bench: no system token');
+
+  const morgan = await benchSignIn(base, 'dr.morgan@demo.hcp');
+  const rxRows = (
+    await pglite.query<{ id: string }>(
+      `select rx.id from prescriptions rx join users u on u.md_office_id = rx.md_office_id
+       where u.email = 'dr.morgan@demo.hcp' and not rx.needs_refill_auth order by rx.id limit 400`,
+    )
+  ).rows.map((r) => r.id);
+  let next = 0;
+  const taskBody = (id: string, prescriptionId: string) =>
+    JSON.stringify({
+      resourceType: 'Task',
+      identifier: [{ system: 'urn:bench:task', value: id }],
+      status: 'requested',
+      intent: 'order',
+      code: { coding: [{ system: TASK_CODE_SYSTEM, code: 'refill-request' }] },
+      focus: { reference: `MedicationRequest/${prescriptionId}` },
+      businessStatus: { text: 'Waiting' },
+    });
+  const fhirHeaders = { authorization: `Bearer ${token}`, 'content-type': 'application/fhir+json' };
+  const ours = () => {
+    const id = `t${next++}`;
+    return fetch(`${base}/fhir/R4/Task?identifier=${encodeURIComponent(`urn:bench:task|${id}`)}`, {
+      method: 'PUT',
+      headers: fhirHeaders,
+      body: taskBody(id, rxRows[next % rxRows.length] as string),
+    });
+  };
+
+  // The baseline: the same body in, the same rows written in one transaction, the resource echoed back.
+  const bare = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const task = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { focus: { reference: string } };
+      const prescriptionId = task.focus.reference.split('/')[1];
+      const result = await pglite.transaction(async (tx) => {
+        const row = await tx.query<{ id: string }>(
+          `insert into inbound_tasks (tenant_id, client_id, prescription_id, category, status, input)
+           values ($1, $2, $3, 'refillAuth', 'requested', '{}') returning id`,
+          [tenant, client.clientId, prescriptionId],
+        );
+        await tx.query('update prescriptions set needs_refill_auth = true, version = version + 1 where id = $1', [prescriptionId]);
+        return row.rows[0]?.id;
+      });
+      res.writeHead(201, { 'content-type': 'application/fhir+json' });
+      res.end(JSON.stringify({ ...task, id: result }));
+    });
+  });
+  await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
+  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/fhir/R4/Task`;
+  const baseline = () => {
+    const id = `b${next++}`;
+    return fetch(bareUrl, { method: 'PUT', headers: fhirHeaders, body: taskBody(id, rxRows[next % rxRows.length] as string) });
+  };
+
+  const roundMs = Math.max(1000, (seconds * 1000) / 2);
+  await throughput(500, CONNECTIONS, ours); // warm-up: loads the R4 definitions
+  await throughput(500, CONNECTIONS, baseline);
+  const ratios: number[] = [];
+  const oursRates: number[] = [];
+  const baseRates: number[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const a = await throughput(roundMs, CONNECTIONS, ours);
+    const b = await throughput(roundMs, CONNECTIONS, baseline);
+    oursRates.push(a);
+    baseRates.push(b);
+    ratios.push(a / b);
+  }
+  report(
+    'fhir-task-upsert (PGlite)',
+    'PUT /fhir/R4/Task?identifier=',
+    'bare node:http + the same insert and flag in one transaction',
+    median(ratios),
+    `median of ${ROUNDS} interleaved rounds, min ${Math.min(...ratios).toFixed(2)}x, max ${Math.max(...ratios).toFixed(2)}x; ` +
+      `${median(oursRates).toFixed(0)} vs ${median(baseRates).toFixed(0)} upserts/s, ${CONNECTIONS} connections`,
+  );
+
+  // Posted -> visible: a new refill Task, then Dr. Morgan's Action Needed until it holds the prescription.
+  const listUrl = `${base}/api/mdo/v2/users/${morgan.userID}/action-needed?actionType=ACTION_NEEDED_REFILL_AUTH`;
+  const userHeaders = { authorization: `Bearer ${morgan.accessToken}`, 'x-user-id': morgan.userID };
+  const fresh = (
+    await pglite.query<{ id: string }>(
+      `select rx.id from prescriptions rx join users u on u.md_office_id = rx.md_office_id
+       where u.email = 'dr.morgan@demo.hcp' and not rx.needs_refill_auth order by rx.id desc limit 30`,
+    )
+  ).rows.map((r) => r.id);
+  const visible: number[] = [];
+  const listOnly: number[] = [];
+  for (const prescriptionId of fresh) {
+    const start = performance.now();
+    const id = `v${next++}`;
+    const put = await fetch(`${base}/fhir/R4/Task?identifier=${encodeURIComponent(`urn:bench:task|${id}`)}`, {
+      method: 'PUT',
+      headers: fhirHeaders,
+      body: taskBody(id, prescriptionId),
+    });
+    if (put.status !== 201) throw new Error(`fhir bench: ${put.status}`);
+    for (;;) {
+      const listStart = performance.now();
+      const text = await (await fetch(listUrl, { headers: userHeaders })).text();
+      listOnly.push(performance.now() - listStart);
+      if (text.includes(prescriptionId)) break;
+    }
+    visible.push(performance.now() - start);
+  }
+  report(
+    'fhir-posted-to-visible (PGlite)',
+    'Task posted -> in Action Needed, p95',
+    'GET Action Needed alone, p95',
+    quantile(visible, 0.95) / quantile(listOnly, 0.95),
+    `p50 ${quantile(visible, 0.5).toFixed(1)} ms, p95 ${quantile(visible, 0.95).toFixed(1)} ms over ${visible.length} Tasks ` +
+      `(visible at the first read every time: ${listOnly.length === visible.length}); list alone p95 ${quantile(listOnly, 0.95).toFixed(1)} ms`,
+  );
+  await app.close();
+  bare.close();
+  await database.close();
+}
