@@ -9,8 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CLIENT_ASSERTION_TYPE, TASK_CODE_SYSTEM } from '@hcp/contract';
 import { PGlite } from '@electric-sql/pglite';
+import { CLIENT_ASSERTION_TYPE, TASK_CODE_SYSTEM } from '@hcp/contract';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { wrapPglite } from '../../apps/server/src/db/client.ts';
 import { registerClient } from '../../apps/server/src/features/integrations/clients.ts';
@@ -124,7 +124,9 @@ export async function fhirBench(seconds: number): Promise<void> {
            values ($1, $2, $3, 'refillAuth', 'requested', '{}') returning id`,
           [tenant, client.clientId, prescriptionId],
         );
-        await tx.query('update prescriptions set needs_refill_auth = true, version = version + 1 where id = $1', [prescriptionId]);
+        await tx.query('update prescriptions set needs_refill_auth = true, version = version + 1 where id = $1', [
+          prescriptionId,
+        ]);
         return row.rows[0]?.id;
       });
       res.writeHead(201, { 'content-type': 'application/fhir+json' });

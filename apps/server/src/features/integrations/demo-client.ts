@@ -57,7 +57,13 @@ export async function ensureDemoPharmacyClient(
   const client = await registerClient(db, {
     name: 'Demo pharmacy (simulator)',
     jwks: { keys: [{ ...(await exportJWK(publicKey)), kid, alg: 'ES384', use: 'sig' } as never] },
-    scopes: ['system/*.read', 'system/Patient.write', 'system/MedicationRequest.write', 'system/Task.write', 'system/Communication.write'],
+    scopes: [
+      'system/*.read',
+      'system/Patient.write',
+      'system/MedicationRequest.write',
+      'system/Task.write',
+      'system/Communication.write',
+    ],
     tenantId: tenant.id,
     createdBy: null,
   });
