@@ -58,9 +58,10 @@ export async function start(): Promise<{ app: FastifyInstance; database: Databas
       for (const link of shown) if (link) console.log(`  ${url}${link.path}`);
       const pharmacy = await ensureDemoPharmacyClient(database.db, config.dataDir).catch(() => null);
       if (pharmacy) {
+        const dataDirOption = config.dataDir === path.resolve('data') ? '' : ` --data-dir ${config.dataDir}`;
         console.log(`Demo pharmacy system (FHIR R4 at ${url}/fhir/R4, client ${pharmacy.clientId}, key in ${pharmacy.file}):`);
         console.log(
-          `  npm run pharmacy:simulate -- --url ${url}   (posts a morning's refill, PA, substitution and phone requests)`,
+          `  npm run pharmacy:simulate -- --url ${url}${dataDirOption}   (posts a morning's refills, PAs, substitutions, phone exceptions)`,
         );
       }
     }
