@@ -8,20 +8,13 @@
  *   npm run pharmacy:simulate -- [--url http://localhost:3000] [--data-dir ./data] [--count 12]
  *                                [--npi <prescriber NPI>] [--category refill-request] [--json]
  */
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  CLIENT_ASSERTION_TYPE,
-  NDC_SYSTEM,
-  NPI_SYSTEM,
-  TASK_CODE_SYSTEM,
-  TASK_CODES,
-  TASK_INPUT_SYSTEM,
-  type TaskCode,
-} from '@hcp/contract';
-import { importJWK, SignJWT } from 'jose';
+import { NDC_SYSTEM, NPI_SYSTEM, TASK_CODE_SYSTEM, TASK_CODES, TASK_INPUT_SYSTEM, type TaskCode } from '@hcp/contract';
+import { type CryptoKey, importJWK } from 'jose';
+import { systemAccessToken } from './smart-client.ts';
 
 const { values } = parseArgs({
   options: {
@@ -61,30 +54,18 @@ function readKeyFile(): SimulatorFile {
 const simulator = readKeyFile();
 
 async function accessToken(): Promise<string> {
-  const key = await importJWK(simulator.privateJwk, simulator.alg);
-  const now = Math.floor(Date.now() / 1000);
-  const assertion = await new SignJWT({})
-    .setProtectedHeader({ alg: simulator.alg, kid: simulator.kid })
-    .setIssuer(simulator.clientId)
-    .setSubject(simulator.clientId)
-    .setAudience(`${base}/oauth2/token`)
-    .setIssuedAt(now)
-    .setExpirationTime(now + 240)
-    .setJti(randomUUID())
-    .sign(key);
-  const res = await fetch(`${base}/oauth2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_assertion_type: CLIENT_ASSERTION_TYPE,
-      client_assertion: assertion,
+  try {
+    return await systemAccessToken({
+      base,
+      clientId: simulator.clientId,
+      kid: simulator.kid,
+      alg: simulator.alg,
+      privateKey: (await importJWK(simulator.privateJwk, simulator.alg)) as CryptoKey,
       scope: 'system/*.read system/Patient.write system/MedicationRequest.write system/Task.write system/Communication.write',
-    }),
-  }).catch((error: Error) => fail(`cannot reach ${base} (${error.message}); is the portal running?`));
-  const body = (await res.json()) as { access_token?: string; error_description?: string };
-  if (!res.ok || !body.access_token) fail(`sign-in refused: ${body.error_description ?? res.status}`);
-  return body.access_token as string;
+    });
+  } catch (error) {
+    return fail(`${(error as Error).message} (is the portal running at ${base}?)`);
+  }
 }
 
 const token = await accessToken();

@@ -121,6 +121,60 @@ const rowsOf = (result: unknown) => (result as { rows: ({ id: string } & Record<
 const epochMs = (column: SQL) => sql`(extract(epoch from ${column}) * 1000)::float8`;
 const and_ = (conditions: SQL[]) => sql.join(conditions, sql` and `);
 
+/** One written type's list query: its columns, its tenant-filtered FROM, its id/updated/status expressions. */
+interface ListQuery {
+  type: RecordType;
+  /** The alias of the table a write locks (`for update of <alias>`). */
+  alias: 'pt' | 'rx' | 't' | 'c';
+  columns: SQL;
+  from: (tenantId: string) => SQL;
+  table: { id: SQL; updatedAt: SQL; status?: SQL };
+  /** A condition every row meets (a patient's comments only). */
+  always?: SQL;
+  /** Columns answered as epoch milliseconds, turned into dates. */
+  dates: string[];
+}
+
+/** Rows of one written type by the search filter, a page of them, with their business identifiers. */
+async function listRecords<Row>(
+  db: Executor,
+  tenantId: string,
+  query: ListQuery,
+  filter: RecordFilter,
+  page: Page,
+  lock: boolean,
+): Promise<{ rows: Row[]; total: number }> {
+  const conditions = filterSql(tenantId, query.type, query.table, filter);
+  if (!conditions) return NONE;
+  const all = [...(query.always ? [query.always] : []), ...conditions];
+  const where = all.length ? sql`where ${and_(all)}` : sql``;
+  const from = query.from(tenantId);
+  const [rows, total] = await Promise.all([
+    db.execute(sql`select ${query.columns} from ${from} ${where}
+      order by ${query.table.updatedAt}, ${query.table.id} limit ${page.count} offset ${page.offset}
+      ${lock ? sql`for update of ${sql.raw(query.alias)}` : sql``}`),
+    // A read by id or under lock is one row at most: no count to run.
+    lock || filter.id !== undefined ? null : db.execute(sql`select count(*)::int as n from ${from} ${where}`),
+  ]);
+  const found = rowsOf(rows).map((r) => {
+    const row: Record<string, unknown> = { ...r };
+    for (const key of query.dates) row[key] = new Date(Number(r[key]));
+    return row as { id: string } & Record<string, unknown>;
+  });
+  // Under lock the caller compares fields, not identifiers (it found the row by id or by its identifier).
+  const identifiers = lock
+    ? new Map<string, BusinessIdentifier[]>()
+    : await identifiersOf(
+        db,
+        query.type,
+        found.map((r) => r.id),
+      );
+  return {
+    rows: found.map((r) => ({ ...r, identifiers: identifiers.get(r.id) ?? [] }) as Row),
+    total: total ? Number(rowsOf(total)[0]?.n) : found.length,
+  };
+}
+
 // ---- patients ----
 
 export async function practiceInTenant(db: Executor, tenantId: string, practiceId: string) {
@@ -137,26 +191,22 @@ const patientColumns = sql`pt.id, pt.md_office_id as "practiceId", pt.first_name
 const patientsOfTenant = (tenantId: string) =>
   sql`patients pt join md_offices o on o.id = pt.md_office_id and o.tenant_id = ${tenantId}`;
 
-export async function patientRows(db: Executor, tenantId: string, filter: RecordFilter, page: Page, lock = false) {
-  const conditions = filterSql(tenantId, 'Patient', { id: sql`pt.id`, updatedAt: sql`pt.updated_at` }, filter);
-  if (!conditions) return NONE;
-  const where = conditions.length ? sql`where ${and_(conditions)}` : sql``;
-  const [rows, total] = await Promise.all([
-    db.execute(sql`select ${patientColumns} from ${patientsOfTenant(tenantId)} ${where}
-      order by pt.updated_at, pt.id limit ${page.count} offset ${page.offset} ${lock ? sql`for update of pt` : sql``}`),
-    lock ? null : db.execute(sql`select count(*)::int as n from ${patientsOfTenant(tenantId)} ${where}`),
-  ]);
-  const found = rowsOf(rows).map((r) => ({ ...r, updatedAt: new Date(Number(r.updatedAt)) }));
-  const identifiers = await identifiersOf(
+export const patientRows = (db: Executor, tenantId: string, filter: RecordFilter, page: Page, lock = false) =>
+  listRecords<PatientRow>(
     db,
-    'Patient',
-    found.map((r) => r.id),
+    tenantId,
+    {
+      type: 'Patient',
+      alias: 'pt',
+      columns: patientColumns,
+      from: patientsOfTenant,
+      table: { id: sql`pt.id`, updatedAt: sql`pt.updated_at` },
+      dates: ['updatedAt'],
+    },
+    filter,
+    page,
+    lock,
   );
-  return {
-    rows: found.map((r) => ({ ...r, identifiers: identifiers.get(r.id) ?? [] }) as PatientRow),
-    total: total ? Number(rowsOf(total)[0]?.n) : found.length,
-  };
-}
 
 export async function insertPatient(db: Executor, id: string, fields: PatientFields) {
   const { practiceId, ...rest } = fields;
@@ -204,30 +254,22 @@ const prescriptionColumns = sql`rx.id, rx.patient_id as "patientId", rx.prescrib
 const prescriptionsOfTenant = (tenantId: string) =>
   sql`prescriptions rx join md_offices o on o.id = rx.md_office_id and o.tenant_id = ${tenantId}`;
 
-export async function prescriptionRows(db: Executor, tenantId: string, filter: RecordFilter, page: Page, lock = false) {
-  const conditions = filterSql(tenantId, 'MedicationRequest', { id: sql`rx.id`, updatedAt: sql`rx.updated_at` }, filter);
-  if (!conditions) return NONE;
-  const where = conditions.length ? sql`where ${and_(conditions)}` : sql``;
-  const [rows, total] = await Promise.all([
-    db.execute(sql`select ${prescriptionColumns} from ${prescriptionsOfTenant(tenantId)} ${where}
-      order by rx.updated_at, rx.id limit ${page.count} offset ${page.offset} ${lock ? sql`for update of rx` : sql``}`),
-    lock ? null : db.execute(sql`select count(*)::int as n from ${prescriptionsOfTenant(tenantId)} ${where}`),
-  ]);
-  const found = rowsOf(rows).map((r) => ({
-    ...r,
-    prescribedAt: new Date(Number(r.prescribedAt)),
-    updatedAt: new Date(Number(r.updatedAt)),
-  }));
-  const identifiers = await identifiersOf(
+export const prescriptionRows = (db: Executor, tenantId: string, filter: RecordFilter, page: Page, lock = false) =>
+  listRecords<PrescriptionRow & { practiceId: string }>(
     db,
-    'MedicationRequest',
-    found.map((r) => r.id),
+    tenantId,
+    {
+      type: 'MedicationRequest',
+      alias: 'rx',
+      columns: prescriptionColumns,
+      from: prescriptionsOfTenant,
+      table: { id: sql`rx.id`, updatedAt: sql`rx.updated_at` },
+      dates: ['prescribedAt', 'updatedAt'],
+    },
+    filter,
+    page,
+    lock,
   );
-  return {
-    rows: found.map((r) => ({ ...r, identifiers: identifiers.get(r.id) ?? [] }) as PrescriptionRow & { practiceId: string }),
-    total: total ? Number(rowsOf(total)[0]?.n) : found.length,
-  };
-}
 
 type PrescriptionValues = Omit<PrescriptionFields, 'prescriber' | 'ndc'> & {
   prescriberId: string;
@@ -283,34 +325,25 @@ const taskStatusSql = sql`(case when t.status in ('cancelled', 'entered-in-error
 const tasksOfTenant = (tenantId: string) =>
   sql`inbound_tasks t join prescriptions rx on rx.id = t.prescription_id and t.tenant_id = ${tenantId}`;
 
-export async function taskRows(db: Executor, tenantId: string, filter: RecordFilter, page: Page, lock = false) {
-  const conditions = filterSql(tenantId, 'Task', { id: sql`t.id`, updatedAt: sql`t.updated_at`, status: taskStatusSql }, filter);
-  if (!conditions) return NONE;
-  const where = conditions.length ? sql`where ${and_(conditions)}` : sql``;
-  const [rows, total] = await Promise.all([
-    db.execute(sql`select t.id, t.category, t.status, t.business_status as "businessStatus", t.input, t.note,
+export const taskRows = (db: Executor, tenantId: string, filter: RecordFilter, page: Page, lock = false) =>
+  listRecords<TaskRow>(
+    db,
+    tenantId,
+    {
+      type: 'Task',
+      alias: 't',
+      columns: sql`t.id, t.category, t.status, t.business_status as "businessStatus", t.input, t.note,
         t.prescription_id as "prescriptionId", rx.patient_id as "patientId", rx.prescriber_id as "prescriberId",
         coalesce(${itemOpenSql}, false) as "itemOpen", t.version,
-        ${epochMs(sql`t.created_at`)} as "createdAt", ${epochMs(sql`t.updated_at`)} as "updatedAt"
-      from ${tasksOfTenant(tenantId)} ${where}
-      order by t.updated_at, t.id limit ${page.count} offset ${page.offset} ${lock ? sql`for update of t` : sql``}`),
-    lock ? null : db.execute(sql`select count(*)::int as n from ${tasksOfTenant(tenantId)} ${where}`),
-  ]);
-  const found = rowsOf(rows).map((r) => ({
-    ...r,
-    createdAt: new Date(Number(r.createdAt)),
-    updatedAt: new Date(Number(r.updatedAt)),
-  }));
-  const identifiers = await identifiersOf(
-    db,
-    'Task',
-    found.map((r) => r.id),
+        ${epochMs(sql`t.created_at`)} as "createdAt", ${epochMs(sql`t.updated_at`)} as "updatedAt"`,
+      from: tasksOfTenant,
+      table: { id: sql`t.id`, updatedAt: sql`t.updated_at`, status: taskStatusSql },
+      dates: ['createdAt', 'updatedAt'],
+    },
+    filter,
+    page,
+    lock,
   );
-  return {
-    rows: found.map((r) => ({ ...r, identifiers: identifiers.get(r.id) ?? [] }) as TaskRow),
-    total: total ? Number(rowsOf(total)[0]?.n) : found.length,
-  };
-}
 
 export interface TaskValues {
   tenantId: string;
@@ -362,28 +395,24 @@ const commentsOfTenant = (tenantId: string) =>
   sql`comments c join md_offices o on o.id = c.md_office_id and o.tenant_id = ${tenantId}`;
 
 /** Patients' comments only: what the office wrote back is the portal's, not the pharmacy's to read here. */
-export async function commentRows(db: Executor, tenantId: string, filter: RecordFilter, page: Page, lock = false) {
-  const conditions = filterSql(tenantId, 'Communication', { id: sql`c.id`, updatedAt: sql`c.created_at` }, filter);
-  if (!conditions) return NONE;
-  const where = sql`where c.from_patient ${conditions.length ? sql`and ${and_(conditions)}` : sql``}`;
-  const [rows, total] = await Promise.all([
-    db.execute(sql`select c.id, c.patient_id as "patientId", c.md_office_id as "practiceId", c.prescription_id as "prescriptionId",
-        c.body, ${epochMs(sql`c.created_at`)} as "createdAt"
-      from ${commentsOfTenant(tenantId)} ${where}
-      order by c.created_at, c.id limit ${page.count} offset ${page.offset} ${lock ? sql`for update of c` : sql``}`),
-    lock ? null : db.execute(sql`select count(*)::int as n from ${commentsOfTenant(tenantId)} ${where}`),
-  ]);
-  const found = rowsOf(rows).map((r) => ({ ...r, createdAt: new Date(Number(r.createdAt)) }));
-  const identifiers = await identifiersOf(
+export const commentRows = (db: Executor, tenantId: string, filter: RecordFilter, page: Page, lock = false) =>
+  listRecords<CommentRow>(
     db,
-    'Communication',
-    found.map((r) => r.id),
+    tenantId,
+    {
+      type: 'Communication',
+      alias: 'c',
+      columns: sql`c.id, c.patient_id as "patientId", c.md_office_id as "practiceId", c.prescription_id as "prescriptionId",
+        c.body, ${epochMs(sql`c.created_at`)} as "createdAt"`,
+      from: commentsOfTenant,
+      table: { id: sql`c.id`, updatedAt: sql`c.created_at` },
+      always: sql`c.from_patient`,
+      dates: ['createdAt'],
+    },
+    filter,
+    page,
+    lock,
   );
-  return {
-    rows: found.map((r) => ({ ...r, identifiers: identifiers.get(r.id) ?? [] }) as CommentRow),
-    total: total ? Number(rowsOf(total)[0]?.n) : found.length,
-  };
-}
 
 /** A patient's comment for their practice, unread there (New Comments). */
 export async function insertPatientComment(
