@@ -347,6 +347,49 @@ describe('FHIR Task', () => {
     expect(missing.json().issue[0].diagnostics).toContain('pa-status');
   });
 
+  it('opens an appeal: its link and key reach the pharmacy once and sign the prescriber in; a withdrawal ends the link', async () => {
+    const { prescriptionId } = await patientWithPrescription('a1');
+    const body = task(`${stamp}-a1`, 'appeal', prescriptionId, {
+      input: [
+        input('payer', { valueString: 'Acme Health Plan' }),
+        input('denial-reason', { valueString: 'Step therapy required' }),
+        input('denial-date', { valueDate: '2026-11-20' }),
+      ],
+    });
+    const created = await fhir('POST', '/Task', body);
+    expect(created.statusCode, created.body).toBe(201);
+    type Output = { type: { coding: { code: string }[] }; valueUrl?: string; valueString?: string; valueCode?: string };
+    const outputOf = (task: { output?: Output[] }, code: string) => task.output?.find((o) => o.type.coding[0]?.code === code);
+    const link = outputOf(created.json(), 'appeal-link')?.valueUrl as string;
+    const key = outputOf(created.json(), 'appeal-key')?.valueString as string;
+    expect(link).toBe(`${PUBLIC_URL}/appeals-form?npi=${npi}&key=${key}`);
+    expect(key).toMatch(/^[0-9A-F]{16}$/);
+    const signIn = () => t.app.inject({ method: 'POST', url: '/api/mdo/v1/appeal-auth', payload: { npi, key } });
+    const signedIn = await signIn();
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect(signedIn.json().appeal).toMatchObject({ payer: 'Acme Health Plan', denialReason: 'Step therapy required' });
+    const rows = await t.database.db.select().from(s.appeals).where(eq(s.appeals.prescriptionId, prescriptionId));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.accessKeyHash).not.toContain(key);
+
+    // Read back and resent: the key is never shown again, and no second appeal opens.
+    const read = (await fhir('GET', `/Task/${created.json().id}`)).json();
+    expect(outputOf(read, 'appeal-key')).toBeUndefined();
+    expect(outputOf(read, 'appeal-status')?.valueCode).toBe('waiting-for-prescriber');
+    const resent = await fhir('POST', '/Task', body);
+    expect(resent.statusCode).toBe(200);
+    expect(outputOf(resent.json(), 'appeal-key')).toBeUndefined();
+    expect(await t.database.db.select().from(s.appeals).where(eq(s.appeals.prescriptionId, prescriptionId))).toHaveLength(1);
+
+    const url = `/Task?identifier=${encodeURIComponent(`${TASK_SYSTEM}|${stamp}-a1`)}`;
+    expect((await fhir('PUT', url, { ...body, status: 'cancelled' })).statusCode).toBe(200);
+    expect((await signIn()).statusCode).not.toBe(200);
+    const reopened = await fhir('PUT', url, body);
+    expect(reopened.statusCode).toBe(422);
+    const noPayer = await fhir('POST', '/Task', task(`${stamp}-a2`, 'appeal', prescriptionId));
+    expect(noPayer.json().issue[0].diagnostics).toContain('payer');
+  });
+
   it('refuses a focus outside the tenant, an unknown code, and a change of code, writing nothing', async () => {
     const { prescriptionId } = await patientWithPrescription('t5');
     const before = await countRows(t);

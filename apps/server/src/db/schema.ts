@@ -616,6 +616,8 @@ export const inboundTasks = pgTable(
     businessStatus: text('business_status'),
     input: jsonb('input').notNull().default(sql`'{}'::jsonb`),
     note: text('note'),
+    /** The appeal an appeal Task opened (its link and key went to the pharmacy once, in Task.output). */
+    appealId: uuid('appeal_id').references(() => appeals.id),
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ROUTES } from '@hcp/contract';
+import { appealLinkPath } from '@hcp/contract';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { demoAppealKey } from './generate.ts';
@@ -48,7 +48,6 @@ export async function listDemoAppealLinks(db: Executor, limit = 20): Promise<Dem
   return result.rows.map((row) => {
     const key = demoAppealKey(row.id);
     const variant = row.clinical_notes_required ? 'getCovered' : 'appeal';
-    const query = new URLSearchParams({ npi: row.npi, key }).toString();
     return {
       appealId: row.id,
       prescriptionId: row.prescription_id,
@@ -57,7 +56,7 @@ export async function listDemoAppealLinks(db: Executor, limit = 20): Promise<Dem
       npi: row.npi,
       key,
       variant,
-      path: `${variant === 'getCovered' ? ROUTES.getCovered : ROUTES.appealsForm}?${query}`,
+      path: appealLinkPath(row.npi, key, row.clinical_notes_required),
     };
   });
 }

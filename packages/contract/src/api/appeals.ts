@@ -1,5 +1,6 @@
 /** HCP appeals (spec §2 /appeals-form, /getcovered; §3 slots; §7 Appeals; decisions in docs/decisions/0019-appeals.md). */
 import { z } from 'zod';
+import { ROUTES } from '../routes.ts';
 
 export const APPEAL_SLOTS = ['denialLetterFile', 'clinicalTrialFile', 'clinicalNotesFile', 'otherFile'] as const;
 export type AppealSlot = (typeof APPEAL_SLOTS)[number];
@@ -14,6 +15,18 @@ export const APPEAL_AUTH_FAILED = 'The NPI or access key is not right. Check the
 export const APPEAL_LINK_EXPIRED = 'This appeal link has expired. Ask the pharmacy for a new one.';
 export const APPEAL_LOCKED = 'Too many attempts for this appeal. Try again later.';
 export const APPEAL_SUBMITTED = 'This appeal was already submitted.';
+/** How long the link a pharmacy sends a prescriber works. */
+export const APPEAL_LINK_DAYS = 30;
+
+/**
+ * The link a pharmacy sends the prescriber (no portal account needed): Get Covered when the payer needs clinical
+ * notes, else the HCP appeal form; the NPI and access key sign the prescriber in to this one appeal.
+ */
+export function appealLinkPath(npi: string, key: string, clinicalNotesRequired: boolean): string {
+  const query = `npi=${encodeURIComponent(npi)}&key=${encodeURIComponent(key)}`;
+  return `${clinicalNotesRequired ? ROUTES.getCovered : ROUTES.appealsForm}?${query}`;
+}
+
 /** The header that carries an appeal-scoped token (the portal session's Authorization header stays separate). */
 export const APPEAL_TOKEN_HEADER = 'x-appeal-token';
 

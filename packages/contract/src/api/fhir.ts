@@ -35,8 +35,13 @@ export const TASK_INPUTS = [
   'denial-reason',
   'denial-date',
   'what-is-needed',
+  'clinical-notes-required',
 ] as const;
 export type TaskInputCode = (typeof TASK_INPUTS)[number];
+
+/** What the portal answers in a Task's output: the appeal link and key (given once, in the answer that created them). */
+export const TASK_OUTPUT_SYSTEM = 'urn:hcp-portal:task-output';
+export const TASK_OUTPUTS = ['appeal-link', 'appeal-key', 'appeal-expires', 'appeal-status'] as const;
 
 /** Task statuses a pharmacy may send: open ones raise the item, closing ones take it off the prescriber's desk. */
 export const TASK_OPEN_STATUSES = ['requested', 'received', 'accepted', 'ready', 'in-progress', 'on-hold'] as const;

@@ -79,7 +79,11 @@ export async function writeResource<R extends Resource, Row extends { id: string
     (tx, id) => readResource(tx, spec, system.tenantId, id),
   );
   if (!written.body) throw new FhirError(500, 'exception', 'The record was written but could not be read back.');
-  return { ...written, body: written.body };
+  const output = written.once?.output;
+  const answer = output
+    ? { ...written.body, output: [...output, ...((written.body as { output?: unknown[] }).output ?? [])] }
+    : written.body;
+  return { ...written, body: answer as NonNullable<typeof written.body> };
 }
 
 /** The `identifier=system|value` of a conditional update, or a 400 naming the parameter. */

@@ -7,6 +7,7 @@ import { idSchema, PRESCRIBER_ROLES } from '@hcp/contract';
 import { and, asc, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
+  appeals,
   commentMentions,
   comments,
   fhirIdentifiers,
@@ -323,7 +324,8 @@ const itemOpenSql = sql`case t.category
 const taskStatusSql = sql`(case when t.status in ('cancelled', 'entered-in-error') then t.status
   when coalesce(${itemOpenSql}, false) then t.status else 'completed' end)`;
 const tasksOfTenant = (tenantId: string) =>
-  sql`inbound_tasks t join prescriptions rx on rx.id = t.prescription_id and t.tenant_id = ${tenantId}`;
+  sql`inbound_tasks t join prescriptions rx on rx.id = t.prescription_id and t.tenant_id = ${tenantId}
+    left join appeals a on a.id = t.appeal_id`;
 
 export const taskRows = (db: Executor, tenantId: string, filter: RecordFilter, page: Page, lock = false) =>
   listRecords<TaskRow>(
@@ -335,6 +337,8 @@ export const taskRows = (db: Executor, tenantId: string, filter: RecordFilter, p
       columns: sql`t.id, t.category, t.status, t.business_status as "businessStatus", t.input, t.note,
         t.prescription_id as "prescriptionId", rx.patient_id as "patientId", rx.prescriber_id as "prescriberId",
         coalesce(${itemOpenSql}, false) as "itemOpen", t.version,
+        ${epochMs(sql`a.access_key_expires_at`)} as "appealExpiresAt",
+        case when a.id is null then null else a.submitted_at is not null end as "appealSubmitted",
         ${epochMs(sql`t.created_at`)} as "createdAt", ${epochMs(sql`t.updated_at`)} as "updatedAt"`,
       from: tasksOfTenant,
       table: { id: sql`t.id`, updatedAt: sql`t.updated_at`, status: taskStatusSql },
@@ -343,7 +347,13 @@ export const taskRows = (db: Executor, tenantId: string, filter: RecordFilter, p
     filter,
     page,
     lock,
-  );
+  ).then(({ rows, total }) => ({
+    rows: rows.map((row) => ({
+      ...row,
+      appealExpiresAt: row.appealExpiresAt === null ? null : new Date(Number(row.appealExpiresAt)),
+    })),
+    total,
+  }));
 
 export interface TaskValues {
   tenantId: string;
@@ -431,4 +441,54 @@ export async function insertPatientComment(
     ...(values.sentAt ? { createdAt: values.sentAt } : {}),
   });
   await db.insert(commentMentions).values({ commentId: id, mdOfficeId: values.practiceId });
+}
+
+// ---- appeals opened by a pharmacy's Task ----
+
+/** An appeal for the prescription, signed in to by the prescriber's NPI and the key's hash, for APPEAL_LINK_DAYS. */
+export async function insertAppeal(
+  db: Executor,
+  values: {
+    prescriptionId: string;
+    npi: string;
+    keyHash: string;
+    expiresAt: Date;
+    payer: string | null;
+    denialReason: string | null;
+    denialDate: string | null;
+    whatIsNeeded: string | null;
+    clinicalNotesRequired: boolean;
+  },
+) {
+  const [row] = await db
+    .insert(appeals)
+    .values({
+      prescriptionId: values.prescriptionId,
+      status: 'HCP_ACTION_REQUIRED',
+      npi: values.npi,
+      accessKeyHash: values.keyHash,
+      accessKeyExpiresAt: values.expiresAt,
+      payer: values.payer,
+      denialReason: values.denialReason,
+      denialDate: values.denialDate,
+      whatIsNeeded: values.whatIsNeeded,
+      clinicalNotesRequired: values.clinicalNotesRequired,
+    })
+    .returning({ id: appeals.id });
+  return row?.id as string;
+}
+
+export async function setTaskAppeal(db: Executor, taskId: string, appealId: string) {
+  await db.update(inboundTasks).set({ appealId }).where(eq(inboundTasks.id, taskId));
+}
+
+/** The pharmacy withdrew the appeal: its link stops working now (a submitted appeal stays as it is). */
+export async function expireAppealOfTask(db: Executor, taskId: string) {
+  await db.execute(sql`update appeals set access_key_expires_at = now(), updated_at = now()
+    where id = (select appeal_id from inbound_tasks where id = ${taskId}) and submitted_at is null`);
+}
+
+export async function npiOfPrescriber(db: Executor, prescriberId: string) {
+  const [row] = await db.select({ npi: mdStaff.npi }).from(mdStaff).where(eq(mdStaff.id, prescriberId));
+  return row?.npi ?? null;
 }

@@ -272,7 +272,8 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
     rows: records.taskRows,
     toResource: (row) => toTask(row) as ReturnType<typeof toTask> & { id: string; meta: { versionId: string } },
     fromResource: fromTask,
-    ops: (request) => taskOps(systemOf(request).tenantId, systemOf(request).clientId, request.id),
+    ops: (request) =>
+      taskOps(systemOf(request).tenantId, systemOf(request).clientId, request.id, base(request).replace(/\/fhir\/R4$/, '')),
   });
   register({
     type: 'Communication',

@@ -4,11 +4,13 @@
  * pharmacy still asks the same. A resend of an unchanged Task, or of an open Task the prescriber already
  * answered, raises nothing: the decision stands.
  */
-import { type ActionType, EVENT_TYPES, TASK_OPEN_STATUSES } from '@hcp/contract';
+import { randomBytes } from 'node:crypto';
+import { type ActionType, APPEAL_LINK_DAYS, appealLinkPath, EVENT_TYPES, TASK_OPEN_STATUSES } from '@hcp/contract';
 import type { Executor } from '../../db/client.ts';
 import type { prescriptions } from '../../db/schema.ts';
+import { sha256 } from '../../lib/crypto.ts';
 import { unprocessable } from './mapping/common.ts';
-import { isClosing, SUBSTITUTION_REASONS, type TaskFields, type TaskInputs, type TaskRow } from './mapping/task.ts';
+import { isClosing, outputOf, SUBSTITUTION_REASONS, type TaskFields, type TaskInputs, type TaskRow } from './mapping/task.ts';
 import * as records from './records-repository.ts';
 import type { RecordOps } from './upsert.ts';
 
@@ -50,10 +52,47 @@ const same = (a: TaskRow, b: TaskFields) =>
   a.note === b.note &&
   JSON.stringify(a.input) === JSON.stringify(b.inputs);
 
+/**
+ * An appeal Task opens an appeal the prescriber signs in to with their NPI and a new access key (only its hash is
+ * kept); the link and key go back to the pharmacy in this answer's Task.output, once.
+ */
+async function openAppeal(
+  tx: Executor,
+  taskId: string,
+  prescription: { id: string; prescriberId: string },
+  inputs: TaskInputs,
+  portalBase: string,
+) {
+  const npi = await records.npiOfPrescriber(tx, prescription.prescriberId);
+  if (!npi) unprocessable('Task.focus', "The prescription's prescriber has no NPI, which an appeal link signs in with.");
+  const key = randomBytes(8).toString('hex').toUpperCase();
+  const expiresAt = new Date(Date.now() + APPEAL_LINK_DAYS * 86_400_000);
+  const clinicalNotesRequired = inputs.clinicalNotesRequired === 'true';
+  const appealId = await records.insertAppeal(tx, {
+    prescriptionId: prescription.id,
+    npi,
+    keyHash: sha256(key),
+    expiresAt,
+    payer: inputs.payer ?? null,
+    denialReason: inputs.denialReason ?? null,
+    denialDate: inputs.denialDate ?? null,
+    whatIsNeeded: inputs.whatIsNeeded ?? null,
+    clinicalNotesRequired,
+  });
+  await records.setTaskAppeal(tx, taskId, appealId);
+  return {
+    output: [
+      outputOf('appeal-link', { valueUrl: `${portalBase}${appealLinkPath(npi, key, clinicalNotesRequired)}` }),
+      outputOf('appeal-key', { valueString: key }),
+    ],
+  };
+}
+
 export function taskOps(
   tenantId: string,
   clientId: string,
   requestId: string,
+  portalBase: string,
 ): RecordOps<TaskRow & { versionId: string }, TaskFields> {
   const event = (tx: Executor, prescriptionId: string, type: string, category: ActionType) =>
     records.insertPrescriptionEvent(tx, { prescriptionId, type, requestId, data: { category } });
@@ -82,8 +121,10 @@ export function taskOps(
         note: fields.note,
       });
       if (isClosing(fields.status)) return;
+      const once = fields.category === 'appeals' ? await openAppeal(tx, id, rx, fields.inputs, portalBase) : undefined;
       await records.setPrescriptionFlags(tx, rx.id, raised(fields.category, fields.inputs));
       await event(tx, rx.id, EVENT_TYPES.pharmacyRequested, fields.category);
+      return once;
     },
     async update(tx, id, fields, current) {
       if (fields.category !== current.category) unprocessable('Task.code', 'Task.code cannot change; send a new Task.');
@@ -93,6 +134,9 @@ export function taskOps(
         unprocessable('Task.for', 'Task.for is not the patient of the MedicationRequest in Task.focus.');
       }
       if (same(current, fields)) return false;
+      if (current.category === 'appeals' && isClosing(current.status) && !isClosing(fields.status)) {
+        unprocessable('Task.status', 'A withdrawn appeal does not reopen; send a new appeal Task (it gets a new link).');
+      }
       await records.updateTask(tx, id, {
         prescriptionId: current.prescriptionId,
         category: current.category,
@@ -105,6 +149,7 @@ export function taskOps(
       const isOpen = !isClosing(fields.status);
       if (wasOpen && !isOpen && current.itemOpen) {
         const others = await records.otherOpenTasks(tx, current.prescriptionId, current.category, id, TASK_OPEN_STATUSES);
+        if (current.category === 'appeals') await records.expireAppealOfTask(tx, id);
         if (others === 0) {
           await records.setPrescriptionFlags(tx, current.prescriptionId, CLEARED[current.category]);
           await event(tx, current.prescriptionId, EVENT_TYPES.pharmacyWithdrew, current.category);

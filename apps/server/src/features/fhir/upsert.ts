@@ -34,13 +34,21 @@ export interface RecordOps<Current extends { versionId: string }, Fields> {
   entityType: string;
   /** The record locked for update, within the tenant, or null. */
   lock(tx: Executor, tenantId: string, id: string): Promise<Current | null>;
-  /** Checks references (422) and writes a new record with this id. */
-  create(tx: Executor, id: string, fields: Fields): Promise<void>;
+  /**
+   * Checks references (422) and writes a new record with this id; may answer what only this answer carries
+   * (an appeal's access key, shown once).
+   */
+  create(tx: Executor, id: string, fields: Fields): Promise<void | AnswerOnce>;
   /** Checks references (422) and writes the change; false when nothing changed. */
   update(tx: Executor, id: string, fields: Fields, current: Current): Promise<boolean>;
 }
 
-export type WriteOutcome = { id: string; created: boolean; changed: boolean };
+/** Elements added to the answer of the write that created the record, and never again (secrets shown once). */
+export interface AnswerOnce {
+  output?: unknown[];
+}
+
+export type WriteOutcome = { id: string; created: boolean; changed: boolean; once?: AnswerOnce };
 
 /** `W/"3"`, `"3"` or `3` -> `3`. */
 export function versionOf(ifMatch: string): string {
@@ -114,8 +122,8 @@ export async function writeRecord<Current extends { versionId: string }, Fields,
       // Another request created this identifier's record a moment ago: the client resends and finds it.
       throw new FhirError(409, 'conflict', `Another request is creating this ${ops.type}; send it again.`);
     }
-    await ops.create(tx, id, fields);
+    const once = (await ops.create(tx, id, fields)) ?? undefined;
     await audit(tx, 'create', id);
-    return { id, created: true, changed: true };
+    return { id, created: true, changed: true, ...(once ? { once } : {}) };
   }
 }

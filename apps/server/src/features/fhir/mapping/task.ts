@@ -14,11 +14,13 @@ import {
   TASK_CODES,
   TASK_INBOUND_STATUSES,
   TASK_INPUT_SYSTEM,
+  TASK_OUTPUT_SYSTEM,
+  type TASK_OUTPUTS,
   type TaskCode,
   type TaskInboundStatus,
   type TaskInputCode,
 } from '@hcp/contract';
-import type { Task, TaskInput } from '@medplum/fhirtypes';
+import type { Task, TaskInput, TaskOutput } from '@medplum/fhirtypes';
 import { type BusinessIdentifier, businessIdentifier, meta, referencedId, unprocessable } from './common.ts';
 
 /** Substitution reasons a pharmacy sends, and the portal's pending statuses they open. */
@@ -40,6 +42,7 @@ export interface TaskInputs {
   denialReason?: string;
   denialDate?: string;
   whatIsNeeded?: string;
+  clinicalNotesRequired?: string;
 }
 
 export interface TaskFields {
@@ -65,6 +68,9 @@ export interface TaskRow {
   prescriberId: string;
   /** Whether the prescription still shows this item on Action Needed. */
   itemOpen: boolean;
+  /** An appeal Task's appeal: when its link stops working, and whether the prescriber submitted it. */
+  appealExpiresAt: Date | null;
+  appealSubmitted: boolean | null;
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -84,8 +90,9 @@ const INPUT_KEYS: Record<TaskInputCode, keyof TaskInputs> = {
   'denial-reason': 'denialReason',
   'denial-date': 'denialDate',
   'what-is-needed': 'whatIsNeeded',
+  'clinical-notes-required': 'clinicalNotesRequired',
 };
-const VALUE_TYPE: Record<keyof TaskInputs, 'valueCode' | 'valueString' | 'valueDate'> = {
+const VALUE_TYPE: Record<keyof TaskInputs, 'valueCode' | 'valueString' | 'valueDate' | 'valueBoolean'> = {
   paStatus: 'valueCode',
   paMethod: 'valueCode',
   substitutionReason: 'valueCode',
@@ -95,6 +102,7 @@ const VALUE_TYPE: Record<keyof TaskInputs, 'valueCode' | 'valueString' | 'valueD
   denialReason: 'valueString',
   denialDate: 'valueDate',
   whatIsNeeded: 'valueString',
+  clinicalNotesRequired: 'valueBoolean',
 };
 
 const oneOf = <T extends string>(values: readonly T[], value: string | undefined): value is T =>
@@ -108,7 +116,8 @@ function readInputs(inputs: readonly TaskInput[] | undefined): TaskInputs {
     if (!code) return; // Inputs of other systems are the pharmacy's own; we keep only ours.
     const key = (INPUT_KEYS as Record<string, keyof TaskInputs | undefined>)[code];
     if (!key) unprocessable(`${expression}.type`, `${expression}.type: unknown input ${code}.`);
-    const value = input[VALUE_TYPE[key]];
+    const raw = input[VALUE_TYPE[key]];
+    const value = typeof raw === 'boolean' ? String(raw) : raw;
     if (typeof value !== 'string' || !value.trim()) {
       unprocessable(`${expression}.${VALUE_TYPE[key]}`, `${expression} (${code}) needs ${VALUE_TYPE[key]}.`);
     }
@@ -140,6 +149,9 @@ function checkCategoryInputs(code: TaskCode, inputs: TaskInputs) {
       unprocessable('Task.input', 'A substitution Task needs 1 to 10 alternative inputs (the drugs offered).');
     }
   }
+  if (code === 'appeal' && (!inputs.payer || !inputs.denialReason)) {
+    unprocessable('Task.input', 'An appeal Task needs the inputs payer and denial-reason (what the prescriber appeals).');
+  }
   if (code === 'phone-exception' && inputs.wrongPhone !== undefined && inputs.wrongPhone.replace(/\D/g, '').length !== 10) {
     unprocessable('Task.input', 'Input wrong-phone must be a 10-digit US phone number.');
   }
@@ -155,9 +167,6 @@ export function fromTask(resource: Task): { identifier: BusinessIdentifier; fiel
   const code = resource.code?.coding?.find((c) => c.system === TASK_CODE_SYSTEM)?.code;
   if (!oneOf(TASK_CODES, code)) {
     unprocessable('Task.code', `Task.code needs a coding of ${TASK_CODE_SYSTEM}: one of ${TASK_CODES.join(', ')}.`);
-  }
-  if (code === 'appeal') {
-    unprocessable('Task.code', 'Appeal Tasks are not taken yet; the pharmacy starts appeals in its own portal for now.');
   }
   const prescriptionId = referencedId(resource.focus, 'MedicationRequest', 'Task.focus');
   const patientId = resource.for ? referencedId(resource.for, 'Patient', 'Task.for') : null;
@@ -186,6 +195,13 @@ export function toTask(row: TaskRow): Task {
       [VALUE_TYPE[key]]: v,
     }));
   });
+  const output: TaskOutput[] =
+    row.appealSubmitted === null
+      ? []
+      : [
+          outputOf('appeal-status', { valueCode: row.appealSubmitted ? 'submitted' : 'waiting-for-prescriber' }),
+          ...(row.appealExpiresAt ? [outputOf('appeal-expires', { valueDateTime: row.appealExpiresAt.toISOString() })] : []),
+        ];
   return {
     resourceType: 'Task',
     id: row.id,
@@ -202,5 +218,11 @@ export function toTask(row: TaskRow): Task {
     ...(row.businessStatus ? { businessStatus: { text: row.businessStatus } } : {}),
     ...(inputs.length ? { input: inputs } : {}),
     ...(row.note ? { note: [{ text: row.note }] } : {}),
+    ...(output.length ? { output } : {}),
   };
 }
+
+export const outputOf = (code: (typeof TASK_OUTPUTS)[number], value: Omit<TaskOutput, 'type'>): TaskOutput => ({
+  type: { coding: [{ system: TASK_OUTPUT_SYSTEM, code }] },
+  ...value,
+});

@@ -1,0 +1,2 @@
+ALTER TABLE "inbound_tasks" ADD COLUMN "appeal_id" uuid;--> statement-breakpoint
+ALTER TABLE "inbound_tasks" ADD CONSTRAINT "inbound_tasks_appeal_id_appeals_id_fk" FOREIGN KEY ("appeal_id") REFERENCES "public"."appeals"("id") ON DELETE no action ON UPDATE no action;
