@@ -38,6 +38,7 @@ export interface RecordOps<Current extends { versionId: string }, Fields> {
    * Checks references (422) and writes a new record with this id; may answer what only this answer carries
    * (an appeal's access key, shown once).
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: most types answer nothing more; an appeal Task answers its key once.
   create(tx: Executor, id: string, fields: Fields): Promise<void | AnswerOnce>;
   /** Checks references (422) and writes the change; false when nothing changed. */
   update(tx: Executor, id: string, fields: Fields, current: Current): Promise<boolean>;
