@@ -7,6 +7,7 @@
  *
  *   npm run pharmacy:simulate -- [--url http://localhost:3000] [--data-dir ./data] [--count 12]
  *                                [--npi <prescriber NPI>] [--category refill-request] [--json]
+ *   npm run -s pharmacy:simulate -- --token     prints a five-minute access token (for curl) and stops
  */
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     npi: { type: 'string' },
     category: { type: 'string' },
     json: { type: 'boolean', default: false },
+    token: { type: 'boolean', default: false },
   },
 });
 const fail = (message: string): never => {
@@ -69,6 +71,10 @@ async function accessToken(): Promise<string> {
 }
 
 const token = await accessToken();
+if (values.token) {
+  console.log(token);
+  process.exit(0);
+}
 async function fhir<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
   const res = await fetch(`${base}/fhir/R4${url}`, {
     method,
