@@ -32,7 +32,7 @@ export class Server {
     return `http://127.0.0.1:${this.port}`;
   }
   async start() {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    this.child = spawn(process.execPath, [...(process.env.CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/main.ts'], {
       cwd: serverDir,
       env: {
         ...process.env,
