@@ -32,23 +32,27 @@ export class Server {
     return `http://127.0.0.1:${this.port}`;
   }
   async start() {
-    this.child = spawn(process.execPath, [...(process.env.CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/main.ts'], {
-      cwd: serverDir,
-      env: {
-        ...process.env,
-        PORT: String(this.port),
-        HOST: '127.0.0.1',
-        SEED_DEMO: 'on',
-        LOG_LEVEL: 'error',
-        AUTH_SIGNING_KEY: 'crash-test-signing-key-0123456789abcdefghij',
-        AUTH_RATE_LIMIT_PER_MINUTE: '100000',
-        HOUSEKEEPING_INTERVAL_SECONDS: '0',
-        IDEMPOTENCY_ABANDON_SECONDS: '2',
-        DEV_MAIL_LOG: 'off',
-        ...this.env,
+    this.child = spawn(
+      process.execPath,
+      [...(process.env.CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/main.ts'],
+      {
+        cwd: serverDir,
+        env: {
+          ...process.env,
+          PORT: String(this.port),
+          HOST: '127.0.0.1',
+          SEED_DEMO: 'on',
+          LOG_LEVEL: 'error',
+          AUTH_SIGNING_KEY: 'crash-test-signing-key-0123456789abcdefghij',
+          AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+          HOUSEKEEPING_INTERVAL_SECONDS: '0',
+          IDEMPOTENCY_ABANDON_SECONDS: '2',
+          DEV_MAIL_LOG: 'off',
+          ...this.env,
+        },
+        stdio: ['ignore', 'ignore', 'pipe'],
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    );
     this.child.stderr?.on('data', (chunk) => {
       this.stderr = `${this.stderr}${chunk}`.slice(-4000);
     });
