@@ -78,3 +78,13 @@ test('no page trips the content security policy while it runs', async ({ page })
     expect(violations, path).toEqual([]);
   }
 });
+
+test('the built scripts are served, their source maps are not', async ({ request }) => {
+  const html = await (await request.get('/login')).text();
+  const scripts = [...html.matchAll(/<script[^>]+src="([^"]+\.js)"/g)].map((m) => m[1] as string);
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const src of scripts) {
+    expect((await request.get(src)).status()).toBe(200);
+    expect((await request.get(`${src}.map`)).status()).toBe(404);
+  }
+});

@@ -12,6 +12,7 @@ beforeAll(async () => {
   await mkdir(path.join(dist, 'assets'));
   await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>HCP Portal</title><div id="root"></div>');
   await writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+  await writeFile(path.join(dist, 'assets', 'index-abc123.js.map'), '{"version":3,"sources":["src/app.tsx"]}');
   t = await buildTestApp({ template: 'empty', env: { WEB_DIST: dist } });
 });
 afterAll(async () => {
@@ -32,6 +33,12 @@ describe('serving the web app', () => {
     const res = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toContain('immutable');
+  });
+
+  it('never serves source maps (the build keeps them for error reports, not for the public)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js.map' });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('sources');
   });
 
   it('answers 404, not the app, for a missing file', async () => {
