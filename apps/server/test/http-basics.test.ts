@@ -22,7 +22,7 @@ beforeAll(async () => {
     async (request) => ({ ok: true, name: request.body.name }),
   );
   t.app.get('/api/mdo/v1/test-conflict', async () => {
-    throw new AppError('CONFLICT', 'This prescription no longer needs a refill authorisation.');
+    throw new AppError('CONFLICT', 'This prescription no longer needs a refill authorization.');
   });
   t.app.get('/api/mdo/v1/test-crash', async () => {
     throw new Error('connection string postgres://secret@db leaked');
@@ -104,7 +104,7 @@ describe('error shape', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/mdo/v1/test-conflict' });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({
-      error: { code: 'CONFLICT', message: 'This prescription no longer needs a refill authorisation.' },
+      error: { code: 'CONFLICT', message: 'This prescription no longer needs a refill authorization.' },
     });
   });
 

@@ -38,25 +38,25 @@ export function describeEvent(type: string, data: Record<string, unknown>): stri
     case EVENT_TYPES.prescribed:
       return `Prescribed in the HCP Portal and sent by ${str(data.via) === 'Fax' ? 'fax' : 'eRx'}`;
     case EVENT_TYPES.refillAuthorizedFax:
-      return `Refill authorised by fax: ${String(data.refills ?? 0)} refill(s)`;
+      return `Refill authorized by fax: ${String(data.refills ?? 0)} refill(s)`;
     case EVENT_TYPES.refillAuthorizedErx:
-      return 'Refill authorised by eRx';
+      return 'Refill authorized by eRx';
     case EVENT_TYPES.refillDenied:
       return `Refill denied: ${DENIAL_TEXT[str(data.reason)] ?? str(data.reason)}`;
     case EVENT_TYPES.refillPostponed:
-      return `Refill authorisation postponed to ${str(data.postponedTo)}`;
+      return `Refill authorization postponed to ${str(data.postponedTo)}`;
     case EVENT_TYPES.alternativeMedSelected:
       return `Alternative medication chosen: ${str(data.selectedAlternativeMed)}`;
     case EVENT_TYPES.alternativeMedDeclined:
       return 'No substitution: dispense as prescribed';
     case EVENT_TYPES.priorAuthDismissed:
-      return 'Prior authorisation dismissed';
+      return 'Prior authorization dismissed';
     case EVENT_TYPES.mdSignatureReceived:
-      return 'Prior authorisation: prescriber signature received';
+      return 'Prior authorization: prescriber signature received';
     case EVENT_TYPES.chartNotesSent:
       return data.isICD10TriedAndFailed === true
-        ? 'Prior authorisation: chart notes sent (ICD-10 alternatives tried and failed)'
-        : 'Prior authorisation: chart notes sent';
+        ? 'Prior authorization: chart notes sent (ICD-10 alternatives tried and failed)'
+        : 'Prior authorization: chart notes sent';
     case EVENT_TYPES.phoneExceptionResolved:
       return 'Patient phone number corrected';
     case EVENT_TYPES.pharmacyRequested:

@@ -47,14 +47,14 @@ export function isActionAllowed(action: PrescriptionAction, rx: TransitionState)
 
 /** What a 409 says when the prescription moved on (someone else acted, or the pharmacy changed it). */
 export const CONFLICT_MESSAGES: Record<PrescriptionAction, string> = {
-  refillAuthorizedFax: 'This prescription no longer needs a refill authorisation.',
-  refillAuthorizedErx: 'This prescription no longer needs a refill authorisation.',
-  refillDenied: 'This prescription no longer needs a refill authorisation.',
-  refillPostponed: 'This prescription no longer needs a refill authorisation.',
+  refillAuthorizedFax: 'This prescription no longer needs a refill authorization.',
+  refillAuthorizedErx: 'This prescription no longer needs a refill authorization.',
+  refillDenied: 'This prescription no longer needs a refill authorization.',
+  refillPostponed: 'This prescription no longer needs a refill authorization.',
   alternativeMed: 'This prescription no longer waits for an alternative medication choice.',
-  priorAuthDismiss: 'A prior authorisation of these prescriptions no longer needs action.',
-  mdSignatureReceived: 'A prior authorisation of these prescriptions no longer waits for the prescriber’s signature.',
-  chartNotesSent: 'This prior authorisation no longer needs chart notes.',
+  priorAuthDismiss: 'A prior authorization of these prescriptions no longer needs action.',
+  mdSignatureReceived: 'A prior authorization of these prescriptions no longer waits for the prescriber’s signature.',
+  chartNotesSent: 'This prior authorization no longer needs chart notes.',
   resolvePhoneException: 'This patient no longer has a phone number exception.',
 };
 

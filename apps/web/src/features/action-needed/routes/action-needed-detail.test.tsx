@@ -100,14 +100,14 @@ describe('refill authorization screen', () => {
         init.method === 'POST'
           ? {
               status: 409,
-              body: { error: { code: 'CONFLICT', message: 'This prescription no longer needs a refill authorisation.' } },
+              body: { error: { code: 'CONFLICT', message: 'This prescription no longer needs a refill authorization.' } },
             }
           : undefined,
     });
     renderDetail(`/action-needed/${RX}/refillAuth`);
     await userEvent.click(await screen.findByLabelText('The patient needs an office visit'));
     await userEvent.click(screen.getByRole('button', { name: 'Deny refill' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('This prescription no longer needs a refill authorisation.');
+    expect(await screen.findByRole('alert')).toHaveTextContent('This prescription no longer needs a refill authorization.');
     expect(reports[0]?.[0]).toBe('Refill Auth Deny Error');
     expect(reports[0]?.[1].prescriptionId).toBe(RX);
     setErrorReporter(() => {});

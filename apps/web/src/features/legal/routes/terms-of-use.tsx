@@ -16,14 +16,14 @@ export default function TermsOfUseRoute() {
 
         <h2>1. Who may use the Portal</h2>
         <p>
-          The Portal is for licensed prescribers (MD, DO, PA, NP, ARNP) and for office staff they authorise. Your account is
+          The Portal is for licensed prescribers (MD, DO, PA, NP, ARNP) and for office staff they authorize. Your account is
           personal: do not share your password or verification codes, and tell us at once if you think someone else has used your
           account. Practices must tell us when a staff member leaves so that we can close their access.
         </p>
 
         <h2>2. Clinical responsibility</h2>
         <p>
-          Every authorisation, denial, alternative-medication choice, prior-authorisation document and appeal you submit through
+          Every authorization, denial, alternative-medication choice, prior-authorization document and appeal you submit through
           the Portal is your clinical decision and is recorded as sent by you. The Portal shows what the pharmacy knows at the
           time; it does not give medical advice. Check the patient, drug, strength and directions before you confirm an action.
         </p>
