@@ -208,5 +208,8 @@ test('office staff have no Manage Communications', async ({ page }) => {
     0,
   );
   await page.goto('/manage-comms/practices');
-  await expect(page.getByText('Failed to fetch MD offices')).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText(
+    'Manage Communications is for the provider’s administrators and sales team.',
+  );
+  await expect(page.getByText('Failed to fetch MD offices')).toHaveCount(0);
 });

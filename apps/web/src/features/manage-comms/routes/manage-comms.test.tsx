@@ -46,9 +46,9 @@ const office: MdOffice = {
 };
 
 type Answer = { status: number; body: unknown } | undefined;
-function setup(path: string, routes: (url: URL, init: RequestInit) => Answer) {
+function setup(path: string, routes: (url: URL, init: RequestInit) => Answer, user = userDetails({ role: 'provider.admin' })) {
   const fetchMock = stubServer({
-    user: userDetails({ role: 'provider.admin' }),
+    user,
     routes: (url, init) => routes(new URL(url, 'http://localhost'), init),
   });
   const router = createMemoryRouter([{ path: '/manage-comms/*', Component: ManageCommsRoute }], { initialEntries: [path] });
@@ -72,11 +72,21 @@ beforeEach(() => saveSession({ accessToken: 'a', refreshToken: 'r', userID: 'u' 
 afterEach(() => vi.unstubAllGlobals());
 
 describe('/manage-comms', () => {
+  it('keeps an office user out, points them to Practice Preferences, and fetches no practices', async () => {
+    const { fetchMock } = setup('/manage-comms/practices', searchAnswer, userDetails());
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Manage Communications is for the provider’s administrators and sales team.');
+    expect(within(alert).getByRole('link', { name: 'Practice Preferences' })).toHaveAttribute('href', '/practice-preferences');
+    expect(screen.queryByText('Failed to fetch MD offices')).not.toBeInTheDocument();
+    expect(fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.includes('/md-offices'))).toEqual([]);
+  });
+
   it('sends the index and unknown paths to practices (replace)', async () => {
     const { router } = setup('/manage-comms/whatever', searchAnswer);
     await waitFor(() => expect(router.state.location.pathname).toBe('/manage-comms/practices'));
     expect(router.state.historyAction).toBe('REPLACE');
-    expect(screen.getByRole('link', { name: 'Practices' })).toHaveAttribute('aria-current', 'page');
+    // The tabs render once the user is known to be allowed in (their details load first).
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Practices' })).toHaveAttribute('aria-current', 'page'));
     expect(screen.getByRole('link', { name: 'HCPs and Staff' })).toHaveAttribute('href', '/manage-comms/hcps');
   });
 

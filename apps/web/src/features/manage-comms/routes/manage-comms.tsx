@@ -1,5 +1,5 @@
-import { ROUTES, webPaths } from '@hcp/contract';
-import { Navigate, Route, Routes, useSearchParams } from 'react-router';
+import { manageCommsAccess, ROUTES, webPaths } from '@hcp/contract';
+import { Link, Navigate, Route, Routes, useSearchParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
 import { useFeatureFlags } from '../../../lib/current-user/get-feature-flags.ts';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
@@ -34,8 +34,9 @@ function PracticeCreate() {
 
 /**
  * /manage-comms (spec §2): tabs Practices and HCPs and Staff; the index and unknown paths go (replace) to
- * practices. The menu shows the tab only to users allowed in (manageCommsAccess); the server answers 404 to
- * anyone else, so a typed URL shows the screens' error states rather than data.
+ * practices. The menu shows the tab only to users allowed in (manageCommsAccess); anyone else who types the
+ * address is told whose screen it is (and an office user where their practice's preferences are), like Manage
+ * Accounts, and nothing is fetched for them (issue 21: they saw "Failed to fetch MD offices").
  */
 export default function ManageCommsRoute() {
   const userId = readSession()?.userId ?? null;
@@ -43,6 +44,27 @@ export default function ManageCommsRoute() {
   const user = useUserDetails(userId);
   const flags = useFeatureFlags();
   const context = { user: user.data ?? null, isUserFetching: user.isFetching, featureFlags: flags.data ?? null };
+  const access = user.data ? manageCommsAccess(user.data) : null;
+  if (access !== 'manage') {
+    return (
+      <Page title="Manage Communications">
+        {access === null ? (
+          <p role="status">Loading…</p>
+        ) : (
+          <p role="alert">
+            Manage Communications is for the provider’s administrators and sales team.
+            {access === 'officePreferences' ? (
+              <>
+                {' '}
+                Your practice’s communication preferences are in <Link to={ROUTES.practicePreferences}>Practice Preferences</Link>
+                .
+              </>
+            ) : null}
+          </p>
+        )}
+      </Page>
+    );
+  }
   return (
     <Page title="Manage Communications">
       <SubTabs
