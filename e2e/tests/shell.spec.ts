@@ -67,6 +67,8 @@ test.describe('signed in', () => {
     await expect(page).toHaveURL(/\/action-needed$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Action Needed' })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await expect(page).toHaveTitle('Action Needed · HCP Portal');
+    await expect(page.locator('title')).toHaveCount(1);
     await expectAccessible(page);
   });
 

@@ -1,9 +1,12 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useBrand } from '../lib/brand/brand.tsx';
 
 export const APP_TITLE = 'HCP Portal';
 
-/** A screen: sets the document title (React 19 hoists <title>) and renders its heading. */
+/**
+ * A screen: sets the document title and renders its heading. The title goes into index.html's one <title>
+ * element: a React <title> would be hoisted beside it, and pages had two (issue 21).
+ */
 export function Page({
   title,
   children,
@@ -14,9 +17,12 @@ export function Page({
   headingHidden?: boolean;
 }) {
   const { tenant } = useBrand();
+  const documentTitle = `${title} · ${tenant.title}`;
+  useEffect(() => {
+    document.title = documentTitle;
+  }, [documentTitle]);
   return (
     <>
-      <title>{`${title} · ${tenant.title}`}</title>
       {/* Focusable from script (not by Tab) so a screen can move focus to its heading after navigation. */}
       <h1 className={headingHidden ? 'visually-hidden' : undefined} tabIndex={-1}>
         {title}
