@@ -13,7 +13,15 @@ import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { NDC_SYSTEM, NPI_SYSTEM, TASK_CODE_SYSTEM, TASK_CODES, TASK_INPUT_SYSTEM, type TaskCode } from '@hcp/contract';
+import {
+  NDC_SYSTEM,
+  NPI_SYSTEM,
+  TASK_CODE_SYSTEM,
+  TASK_CODES,
+  TASK_INPUT_SYSTEM,
+  TASK_SUBSTITUTION_REASONS,
+  type TaskCode,
+} from '@hcp/contract';
 import { type CryptoKey, importJWK } from 'jose';
 import { systemAccessToken } from './smart-client.ts';
 
@@ -168,7 +176,7 @@ function inputsOf(code: TaskCode, drug: (typeof DRUGS)[number]) {
       ];
     case 'substitution':
       return [
-        input('substitution-reason', { valueCode: pick(['high-cost', 'patient-request', 'prior-auth']) }),
+        input('substitution-reason', { valueCode: pick(Object.keys(TASK_SUBSTITUTION_REASONS)) }),
         ...drug.alternatives.map((a) => input('alternative', { valueString: a })),
       ];
     case 'phone-exception':

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { en, Faker } from '@faker-js/faker';
 import {
+  APPEAL_LINK_DAYS,
   COMMUNICATION_MODES,
   EMAIL_OPT_MODES,
   npiCheckDigit,
@@ -425,7 +426,7 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
         data.appeals.push({
           id: appealId,
           accessKeyHash: sha256(demoAppealKey(appealId)),
-          accessKeyExpiresAt: new Date(now + 30 * DAY),
+          accessKeyExpiresAt: new Date(now + APPEAL_LINK_DAYS * DAY),
           prescriptionId: rxId,
           status: 'HCP_ACTION_REQUIRED',
           npi: prescriberNpi,

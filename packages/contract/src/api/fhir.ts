@@ -2,9 +2,8 @@
  * The portal's FHIR R4 vocabulary (issue 19): the code systems a pharmacy uses to put work in, shared by the
  * server's mapping, the pharmacy simulator and the docs. One Task code per Action Needed category.
  */
-import type { ActionType } from '../rules/action-types.ts';
+import type { ActionType, SUBSTITUTION_PENDING_STATUSES } from '../rules/action-types.ts';
 
-export const FHIR_BASE_PATH = '/fhir/R4';
 export const NPI_SYSTEM = 'http://hl7.org/fhir/sid/us-npi';
 export const NDC_SYSTEM = 'http://hl7.org/fhir/sid/ndc';
 /** Our own identifier of a practice, for pharmacies that keep it. */
@@ -39,6 +38,14 @@ export const TASK_INPUTS = [
 ] as const;
 export type TaskInputCode = (typeof TASK_INPUTS)[number];
 
+/** A substitution Task's `substitution-reason` input, and the pending status it opens on the prescription. */
+export const TASK_SUBSTITUTION_REASONS: Record<string, (typeof SUBSTITUTION_PENDING_STATUSES)[number]> = {
+  'patient-request': 'SUBSTITUTION_PENDING_MD_SELECTION_PATIENT_REQUEST',
+  'prior-auth': 'SUBSTITUTION_PENDING_MD_SELECTION_PRIOR_AUTH',
+  'high-cost': 'SUBSTITUTION_PENDING_MD_SELECTION_HIGH_COST',
+  other: 'SUBSTITUTION_PENDING_MD_SELECTION_OTHER',
+};
+
 /** What the portal answers in a Task's output: the appeal link and key (given once, in the answer that created them). */
 export const TASK_OUTPUT_SYSTEM = 'urn:hcp-portal:task-output';
 export const TASK_OUTPUTS = ['appeal-link', 'appeal-key', 'appeal-expires', 'appeal-status'] as const;
@@ -48,6 +55,3 @@ export const TASK_OPEN_STATUSES = ['requested', 'received', 'accepted', 'ready',
 export const TASK_CLOSING_STATUSES = ['cancelled', 'entered-in-error'] as const;
 export const TASK_INBOUND_STATUSES = [...TASK_OPEN_STATUSES, ...TASK_CLOSING_STATUSES] as const;
 export type TaskInboundStatus = (typeof TASK_INBOUND_STATUSES)[number];
-
-/** MedicationRequest statuses a pharmacy may send for a prescription it holds. */
-export const MEDICATION_REQUEST_STATUSES = ['active', 'on-hold', 'completed', 'stopped', 'cancelled'] as const;

@@ -5,12 +5,19 @@
  * answered, raises nothing: the decision stands.
  */
 import { randomBytes } from 'node:crypto';
-import { type ActionType, APPEAL_LINK_DAYS, appealLinkPath, EVENT_TYPES, TASK_OPEN_STATUSES } from '@hcp/contract';
+import {
+  type ActionType,
+  APPEAL_LINK_DAYS,
+  appealLinkPath,
+  EVENT_TYPES,
+  TASK_OPEN_STATUSES,
+  TASK_SUBSTITUTION_REASONS,
+} from '@hcp/contract';
 import type { Executor } from '../../db/client.ts';
 import type { prescriptions } from '../../db/schema.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { unprocessable } from './mapping/common.ts';
-import { isClosing, outputOf, SUBSTITUTION_REASONS, type TaskFields, type TaskInputs, type TaskRow } from './mapping/task.ts';
+import { isClosing, outputOf, type TaskFields, type TaskInputs, type TaskRow } from './mapping/task.ts';
 import * as records from './records-repository.ts';
 import type { RecordOps } from './upsert.ts';
 
@@ -26,7 +33,7 @@ function raised(category: ActionType, inputs: TaskInputs): Flags {
       return { priorAuthStatus: inputs.paStatus, ...(inputs.paMethod ? { priorAuthMethod: inputs.paMethod } : {}) };
     case 'altMed':
       return {
-        substitutionStatus: SUBSTITUTION_REASONS[inputs.substitutionReason ?? 'other'],
+        substitutionStatus: TASK_SUBSTITUTION_REASONS[inputs.substitutionReason ?? 'other'],
         offeredAlternatives: inputs.alternatives ?? null,
         selectedAlternativeMed: null,
       };

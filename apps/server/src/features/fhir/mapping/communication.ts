@@ -2,10 +2,9 @@
  * Communication <-> a patient's comment for their practice (New Comments): `subject` and `sender` the patient,
  * `about` the prescription it concerns, `payload` the text. A sent message does not change afterwards.
  */
+import { COMMENT_MAX_LENGTH } from '@hcp/contract';
 import type { Communication } from '@medplum/fhirtypes';
 import { type BusinessIdentifier, businessIdentifier, meta, referencedId, unprocessable } from './common.ts';
-
-export const COMMENT_MAX_LENGTH = 2000;
 
 export interface CommentFields {
   patientId: string;

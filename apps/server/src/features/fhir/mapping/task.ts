@@ -7,7 +7,6 @@ import {
   type ActionType,
   PRIOR_AUTH_METHODS,
   PRIOR_AUTH_STATUSES,
-  type SUBSTITUTION_PENDING_STATUSES,
   TASK_CLOSING_STATUSES,
   TASK_CODE_CATEGORY,
   TASK_CODE_SYSTEM,
@@ -16,20 +15,13 @@ import {
   TASK_INPUT_SYSTEM,
   TASK_OUTPUT_SYSTEM,
   type TASK_OUTPUTS,
+  TASK_SUBSTITUTION_REASONS,
   type TaskCode,
   type TaskInboundStatus,
   type TaskInputCode,
 } from '@hcp/contract';
 import type { Task, TaskInput, TaskOutput } from '@medplum/fhirtypes';
 import { type BusinessIdentifier, businessIdentifier, meta, referencedId, unprocessable } from './common.ts';
-
-/** Substitution reasons a pharmacy sends, and the portal's pending statuses they open. */
-export const SUBSTITUTION_REASONS: Record<string, (typeof SUBSTITUTION_PENDING_STATUSES)[number]> = {
-  'patient-request': 'SUBSTITUTION_PENDING_MD_SELECTION_PATIENT_REQUEST',
-  'prior-auth': 'SUBSTITUTION_PENDING_MD_SELECTION_PRIOR_AUTH',
-  'high-cost': 'SUBSTITUTION_PENDING_MD_SELECTION_HIGH_COST',
-  other: 'SUBSTITUTION_PENDING_MD_SELECTION_OTHER',
-};
 
 /** The inputs the portal keeps, by name (stored as JSON on the task row). */
 export interface TaskInputs {
@@ -139,10 +131,10 @@ function checkCategoryInputs(code: TaskCode, inputs: TaskInputs) {
     }
   }
   if (code === 'substitution') {
-    if (!inputs.substitutionReason || !SUBSTITUTION_REASONS[inputs.substitutionReason]) {
+    if (!inputs.substitutionReason || !TASK_SUBSTITUTION_REASONS[inputs.substitutionReason]) {
       unprocessable(
         'Task.input',
-        `A substitution Task needs input substitution-reason, one of ${Object.keys(SUBSTITUTION_REASONS).join(', ')}.`,
+        `A substitution Task needs input substitution-reason, one of ${Object.keys(TASK_SUBSTITUTION_REASONS).join(', ')}.`,
       );
     }
     if (!inputs.alternatives?.length || inputs.alternatives.length > 10) {
