@@ -6,9 +6,8 @@ import type { Executor } from '../../db/client.ts';
 import { unprocessable } from './mapping/common.ts';
 import type { CommentFields, CommentRow } from './mapping/communication.ts';
 import * as records from './records-repository.ts';
+import { ONE } from './repository.ts';
 import type { RecordOps } from './upsert.ts';
-
-const ONE = { count: 1, offset: 0 };
 
 async function resolve(tx: Executor, tenantId: string, fields: CommentFields) {
   const patient = (await records.patientRows(tx, tenantId, { id: fields.patientId }, ONE)).rows[0];

@@ -9,9 +9,9 @@ import type { BusinessIdentifier } from './mapping/common.ts';
 import { unprocessable } from './mapping/common.ts';
 import type { PrescriptionFields, PrescriptionRow } from './mapping/medication-request.ts';
 import * as records from './records-repository.ts';
+import { ONE } from './repository.ts';
 import type { RecordOps } from './upsert.ts';
 
-const ONE = { count: 1, offset: 0 };
 type Current = PrescriptionRow & { practiceId: string; versionId: string };
 
 /** The practice (the patient's) and prescriber the fields name, or a 422 saying which is unknown. */

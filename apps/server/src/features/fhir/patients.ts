@@ -3,9 +3,8 @@ import type { Executor } from '../../db/client.ts';
 import { unprocessable } from './mapping/common.ts';
 import type { PatientFields, PatientRow } from './mapping/patient.ts';
 import * as records from './records-repository.ts';
+import { ONE } from './repository.ts';
 import type { RecordOps } from './upsert.ts';
-
-const ONE = { count: 1, offset: 0 };
 
 const same = (a: PatientRow, b: PatientFields) =>
   a.practiceId === b.practiceId &&

@@ -23,9 +23,12 @@ import {
 import { type BusinessIdentifier, parseToken } from './mapping/common.ts';
 import { FhirError } from './outcome.ts';
 import type { RecordFilter } from './records-repository.ts';
-import type { Page } from './repository.ts';
+import { ONE, type Page } from './repository.ts';
 import { type RecordOps, type WriteMode, writeRecord } from './upsert.ts';
 import { validated } from './validate.ts';
+
+/** A resource as the portal answers it: with its id and version. */
+export type Versioned = { id: string; meta: { versionId: string; lastUpdated: string } };
 
 export interface WrittenType<R extends Resource, Row extends { id: string }, Fields> {
   type: R['resourceType'];
@@ -33,7 +36,7 @@ export interface WrittenType<R extends Resource, Row extends { id: string }, Fie
   /** Task search by status: the statuses it may name; null when the type has no status search. */
   statuses: readonly string[] | null;
   rows(db: Executor, tenantId: string, filter: RecordFilter, page: Page): Promise<{ rows: Row[]; total: number }>;
-  toResource(row: Row): R & { id: string; meta: { versionId: string } };
+  toResource(row: Row): R;
   fromResource(resource: R): { identifier: BusinessIdentifier; fields: Fields };
   ops(request: FastifyRequest, identifier: BusinessIdentifier): RecordOps<{ versionId: string }, Fields>;
 }
@@ -45,7 +48,8 @@ async function readResource<R extends Resource, Row extends { id: string }, Fiel
   id: string,
 ) {
   const row = (await spec.rows(db, tenantId, { id }, ONE)).rows[0];
-  return row ? spec.toResource(row) : null;
+  // Every mapping sets the id and meta of what it maps (tested both ways in fhir-mapping.test.ts).
+  return row ? (spec.toResource(row) as R & Versioned) : null;
 }
 
 /**
@@ -96,7 +100,6 @@ export function conditionalIdentifier(param: string | undefined | null): Busines
 }
 
 const conditionalQuery = z.object({ identifier: z.string().max(600).optional() });
-const ONE = { count: 1, offset: 0 };
 
 export function registerWrittenType<R extends Resource, Row extends { id: string }, Fields>(
   app: FastifyInstance,
@@ -121,7 +124,7 @@ export function registerWrittenType<R extends Resource, Row extends { id: string
   ) => {
     const { body } = written;
     reply.header('etag', `W/"${body.meta.versionId}"`);
-    reply.header('last-modified', new Date().toUTCString());
+    reply.header('last-modified', new Date(body.meta.lastUpdated).toUTCString());
     if (written.created) {
       reply.header('location', `${ctx.base(request)}/${type}/${written.id}/_history/${body.meta.versionId}`);
       reply.code(201);

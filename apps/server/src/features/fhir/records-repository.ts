@@ -3,7 +3,7 @@
  * inbound tasks as the mapping reads and writes them. Every query is tenant-filtered; a row of another tenant is
  * never found.
  */
-import { idSchema, PRESCRIBER_ROLES } from '@hcp/contract';
+import { PRESCRIBER_ROLES } from '@hcp/contract';
 import { and, asc, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
@@ -25,10 +25,9 @@ import type { CommentRow } from './mapping/communication.ts';
 import type { PrescriptionFields, PrescriptionRow } from './mapping/medication-request.ts';
 import type { PatientFields, PatientRow } from './mapping/patient.ts';
 import type { TaskInputs, TaskRow } from './mapping/task.ts';
-import type { Page } from './repository.ts';
+import { isId, NONE, type Page } from './repository.ts';
 
 export type RecordType = 'Patient' | 'MedicationRequest' | 'Task' | 'Communication';
-export const isId = (value: string) => idSchema.safeParse(value).success;
 
 /** Search filters every written resource type shares. */
 export interface RecordFilter {
@@ -116,7 +115,6 @@ function filterSql(
   return conditions;
 }
 
-const NONE = { rows: [], total: 0 };
 const rowsOf = (result: unknown) => (result as { rows: ({ id: string } & Record<string, unknown>)[] }).rows;
 /** Timestamps as epoch milliseconds: one number on both engines, whatever their date parsers do. */
 const epochMs = (column: SQL) => sql`(extract(epoch from ${column}) * 1000)::float8`;
@@ -132,7 +130,7 @@ interface ListQuery {
   table: { id: SQL; updatedAt: SQL; status?: SQL };
   /** A condition every row meets (a patient's comments only). */
   always?: SQL;
-  /** Columns answered as epoch milliseconds, turned into dates. */
+  /** Columns answered as epoch milliseconds (or null), turned into dates. */
   dates: string[];
 }
 
@@ -159,7 +157,7 @@ async function listRecords<Row>(
   ]);
   const found = rowsOf(rows).map((r) => {
     const row: Record<string, unknown> = { ...r };
-    for (const key of query.dates) row[key] = new Date(Number(r[key]));
+    for (const key of query.dates) row[key] = r[key] === null ? null : new Date(Number(r[key]));
     return row as { id: string } & Record<string, unknown>;
   });
   // Under lock the caller compares fields, not identifiers (it found the row by id or by its identifier).
@@ -342,18 +340,12 @@ export const taskRows = (db: Executor, tenantId: string, filter: RecordFilter, p
         ${epochMs(sql`t.created_at`)} as "createdAt", ${epochMs(sql`t.updated_at`)} as "updatedAt"`,
       from: tasksOfTenant,
       table: { id: sql`t.id`, updatedAt: sql`t.updated_at`, status: taskStatusSql },
-      dates: ['createdAt', 'updatedAt'],
+      dates: ['createdAt', 'updatedAt', 'appealExpiresAt'],
     },
     filter,
     page,
     lock,
-  ).then(({ rows, total }) => ({
-    rows: rows.map((row) => ({
-      ...row,
-      appealExpiresAt: row.appealExpiresAt === null ? null : new Date(Number(row.appealExpiresAt)),
-    })),
-    total,
-  }));
+  );
 
 export interface TaskValues {
   tenantId: string;

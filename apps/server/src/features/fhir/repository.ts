@@ -35,9 +35,11 @@ export interface Page {
   count: number;
   offset: number;
 }
-const NONE = { rows: [], total: 0 };
+export const NONE = { rows: [], total: 0 };
 /** Our ids are UUIDs: any other id names nothing (and never reaches a uuid column). */
-const isId = (value: string) => idSchema.safeParse(value).success;
+export const isId = (value: string) => idSchema.safeParse(value).success;
+/** One row by id (a read, a lock, a read-back). */
+export const ONE: Page = { count: 1, offset: 0 };
 
 /** One tenant's practices, all or by id. */
 export async function practices(db: Executor, tenantId: string, filter: { id?: string }, page: Page) {

@@ -251,7 +251,7 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
     entityType: 'patient',
     statuses: null,
     rows: records.patientRows,
-    toResource: (row) => toPatient(row) as ReturnType<typeof toPatient> & { id: string; meta: { versionId: string } },
+    toResource: toPatient,
     fromResource: fromPatient,
     ops: (request) => patientOps(systemOf(request).tenantId),
   });
@@ -260,8 +260,7 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
     entityType: 'prescription',
     statuses: null,
     rows: records.prescriptionRows,
-    toResource: (row) =>
-      toMedicationRequest(row) as ReturnType<typeof toMedicationRequest> & { id: string; meta: { versionId: string } },
+    toResource: toMedicationRequest,
     fromResource: fromMedicationRequest,
     ops: (request, identifier) => medicationRequestOps(systemOf(request).tenantId, identifier, request.id),
   });
@@ -270,7 +269,7 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
     entityType: 'prescription-task',
     statuses: [...TASK_INBOUND_STATUSES, 'completed'],
     rows: records.taskRows,
-    toResource: (row) => toTask(row) as ReturnType<typeof toTask> & { id: string; meta: { versionId: string } },
+    toResource: toTask,
     fromResource: fromTask,
     ops: (request) =>
       taskOps(systemOf(request).tenantId, systemOf(request).clientId, request.id, base(request).replace(/\/fhir\/R4$/, '')),
@@ -280,7 +279,7 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
     entityType: 'comment',
     statuses: null,
     rows: records.commentRows,
-    toResource: (row) => toCommunication(row) as ReturnType<typeof toCommunication> & { id: string; meta: { versionId: string } },
+    toResource: toCommunication,
     fromResource: fromCommunication,
     ops: (request) => communicationOps(systemOf(request).tenantId),
   });

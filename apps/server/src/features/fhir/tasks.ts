@@ -19,9 +19,9 @@ import { sha256 } from '../../lib/crypto.ts';
 import { unprocessable } from './mapping/common.ts';
 import { isClosing, outputOf, type TaskFields, type TaskInputs, type TaskRow } from './mapping/task.ts';
 import * as records from './records-repository.ts';
+import { ONE } from './repository.ts';
 import type { RecordOps } from './upsert.ts';
 
-const ONE = { count: 1, offset: 0 };
 type Flags = Partial<typeof prescriptions.$inferInsert>;
 
 /** What an open Task of each category sets on its prescription. */

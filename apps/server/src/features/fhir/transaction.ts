@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { assertScope, type FhirContext, requireScope, send, systemOf } from './http.ts';
 import { FhirError } from './outcome.ts';
-import { conditionalIdentifier, type WrittenType, writeResource } from './record-routes.ts';
+import { conditionalIdentifier, type Versioned, type WrittenType, writeResource } from './record-routes.ts';
 import type { WriteMode } from './upsert.ts';
 
 const MAX_ENTRIES = 100;
@@ -131,9 +131,7 @@ export function registerTransactions(app: FastifyInstance, ctx: FhirContext, spe
 
     const results = await (ctx.db as Database).transaction(async (tx) => {
       const written = new Map<string, string>();
-      const answers = new Array<{ entry: Entry; created: boolean; id: string; body: Resource & { meta: { versionId: string } } }>(
-        entries.length,
-      );
+      const answers = new Array<{ entry: Entry; created: boolean; id: string; body: Resource & Versioned }>(entries.length);
       for (const entry of referencedFirst(entries)) {
         try {
           const result = await writeResource(
