@@ -6,6 +6,26 @@ import { randomUUID } from 'node:crypto';
 import { CLIENT_ASSERTION_TYPE } from '@hcp/contract';
 import { type CryptoKey, type KeyObject, SignJWT } from 'jose';
 
+/** A client assertion (RFC 7523) for the token endpoint at `tokenUrl`: iss = sub = the client id, four minutes. */
+export function clientAssertion(options: {
+  tokenUrl: string;
+  clientId: string;
+  kid: string;
+  alg: 'ES384' | 'RS384';
+  privateKey: CryptoKey | KeyObject | Uint8Array;
+}): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: options.alg, kid: options.kid })
+    .setIssuer(options.clientId)
+    .setSubject(options.clientId)
+    .setAudience(options.tokenUrl)
+    .setIssuedAt(now)
+    .setExpirationTime(now + 240)
+    .setJti(randomUUID())
+    .sign(options.privateKey);
+}
+
 export async function systemAccessToken(options: {
   /** The portal's address, e.g. http://localhost:3000 (the assertion's audience is its token endpoint). */
   base: string;
@@ -16,16 +36,7 @@ export async function systemAccessToken(options: {
   scope: string;
 }): Promise<string> {
   const tokenUrl = `${options.base}/oauth2/token`;
-  const now = Math.floor(Date.now() / 1000);
-  const assertion = await new SignJWT({})
-    .setProtectedHeader({ alg: options.alg, kid: options.kid })
-    .setIssuer(options.clientId)
-    .setSubject(options.clientId)
-    .setAudience(tokenUrl)
-    .setIssuedAt(now)
-    .setExpirationTime(now + 240)
-    .setJti(randomUUID())
-    .sign(options.privateKey);
+  const assertion = await clientAssertion({ ...options, tokenUrl });
   const res = await fetch(tokenUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

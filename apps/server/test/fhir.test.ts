@@ -24,6 +24,17 @@ let mainTenant: string;
 const systemToken = (scopes: string[], scope: string) =>
   systemTokenOf(t, { tenantId: mainTenant, scopes, scope, publicUrl: PUBLIC_URL });
 
+/** A practice of the other brand's tenant: outside every token of these tests. */
+async function otherTenantPractice() {
+  const [harrow] = await t.database.db
+    .select({ id: s.mdOffices.id })
+    .from(s.mdOffices)
+    .innerJoin(s.tenants, eq(s.tenants.id, s.mdOffices.tenantId))
+    .where(eq(s.tenants.key, 'harrow'))
+    .limit(1);
+  return harrow;
+}
+
 const get = (url: string, token = readToken) =>
   t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
 
@@ -67,12 +78,7 @@ describe('FHIR R4', () => {
   });
 
   it('reads and searches practices of its own tenant only, with paging links', async () => {
-    const [harrow] = await t.database.db
-      .select({ id: s.mdOffices.id })
-      .from(s.mdOffices)
-      .innerJoin(s.tenants, eq(s.tenants.id, s.mdOffices.tenantId))
-      .where(eq(s.tenants.key, 'harrow'))
-      .limit(1);
+    const harrow = await otherTenantPractice();
     expect((await get(`/fhir/R4/Organization/${harrow?.id}`)).statusCode).toBe(404);
     expect((await get('/fhir/R4/Organization/not-an-id')).json().issue[0].code).toBe('not-found');
 
@@ -136,12 +142,7 @@ describe('FHIR PractitionerRole', () => {
       found.entry.map((e: { resource: { practitioner: { reference: string } } }) => e.resource.practitioner.reference).sort(),
     ).toEqual(members.map((m) => `Practitioner/${m.staffId}`).sort());
     expect(found.entry[0].resource.organization).toEqual({ reference: `Organization/${member?.practiceId}` });
-    const [harrow] = await t.database.db
-      .select({ id: s.mdOffices.id })
-      .from(s.mdOffices)
-      .innerJoin(s.tenants, eq(s.tenants.id, s.mdOffices.tenantId))
-      .where(eq(s.tenants.key, 'harrow'))
-      .limit(1);
+    const harrow = await otherTenantPractice();
     expect((await get(`/fhir/R4/PractitionerRole?organization=${harrow?.id}`)).json().total).toBe(0);
   });
 });

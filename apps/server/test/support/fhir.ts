@@ -1,8 +1,9 @@
 /** A registered integration client and its access token, signed in through the real SMART token endpoint. */
 import { CLIENT_ASSERTION_TYPE, NPI_SYSTEM, TASK_CODE_SYSTEM, TASK_INPUT_SYSTEM } from '@hcp/contract';
 import { sql } from 'drizzle-orm';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { exportJWK, generateKeyPair } from 'jose';
 import { expect } from 'vitest';
+import { clientAssertion } from '../../../../scripts/smart-client.ts';
 import { registerClient } from '../../src/features/integrations/clients.ts';
 import type { TestApp } from './app.ts';
 
@@ -19,15 +20,13 @@ export async function systemToken(
     tenantId: options.tenantId,
     createdBy: null,
   });
-  const now = Math.floor(Date.now() / 1000);
-  const assertion = await new SignJWT({})
-    .setProtectedHeader({ alg: 'ES384', kid: 'k' })
-    .setIssuer(client.clientId)
-    .setSubject(client.clientId)
-    .setAudience(`${options.publicUrl}/oauth2/token`)
-    .setExpirationTime(now + 120)
-    .setJti(crypto.randomUUID())
-    .sign(privateKey);
+  const assertion = await clientAssertion({
+    tokenUrl: `${options.publicUrl}/oauth2/token`,
+    clientId: client.clientId,
+    kid: 'k',
+    alg: 'ES384',
+    privateKey,
+  });
   const res = await t.app.inject({
     method: 'POST',
     url: '/oauth2/token',
