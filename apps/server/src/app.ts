@@ -22,6 +22,9 @@ import { createAuthService } from './features/auth/service.ts';
 import { createTokenSigner } from './features/auth/tokens.ts';
 import { brandsRoutes } from './features/brands/routes.ts';
 import { fhirRoutes } from './features/fhir/routes.ts';
+import { createWebhookEndpoints } from './features/fhir/webhooks/endpoints.ts';
+import { webhookRoutes } from './features/fhir/webhooks/routes.ts';
+import { createWebhookWorker, type WebhookWorker } from './features/fhir/webhooks/worker.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { createIntegrationClients } from './features/integrations/clients.ts';
 import { purgeAssertions } from './features/integrations/repository.ts';
@@ -55,6 +58,13 @@ import { loggerOptions } from './plugins/logging.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/security.ts';
 import { registerWebApp } from './plugins/web-app.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The outbound webhook worker of this instance (tests drive rounds by hand with runOnce). */
+    webhookWorker: WebhookWorker;
+  }
+}
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -164,6 +174,19 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     perMinute: config.authRateLimitPerMinute,
   });
   await app.register(fhirRoutes, { prefix: '/fhir/R4', db, tokens: systemTokens, publicUrl: config.publicUrl });
+  await app.register(webhookRoutes, {
+    endpoints: createWebhookEndpoints({ db, allowHttp: config.webhooks.allowHttp }),
+  });
+  const webhookWorker = createWebhookWorker({
+    db,
+    log: app.log,
+    baseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
+    pollMs: config.webhooks.pollMs,
+    limits: config.webhooks,
+  });
+  app.decorate('webhookWorker', webhookWorker);
+  app.addHook('onReady', async () => webhookWorker.start());
+  app.addHook('onClose', async () => webhookWorker.stop());
 
   await registerWebApp(app, config.webDist);
   return app;

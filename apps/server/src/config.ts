@@ -1,6 +1,7 @@
 /** Environment parsed once (DESIGN §1). A bad value stops start-up with one line naming the variable. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isProduction, WEBHOOK_RETRY } from '@hcp/contract';
 import { z } from 'zod';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -43,6 +44,12 @@ const envSchema = z.object({
   HOUSEKEEPING_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
   IDEMPOTENCY_ABANDON_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   GOOGLE_JWKS_URL: z.string().url({ message: 'must be a URL' }).default('https://www.googleapis.com/oauth2/v3/certs'),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(WEBHOOK_RETRY.baseMs),
+  WEBHOOK_RETRY_CAP_MS: z.coerce.number().int().min(1).default(WEBHOOK_RETRY.capMs),
+  WEBHOOK_GIVE_UP_MS: z.coerce.number().int().min(1).default(WEBHOOK_RETRY.giveUpMs),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(WEBHOOK_RETRY.timeoutMs),
+  WEBHOOK_ALLOW_HTTP: flag.optional(),
 });
 
 export interface Config {
@@ -78,6 +85,16 @@ export interface Config {
   housekeepingIntervalSeconds: number;
   /** How long an unanswered claim of a request id blocks its retries (its holder was killed). */
   idempotencyAbandonSeconds: number;
+  /** Outbound webhooks (issue 20): how often a worker looks for due deliveries (0: no worker in this process),
+   * the retry schedule, and whether plain-http endpoints are allowed (not in production). */
+  webhooks: {
+    pollMs: number;
+    retryBaseMs: number;
+    retryCapMs: number;
+    giveUpMs: number;
+    timeoutMs: number;
+    allowHttp: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -122,5 +139,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     googleJwksUrl: e.GOOGLE_JWKS_URL,
     housekeepingIntervalSeconds: e.HOUSEKEEPING_INTERVAL_SECONDS,
     idempotencyAbandonSeconds: e.IDEMPOTENCY_ABANDON_SECONDS,
+    webhooks: {
+      pollMs: e.WEBHOOK_POLL_MS,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      retryCapMs: e.WEBHOOK_RETRY_CAP_MS,
+      giveUpMs: e.WEBHOOK_GIVE_UP_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      allowHttp: e.WEBHOOK_ALLOW_HTTP ?? !isProduction(e.APP_ENV),
+    },
   };
 }

@@ -15,6 +15,7 @@ export * from './api/prescriptions.ts';
 export * from './api/staff.ts';
 export * from './api/support-access.ts';
 export * from './api/users.ts';
+export * from './api/webhooks.ts';
 export * from './routes.ts';
 export * from './rules/action-types.ts';
 export * from './rules/attachments.ts';

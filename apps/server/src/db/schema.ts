@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   date,
@@ -459,8 +460,86 @@ export const outbox = pgTable(
     status: text('status').notNull().default('pending'),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** A prescriber's decision the pharmacy's systems hear of (contract WEBHOOK_EVENTS); null for mail. */
+    eventType: text('event_type'),
+    /** The timeline entry the decision wrote (its delivery shows beside it). */
+    eventId: bigint('event_id', { mode: 'number' }).references(() => prescriptionEvents.id),
+    /** Commit order of decisions on one prescription (their row lock serialises them): deliveries keep it. */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    /** When the decision was turned into deliveries for the endpoints that asked for it. */
+    dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
   },
-  (t) => [index('outbox_pending_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`)],
+  (t) => [
+    index('outbox_pending_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`),
+    index('outbox_undispatched_idx').on(t.seq).where(sql`${t.eventType} is not null and ${t.dispatchedAt} is null`),
+    index('outbox_event_idx').on(t.eventId),
+  ],
+);
+
+/** Where a tenant's pharmacy systems hear of decisions (Standard Webhooks; docs/decisions/0024). */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: id(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    url: text('url').notNull(),
+    description: text('description'),
+    events: text('events').array().notNull(),
+    /** whsec_… (Standard Webhooks); needed in clear to sign, so only admins' answers ever carry it, once. */
+    secret: text('secret').notNull(),
+    previousSecret: text('previous_secret'),
+    previousSecretUntil: timestamp('previous_secret_until', { withTimezone: true }),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    /** admin, or gone (the receiver answered 410). */
+    disabledReason: text('disabled_reason'),
+    createdBy: uuid('created_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('webhook_endpoints_tenant_idx').on(t.tenantId)],
+);
+
+/** One decision to one endpoint: retried with the same id (the webhook-id header) until delivered or dead. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: id(),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id),
+    outboxId: uuid('outbox_id')
+      .notNull()
+      .references(() => outbox.id),
+    /** The decision's outbox seq: deliveries of one prescription to one endpoint go in this order. */
+    eventSeq: bigint('event_seq', { mode: 'number' }).notNull(),
+    eventType: text('event_type').notNull(),
+    prescriptionId: uuid('prescription_id'),
+    /** The exact bytes signed and sent (text, not jsonb: a retry must send the same body). */
+    body: text('body').notNull(),
+    /** pending (due at next_attempt_at), sending (leased to one worker), delivered, dead. */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    leaseToken: uuid('lease_token'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    firstAttemptAt: timestamp('first_attempt_at', { withTimezone: true }),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_once_idx').on(t.endpointId, t.outboxId),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'sending')`),
+    index('webhook_deliveries_order_idx')
+      .on(t.endpointId, t.prescriptionId, t.eventSeq)
+      .where(sql`${t.status} in ('pending', 'sending')`),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
+    index('webhook_deliveries_outbox_idx').on(t.outboxId),
+  ],
 );
 
 export const auditLog = pgTable(

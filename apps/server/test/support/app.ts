@@ -35,6 +35,8 @@ export async function buildTestApp(
     DATA_DIR: '/tmp/hcp-test-unused',
     AUTH_SIGNING_KEY: 'test-signing-key-0123456789abcdefghijklmnop',
     AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+    // No webhook worker unless a test asks: database snapshots of other suites must not move under them.
+    WEBHOOK_POLL_MS: '0',
     ...options.env,
   });
   const logs: Record<string, unknown>[] = [];

@@ -62,10 +62,13 @@ export interface Fixture {
   productId: string;
   /** An integration client of the main tenant (issue 19). */
   integrationClientId: string;
+  /** A webhook endpoint of the main tenant and one of its deliveries (issue 20). */
+  webhookEndpointId: string;
+  webhookDeliveryId: string;
 }
 
 export interface Row {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The OpenAPI path, e.g. /api/mdo/v1/md-offices/{id}. */
   path: string;
   url: (f: Fixture, w: Who, t: Ids) => string;
@@ -477,6 +480,50 @@ export const ROWS: Row[] = [
   },
   {
     method: 'GET',
+    path: `${v1}/webhook-endpoints`,
+    url: () => `${v1}/webhook-endpoints`,
+    expect: (w) => yes(ADMINS.includes(w)),
+  },
+  {
+    method: 'POST',
+    path: `${v1}/webhook-endpoints`,
+    url: () => `${v1}/webhook-endpoints`,
+    body: (_f, w) => ({ url: `https://pharmacy.example/hooks/${w}`, events: ['refill.authorized'] }),
+    expect: (w) => yes(ADMINS.includes(w)),
+  },
+  {
+    method: 'PATCH',
+    path: `${v1}/webhook-endpoints/{id}`,
+    url: (f) => `${v1}/webhook-endpoints/${f.webhookEndpointId}`,
+    body: () => ({ description: 'Matrix', enabled: false }),
+    expect: (w) => yes(ADMINS.includes(w)),
+  },
+  {
+    method: 'POST',
+    path: `${v1}/webhook-endpoints/{id}/rotate-secret`,
+    url: (f) => `${v1}/webhook-endpoints/${f.webhookEndpointId}/rotate-secret`,
+    expect: (w) => yes(ADMINS.includes(w)),
+  },
+  {
+    method: 'GET',
+    path: `${v1}/webhook-endpoints/{id}/deliveries`,
+    url: (f) => `${v1}/webhook-endpoints/${f.webhookEndpointId}/deliveries?status=dead`,
+    expect: (w) => yes(ADMINS.includes(w)),
+  },
+  {
+    method: 'POST',
+    path: `${v1}/webhook-endpoints/{id}/deliveries/{deliveryId}/redeliver`,
+    url: (f) => `${v1}/webhook-endpoints/${f.webhookEndpointId}/deliveries/${f.webhookDeliveryId}/redeliver`,
+    expect: (w) => yes(ADMINS.includes(w)),
+  },
+  {
+    method: 'POST',
+    path: `${v1}/webhook-endpoints/{id}/redeliver-failed`,
+    url: (f) => `${v1}/webhook-endpoints/${f.webhookEndpointId}/redeliver-failed`,
+    expect: (w) => yes(ADMINS.includes(w)),
+  },
+  {
+    method: 'GET',
     path: `${v1}/md-offices/{id}/support-access`,
     url: (_f, _w, t) => `${v1}/md-offices/${t.officeId}/support-access`,
     expect: RULES.practice,
@@ -579,10 +626,13 @@ export async function setUpRouteTable(t: TestApp): Promise<{ tokens: Record<Who,
     .from(s.prescriptions)
     .where(and(eq(s.prescriptions.hcpActionRequired, true), eq(s.prescriptions.prescriberId, morganStaffId)))
     .limit(1);
+  const tenantId = (await d.select().from(s.users).where(eq(s.users.email, 'admin@demo.hcp')))[0]?.tenantId as string;
+  const own = await idsOf(d, await officeOf('dr.morgan@demo.hcp'), 'staff.lee@demo.hcp');
   const fixture: Fixture = {
+    ...(await webhookFixture(d, tenantId, own.rx.any)),
     me: (w) => tokens[w].userID,
     ids: {
-      own: await idsOf(d, await officeOf('dr.morgan@demo.hcp'), 'staff.lee@demo.hcp'),
+      own,
       other: await idsOf(d, await officeOf('dr.patel@demo.hcp'), 'dr.patel@demo.hcp'),
       otherTenant: await idsOf(d, await officeOf('dr.kim@harrow.demo.hcp'), 'dr.kim@harrow.demo.hcp'),
     },
@@ -594,11 +644,36 @@ export async function setUpRouteTable(t: TestApp): Promise<{ tokens: Record<Who,
         name: 'Matrix Pharmacy',
         jwks: MATRIX_JWKS,
         scopes: ['system/Task.write'],
-        tenantId: (await d.select().from(s.users).where(eq(s.users.email, 'admin@demo.hcp')))[0]?.tenantId as string,
+        tenantId,
         createdBy: null,
       })
     ).id,
   };
   await openSupportWindow(t, tokens, fixture);
   return { tokens, fixture };
+}
+
+/** A webhook endpoint of the main tenant with one dead delivery (of a decision on one of its prescriptions). */
+async function webhookFixture(d: Database, tenantId: string, prescriptionId: string) {
+  const [endpoint] = await d
+    .insert(s.webhookEndpoints)
+    .values({ tenantId, url: 'https://pharmacy.example/matrix', events: ['refill.denied'], secret: 'whsec_bWF0cml4' })
+    .returning();
+  const [message] = await d
+    .insert(s.outbox)
+    .values({ channel: 'webhook', prescriptionId, payload: {}, eventType: 'refill.denied', dispatchedAt: new Date() })
+    .returning();
+  const [delivery] = await d
+    .insert(s.webhookDeliveries)
+    .values({
+      endpointId: endpoint?.id as string,
+      outboxId: message?.id as string,
+      eventSeq: message?.seq as number,
+      eventType: 'refill.denied',
+      prescriptionId,
+      body: '{}',
+      status: 'dead',
+    })
+    .returning();
+  return { webhookEndpointId: endpoint?.id as string, webhookDeliveryId: delivery?.id as string };
 }

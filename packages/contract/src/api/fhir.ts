@@ -48,7 +48,23 @@ export const TASK_SUBSTITUTION_REASONS: Record<string, (typeof SUBSTITUTION_PEND
 
 /** What the portal answers in a Task's output: the appeal link and key (given once, in the answer that created them). */
 export const TASK_OUTPUT_SYSTEM = 'urn:hcp-portal:task-output';
-export const TASK_OUTPUTS = ['appeal-link', 'appeal-key', 'appeal-expires', 'appeal-status'] as const;
+export const TASK_OUTPUTS = [
+  'appeal-link',
+  'appeal-key',
+  'appeal-expires',
+  'appeal-status',
+  // A decision delivered to the pharmacy (issue 20):
+  'channel',
+  'refills',
+  'sig',
+  'denial-reason',
+  'postponed-until',
+  'alternative',
+  'no-substitute',
+  'icd10-tried-and-failed',
+  'corrected-phone',
+  'attachment',
+] as const;
 
 /** Task statuses a pharmacy may send: open ones raise the item, closing ones take it off the prescriber's desk. */
 export const TASK_OPEN_STATUSES = ['requested', 'received', 'accepted', 'ready', 'in-progress', 'on-hold'] as const;

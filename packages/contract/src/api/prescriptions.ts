@@ -7,6 +7,7 @@ import {
   REFILL_DENIAL_REASONS,
 } from '../rules/action-types.ts';
 import { isoDateSchema, usPhoneSchema } from './fields.ts';
+import { pharmacyDeliverySchema } from './webhooks.ts';
 
 export const actionNeededPrescriptionSchema = z.object({
   id: z.string(),
@@ -176,6 +177,8 @@ export const prescriptionEventSchema = z.object({
   at: z.string(),
   actorName: z.string().nullable(),
   summary: z.string(),
+  /** A decision's way to the pharmacy's system (issue 20): absent when no endpoint asked for it. */
+  delivery: pharmacyDeliverySchema.optional(),
 });
 export type PrescriptionEvent = z.infer<typeof prescriptionEventSchema>;
 export const prescriptionEventsSchema = z.array(prescriptionEventSchema);

@@ -3,12 +3,13 @@
  * transaction that locks the prescriptions (only those of the user's practices: others are "not found"),
  * refuses what the user may not do (403) and what the contract's transition rule forbids (409, nothing
  * written: bulk calls are all-or-nothing), then writes the new state, one timeline event per prescription, the
- * pharmacy message (outbox) where the pharmacy must hear of it, and the audit row. A refused attempt is
+ * pharmacy message (outbox, lib/decisions.ts) the pharmacy hears of it from, and the audit row. A refused attempt is
  * audited on its own.
  */
 import { type ActionResult, CONFLICT_MESSAGES, isActionAllowed, isRefillDue, type PrescriptionAction } from '@hcp/contract';
 import type { Database, Executor } from '../../db/client.ts';
 import { auditingRefusals, entryOf, writeAudit } from '../../lib/audit.ts';
+import { recordDecision } from '../../lib/decisions.ts';
 import { AppError } from '../../lib/errors.ts';
 import { assertMayAct } from '../../lib/office-scope.ts';
 import type { SignedInContext } from '../../lib/route-helpers.ts';
@@ -61,17 +62,20 @@ export function createAct({ db, todayIso }: ActionDeps) {
         for (const rx of rows) {
           const { event, data, changes, notify } = step(rx);
           await repo.updatePrescription(tx, rx.id, changes);
-          await repo.insertEvents(tx, [
-            { prescriptionId: rx.id, type: event, actorUserId: ctx.userId, requestId: ctx.requestId, data },
-          ]);
-          if (notify) {
-            await repo.insertOutbox(tx, {
-              channel: notify.channel,
-              prescriptionId: rx.id,
-              recipient: 'pharmacy',
-              payload: { ...notify.message, prescriptionId: rx.id, drugName: rx.drugName, strength: rx.strength },
-            });
-          }
+          await recordDecision(tx, {
+            prescriptionId: rx.id,
+            type: event,
+            actorUserId: ctx.userId,
+            requestId: ctx.requestId,
+            data,
+            ...(notify && {
+              message: {
+                channel: notify.channel,
+                recipient: 'pharmacy',
+                payload: { ...notify.message, prescriptionId: rx.id, drugName: rx.drugName, strength: rx.strength },
+              },
+            }),
+          });
         }
         await extra?.(tx);
         await writeAudit(tx, attempt);

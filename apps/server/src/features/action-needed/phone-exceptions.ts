@@ -2,6 +2,7 @@
 import { type ActionResult, CONFLICT_MESSAGES, EVENT_TYPES } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
 import { auditingRefusals, entryOf, writeAudit } from '../../lib/audit.ts';
+import { recordDecision } from '../../lib/decisions.ts';
 import { AppError } from '../../lib/errors.ts';
 import { assertMayAct } from '../../lib/office-scope.ts';
 import type { ActionContext } from './act.ts';
@@ -42,16 +43,16 @@ export function phoneExceptionActions(db: Database) {
             await repo.setPatientPhones(tx, update.patientId, [update.phoneNumber, ...others]);
           }
           await repo.clearPhoneExceptions(tx, patientIds);
-          await repo.insertEvents(
-            tx,
-            open.map((rx) => ({
+          const corrected = new Map(updates.map((u) => [u.patientId, u.phoneNumber]));
+          for (const rx of open) {
+            await recordDecision(tx, {
               prescriptionId: rx.id,
               type: EVENT_TYPES.phoneExceptionResolved,
               actorUserId: ctx.userId,
               requestId: ctx.requestId,
-              data: {},
-            })),
-          );
+              data: { phoneNumber: corrected.get(rx.patientId) },
+            });
+          }
           await writeAudit(tx, { ...attempt, details: { patientIds, prescriptionIds: open.map((rx) => rx.id) } });
           return { status: 'OK' as const, prescriptionIds: open.map((rx) => rx.id) };
         }),

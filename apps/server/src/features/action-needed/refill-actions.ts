@@ -22,7 +22,8 @@ export function refillActions(act: Act, todayIso: () => string) {
         [id],
         (rx) => ({
           event: EVENT_TYPES.refillAuthorizedErx,
-          data: {},
+          // What the eRx carries, so the pharmacy's system hears the same as with a fax.
+          data: { refills: rx.refills, sig: rx.sig },
           changes: cleared,
           notify: { channel: 'erx', message: { type: 'refill-authorized', refills: rx.refills, sig: rx.sig } },
         }),

@@ -2,16 +2,7 @@
 import { ACTION_NEEDED_QUERY_TYPES, type ActionNeededQueryType } from '@hcp/contract';
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectJsonText } from '../../db/client.ts';
-import {
-  drugAlternatives,
-  mdOffices,
-  mdStaff,
-  outbox,
-  patients,
-  prescriptionEvents,
-  prescriptions,
-  users,
-} from '../../db/schema.ts';
+import { drugAlternatives, mdOffices, mdStaff, patients, prescriptionEvents, prescriptions, users } from '../../db/schema.ts';
 import { patientScopeSql } from '../../lib/office-scope.ts';
 import { altMedPendingSql, needsActionSql, priorAuthNeedsActionSql, refillDueSql } from '../../lib/prescription-sql.ts';
 
@@ -126,20 +117,6 @@ export async function updatePrescription(db: Executor, id: string, changes: Part
     .where(eq(prescriptions.id, id));
 }
 
-export async function insertEvents(
-  db: Executor,
-  rows: { prescriptionId: string; type: string; actorUserId: string; requestId: string; data: Record<string, unknown> }[],
-) {
-  if (rows.length > 0) await db.insert(prescriptionEvents).values(rows);
-}
-
-export async function insertOutbox(
-  db: Executor,
-  row: { channel: 'fax' | 'erx'; prescriptionId: string; recipient: string | null; payload: Record<string, unknown> },
-) {
-  await db.insert(outbox).values({ ...row, status: 'pending' });
-}
-
 export async function setUserPreference(
   db: Executor,
   userId: string,
@@ -246,4 +223,30 @@ export async function eventsOf(db: Executor, userId: string, id: string) {
     .leftJoin(users, eq(users.id, prescriptionEvents.actorUserId))
     .where(eq(prescriptionEvents.prescriptionId, id))
     .orderBy(asc(prescriptionEvents.createdAt), asc(prescriptionEvents.id));
+}
+
+/** Per decision event of a prescription: how its webhook deliveries stand (the least advanced speaks for all). */
+export async function deliveryOfEvents(db: Executor, prescriptionId: string) {
+  const result = (await db.execute(sql`
+    select o.event_id::float8 as "eventId",
+      min(d.created_at) as "sentAt",
+      bool_and(d.status = 'delivered') as "allDelivered",
+      bool_or(d.status = 'dead') as "anyDead",
+      bool_or(d.status = 'pending' and d.first_attempt_at is not null) as "anyFailing",
+      max(d.delivered_at) as "deliveredAt",
+      min(d.next_attempt_at) filter (where d.status = 'pending' and d.first_attempt_at is not null) as "nextAttemptAt"
+    from outbox o join webhook_deliveries d on d.outbox_id = o.id
+    where o.prescription_id = ${prescriptionId} and o.event_id is not null
+    group by o.event_id`)) as unknown as {
+    rows: {
+      eventId: number;
+      sentAt: Date | string;
+      allDelivered: boolean;
+      anyDead: boolean;
+      anyFailing: boolean;
+      deliveredAt: Date | string | null;
+      nextAttemptAt: Date | string | null;
+    }[];
+  };
+  return result.rows;
 }

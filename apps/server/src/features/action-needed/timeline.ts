@@ -1,10 +1,23 @@
 /** A prescription's timeline: every event, with who did it and what it says (audited as a read). */
-import { describeEvent, type PrescriptionEvent } from '@hcp/contract';
+import { describeEvent, type PharmacyDelivery, type PrescriptionEvent } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
 import { entryOf, writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type ActionContext, PRESCRIPTION_NOT_FOUND } from './act.ts';
 import * as repo from './repository.ts';
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+/** Dead beats failing beats sending: the pharmacy has it only when every endpoint that asked got it. */
+function deliveryOf(row: Awaited<ReturnType<typeof repo.deliveryOfEvents>>[number]): PharmacyDelivery {
+  const status = row.anyDead ? 'dead' : row.anyFailing ? 'failing' : row.allDelivered ? 'delivered' : 'sending';
+  return {
+    status,
+    sentAt: iso(row.sentAt) as string,
+    deliveredAt: status === 'delivered' ? iso(row.deliveredAt) : null,
+    nextAttemptAt: status === 'failing' ? iso(row.nextAttemptAt) : null,
+  };
+}
 
 export function timeline(db: Database) {
   return {
@@ -12,13 +25,18 @@ export function timeline(db: Database) {
       const rows = await repo.eventsOf(db, ctx.userId, id);
       if (!rows) throw new AppError('NOT_FOUND', PRESCRIPTION_NOT_FOUND);
       await writeAudit(db, entryOf(ctx, 'prescription.events.read', 'prescription', id));
-      return rows.map((r) => ({
-        id: r.id,
-        type: r.type,
-        at: r.at.toISOString(),
-        actorName: r.actorName,
-        summary: describeEvent(r.type, r.data as Record<string, unknown>),
-      }));
+      const deliveries = new Map((await repo.deliveryOfEvents(db, id)).map((d) => [Number(d.eventId), deliveryOf(d)]));
+      return rows.map((r) => {
+        const delivery = deliveries.get(r.id);
+        return {
+          id: r.id,
+          type: r.type,
+          at: r.at.toISOString(),
+          actorName: r.actorName,
+          summary: describeEvent(r.type, r.data as Record<string, unknown>),
+          ...(delivery && { delivery }),
+        };
+      });
     },
   };
 }

@@ -1,7 +1,7 @@
 /** SQL of appeals: the appeal with what the form shows, key lookups, attempts, drafts. */
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { appealFiles, appeals, outbox, prescriptionEvents, prescriptions } from '../../db/schema.ts';
+import { appealFiles, appeals, prescriptions } from '../../db/schema.ts';
 
 export interface AppealRow {
   id: string;
@@ -161,12 +161,4 @@ export async function clearHcpAction(db: Executor, prescriptionId: string) {
     .update(prescriptions)
     .set({ hcpActionRequired: false, version: sql`${prescriptions.version} + 1`, updatedAt: sql`now()` })
     .where(eq(prescriptions.id, prescriptionId));
-}
-
-export async function insertEvent(db: Executor, values: typeof prescriptionEvents.$inferInsert) {
-  await db.insert(prescriptionEvents).values(values);
-}
-
-export async function insertOutbox(db: Executor, values: typeof outbox.$inferInsert) {
-  await db.insert(outbox).values(values);
 }

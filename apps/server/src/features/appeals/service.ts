@@ -33,6 +33,7 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { sha256 } from '../../lib/crypto.ts';
+import { recordDecision } from '../../lib/decisions.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import * as repo from './repository.ts';
 
@@ -339,17 +340,17 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
         const submitted = await repo.markSubmitted(tx, appealId, at);
         if (!submitted) throw new AppError('CONFLICT', APPEAL_SUBMITTED);
         await repo.clearHcpAction(tx, submitted.prescriptionId);
-        await repo.insertEvent(tx, {
+        await recordDecision(tx, {
           prescriptionId: submitted.prescriptionId,
           type: EVENT_TYPES.appealSubmitted,
+          actorUserId: null,
           requestId: ctx.requestId,
           data: { appealId, attachments: files.map((f) => f.slot) },
-        });
-        await repo.insertOutbox(tx, {
-          channel: 'fax',
-          prescriptionId: submitted.prescriptionId,
-          recipient: 'provider-pharmacy',
-          payload: { kind: 'appeal-submitted', appealId, draft: current.draft, attachments: files.map((f) => f.storedName) },
+          message: {
+            channel: 'fax',
+            recipient: 'provider-pharmacy',
+            payload: { kind: 'appeal-submitted', appealId, draft: current.draft, attachments: files.map((f) => f.storedName) },
+          },
         });
         await writeAudit(tx, {
           actorUserId: null,

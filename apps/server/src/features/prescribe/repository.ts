@@ -1,17 +1,7 @@
 /** SQL of Prescribe Rx: the catalogue, the prescriber, patients in scope, the new prescription and drafts. */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import {
-  drugProducts,
-  mdOffices,
-  mdStaff,
-  outbox,
-  patients,
-  prescriptionDrafts,
-  prescriptionEvents,
-  prescriptions,
-  users,
-} from '../../db/schema.ts';
+import { drugProducts, mdOffices, mdStaff, patients, prescriptionDrafts, prescriptions, users } from '../../db/schema.ts';
 import { likeEscape } from '../../lib/sql-like.ts';
 
 /** Products by name (anywhere in it) or NDC (its start, dashes optional). */
@@ -72,14 +62,6 @@ export async function insertPatient(db: Executor, values: typeof patients.$infer
 export async function insertPrescription(db: Executor, values: typeof prescriptions.$inferInsert): Promise<string> {
   const [row] = await db.insert(prescriptions).values(values).returning({ id: prescriptions.id });
   return (row as { id: string }).id;
-}
-
-export async function insertEvent(db: Executor, values: typeof prescriptionEvents.$inferInsert) {
-  await db.insert(prescriptionEvents).values(values);
-}
-
-export async function insertOutbox(db: Executor, values: typeof outbox.$inferInsert) {
-  await db.insert(outbox).values(values);
 }
 
 export async function readDraft(db: Executor, userId: string) {

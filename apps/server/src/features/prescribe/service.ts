@@ -19,6 +19,7 @@ import {
 } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
+import { recordDecision } from '../../lib/decisions.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { findPatientInScope } from '../../lib/office-scope.ts';
 import type { SignedInContext } from '../../lib/route-helpers.ts';
@@ -109,30 +110,29 @@ export function createPrescribeService(deps: { db: Database; now: () => Date; is
           prescribedAt: at,
           lastProcessedAt: at,
         });
-        await repo.insertEvent(tx, {
+        await recordDecision(tx, {
           prescriptionId,
           type: EVENT_TYPES.prescribed,
           actorUserId: ctx.userId,
           requestId: ctx.requestId,
           data: { via, quantity: order.quantity, refills: order.refills, dispenseAsWritten: !order.substitutionAllowed },
-        });
-        await repo.insertOutbox(tx, {
-          channel: via === 'Fax' ? 'fax' : 'erx',
-          prescriptionId,
-          recipient: 'provider-pharmacy',
-          payload: {
-            kind: 'new-prescription',
-            orderNumber,
-            ndc: product.ndc,
-            drug: `${product.name} ${product.strength ?? ''}`.trim(),
-            quantity: order.quantity,
-            daysSupply: order.daysSupply,
-            refills: order.refills,
-            sig: order.sig,
-            dispenseAsWritten: !order.substitutionAllowed,
-            notes: order.notesToPharmacist,
-            prescriberNpi: me.staffNpi,
-            prescriberName: me.displayName,
+          message: {
+            channel: via === 'Fax' ? 'fax' : 'erx',
+            recipient: 'provider-pharmacy',
+            payload: {
+              kind: 'new-prescription',
+              orderNumber,
+              ndc: product.ndc,
+              drug: `${product.name} ${product.strength ?? ''}`.trim(),
+              quantity: order.quantity,
+              daysSupply: order.daysSupply,
+              refills: order.refills,
+              sig: order.sig,
+              dispenseAsWritten: !order.substitutionAllowed,
+              notes: order.notesToPharmacist,
+              prescriberNpi: me.staffNpi,
+              prescriberName: me.displayName,
+            },
           },
         });
         await writeAudit(tx, {

@@ -1,0 +1,90 @@
+/**
+ * Dispatch: decisions in the outbox become one delivery per endpoint that asked for their event, each with its
+ * FHIR message body built once (a retry sends the same bytes). One dispatcher at a time in the whole cluster
+ * (an advisory lock), in outbox order, so a prescription's deliveries keep the order of its decisions.
+ */
+import { randomUUID } from 'node:crypto';
+import { describeEvent, WEBHOOK_EVENTS, type WebhookEvent } from '@hcp/contract';
+import type { MedicationRequest, Task } from '@medplum/fhirtypes';
+import type { Database, Executor } from '../../../db/client.ts';
+import { CATEGORY_OF_EVENT, type Decision, decisionMessage, decisionTask } from '../mapping/decision.ts';
+import { toMedicationRequest } from '../mapping/medication-request.ts';
+import { prescriptionRows, taskRows } from '../records-repository.ts';
+import { ONE } from '../repository.ts';
+import * as repo from './repository.ts';
+
+const isWebhookEvent = (value: string): value is WebhookEvent => (WEBHOOK_EVENTS as readonly string[]).includes(value);
+
+async function focusOf(
+  db: Executor,
+  row: repo.UndispatchedDecision,
+  decision: Decision,
+  answeredTaskId: string | undefined,
+): Promise<{ focus: Task | MedicationRequest; extra: Task[] }> {
+  const summary = describeEvent(row.timelineType ?? '', decision.data);
+  if (decision.event === 'prescription.created') {
+    const { rows } = await prescriptionRows(db, row.tenantId, { id: row.prescriptionId }, ONE);
+    const prescription = rows[0];
+    if (prescription) return { focus: toMedicationRequest(prescription), extra: [] };
+  }
+  const answered = answeredTaskId ? ((await taskRows(db, row.tenantId, { id: answeredTaskId }, ONE)).rows[0] ?? null) : null;
+  return { focus: decisionTask(decision, answered, summary), extra: [] };
+}
+
+/** Dispatches up to `limit` decisions; answers how many were dispatched (0 when another instance holds the lock). */
+export async function dispatchDecisions(db: Database, baseUrl: string, limit = 200): Promise<number> {
+  return db.transaction(async (tx) => {
+    if (!(await repo.tryDispatchLock(tx))) return 0;
+    const rows = await repo.undispatched(tx, limit);
+    if (rows.length === 0) return 0;
+    const endpoints = await repo.enabledEndpoints(tx, [...new Set(rows.map((r) => r.tenantId))]);
+    const answered = await repo.answeredTaskIds(
+      tx,
+      rows.flatMap((r) => {
+        const category = isWebhookEvent(r.eventType) ? CATEGORY_OF_EVENT[r.eventType] : null;
+        return category ? [{ prescriptionId: r.prescriptionId, category }] : [];
+      }),
+    );
+    const deliveries: Parameters<typeof repo.insertDeliveries>[1] = [];
+    for (const row of rows) {
+      if (!isWebhookEvent(row.eventType)) continue;
+      const wanting = endpoints.filter((e) => e.tenantId === row.tenantId && e.events.includes(row.eventType));
+      if (wanting.length === 0) continue;
+      const decision: Decision = {
+        id: row.id,
+        event: row.eventType,
+        timelineType: row.timelineType ?? '',
+        data: row.data ?? {},
+        at: row.at,
+        prescriptionId: row.prescriptionId,
+        patientId: row.patientId,
+        prescriberId: row.prescriberId,
+      };
+      const category = CATEGORY_OF_EVENT[row.eventType];
+      const { focus, extra } = await focusOf(
+        tx,
+        row,
+        decision,
+        category ? answered.get(`${row.prescriptionId}|${category}`) : undefined,
+      );
+      for (const endpoint of wanting) {
+        const id = randomUUID();
+        deliveries.push({
+          id,
+          endpointId: endpoint.id,
+          outboxId: row.id,
+          eventSeq: row.seq,
+          eventType: row.eventType,
+          prescriptionId: row.prescriptionId,
+          body: JSON.stringify(decisionMessage(decision, id, focus, baseUrl, extra)),
+        });
+      }
+    }
+    await repo.insertDeliveries(tx, deliveries);
+    await repo.markDispatched(
+      tx,
+      rows.map((r) => r.id),
+    );
+    return rows.length;
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * A prescriber's decision, written once for every use case: the timeline event and, in the same transaction,
+ * the outbox row the pharmacy hears of it from (its webhook event and, where the office's channel is fax or
+ * eRx, that message). The webhook dispatcher (features/fhir/webhooks) turns outbox rows into deliveries.
+ */
+import { WEBHOOK_EVENT_OF_TIMELINE } from '@hcp/contract';
+import type { Executor } from '../db/client.ts';
+import { outbox, prescriptionEvents } from '../db/schema.ts';
+
+export interface Decision {
+  prescriptionId: string;
+  /** The timeline event type (contract EVENT_TYPES). */
+  type: string;
+  actorUserId: string | null;
+  requestId: string | null;
+  /** What the timeline shows and the pharmacy's Task output carries. */
+  data: Record<string, unknown>;
+  /** How the office sends it, where it has a channel of its own (fax or eRx), with the message for it. */
+  message?: { channel: 'fax' | 'erx'; recipient: string; payload: Record<string, unknown> };
+}
+
+export async function recordDecision(db: Executor, decision: Decision): Promise<void> {
+  const [event] = await db
+    .insert(prescriptionEvents)
+    .values({
+      prescriptionId: decision.prescriptionId,
+      type: decision.type,
+      actorUserId: decision.actorUserId,
+      requestId: decision.requestId,
+      data: decision.data,
+    })
+    .returning({ id: prescriptionEvents.id });
+  const eventType = WEBHOOK_EVENT_OF_TIMELINE[decision.type] ?? null;
+  if (!eventType && !decision.message) return;
+  await db.insert(outbox).values({
+    channel: decision.message?.channel ?? 'webhook',
+    prescriptionId: decision.prescriptionId,
+    recipient: decision.message?.recipient ?? 'pharmacy',
+    payload: decision.message?.payload ?? decision.data,
+    status: 'pending',
+    eventType,
+    eventId: event?.id ?? null,
+  });
+}
