@@ -176,4 +176,12 @@ export const apiPaths = {
   // integration clients (our design, decision 0022)
   integrationClients: `${API_BASE}/v1/integration-clients`,
   integrationClient: (id: string) => `${API_BASE}/v1/integration-clients/${enc(id)}`,
+  webhookEndpoints: `${API_BASE}/v1/webhook-endpoints`,
+  webhookEndpoint: (id: string) => `${API_BASE}/v1/webhook-endpoints/${enc(id)}`,
+  webhookSecretRotation: (id: string) => `${API_BASE}/v1/webhook-endpoints/${enc(id)}/rotate-secret`,
+  webhookDeliveries: (id: string, query: { status?: string; page: number; pageSize: number }) =>
+    `${API_BASE}/v1/webhook-endpoints/${enc(id)}/deliveries?${query.status ? `status=${enc(query.status)}&` : ''}page=${query.page}&pageSize=${query.pageSize}`,
+  webhookRedelivery: (id: string, deliveryId: string) =>
+    `${API_BASE}/v1/webhook-endpoints/${enc(id)}/deliveries/${enc(deliveryId)}/redeliver`,
+  webhookRedeliverFailed: (id: string) => `${API_BASE}/v1/webhook-endpoints/${enc(id)}/redeliver-failed`,
 } as const;

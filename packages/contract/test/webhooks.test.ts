@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  describeDelivery,
   EVENT_TYPES,
   retryDelayMs,
   WEBHOOK_EVENT_OF_TIMELINE,
@@ -43,5 +44,24 @@ describe('webhook events', () => {
     expect(webhookEndpointInputSchema.safeParse({ url: 'https://p.example/h', events: ['refill.denied'] }).success).toBe(true);
     expect(webhookEndpointInputSchema.safeParse({ url: 'javascript:alert(1)', events: ['refill.denied'] }).success).toBe(false);
     expect(webhookEndpointInputSchema.safeParse({ url: 'https://p.example/h', events: [] }).success).toBe(false);
+  });
+});
+
+describe('describeDelivery', () => {
+  const time = (iso: string) => iso.slice(11, 16);
+  const sentAt = '2026-11-24T10:02:00.000Z';
+  it('reads as the timeline shows it', () => {
+    expect(
+      describeDelivery({ status: 'delivered', sentAt, deliveredAt: '2026-11-24T10:03:00.000Z', nextAttemptAt: null }, time),
+    ).toBe('Sent to the pharmacy 10:02 · delivered 10:03');
+    expect(
+      describeDelivery({ status: 'failing', sentAt, deliveredAt: null, nextAttemptAt: '2026-11-24T10:40:00.000Z' }, time),
+    ).toBe('Sent to the pharmacy 10:02 · delivery failing, next try 10:40');
+    expect(describeDelivery({ status: 'dead', sentAt, deliveredAt: null, nextAttemptAt: null }, time)).toBe(
+      'Sent to the pharmacy 10:02 · delivery failed; an administrator can send it again',
+    );
+    expect(describeDelivery({ status: 'sending', sentAt, deliveredAt: null, nextAttemptAt: null }, time)).toBe(
+      'Sent to the pharmacy 10:02 · sending',
+    );
   });
 });

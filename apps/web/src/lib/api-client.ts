@@ -40,7 +40,7 @@ export class SessionExpiredError extends ApiError {
 export const NETWORK_ERROR_MESSAGE = 'Cannot reach the HCP Portal server. Check your connection and try again.';
 
 export interface RequestOptions<S extends z.ZodType | undefined = undefined> {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   query?: Record<string, string | number | boolean | undefined | null>;
   body?: unknown;
   /** Validates the answer; a mismatch is a typed error rather than a crash later in a screen. */

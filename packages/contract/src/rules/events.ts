@@ -72,3 +72,31 @@ export function describeEvent(type: string, data: Record<string, unknown>): stri
         .replace(/^\w/, (c) => c.toUpperCase());
   }
 }
+
+/**
+ * How a decision's delivery to the pharmacy's system reads on the timeline (issue 20); `time` formats an instant
+ * in the reader's zone.
+ */
+export function describeDelivery(
+  delivery: {
+    status: 'sending' | 'delivered' | 'failing' | 'dead';
+    sentAt: string;
+    deliveredAt: string | null;
+    nextAttemptAt: string | null;
+  },
+  time: (iso: string) => string,
+): string {
+  const sent = `Sent to the pharmacy ${time(delivery.sentAt)}`;
+  switch (delivery.status) {
+    case 'delivered':
+      return `${sent} · delivered ${time(delivery.deliveredAt ?? delivery.sentAt)}`;
+    case 'failing':
+      return delivery.nextAttemptAt
+        ? `${sent} · delivery failing, next try ${time(delivery.nextAttemptAt)}`
+        : `${sent} · delivery failing`;
+    case 'dead':
+      return `${sent} · delivery failed; an administrator can send it again`;
+    default:
+      return `${sent} · sending`;
+  }
+}

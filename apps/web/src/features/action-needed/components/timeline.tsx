@@ -1,10 +1,15 @@
+import { describeDelivery } from '@hcp/contract';
+import { ApiError } from '../../../lib/api-client.ts';
 import { usePrescriptionEvents } from '../api/get-prescription-events.ts';
 import styles from './action-needed.module.css';
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const clock = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' });
+const clockOf = (iso: string) => clock.format(new Date(iso));
 
-export function Timeline({ prescriptionId }: { prescriptionId: string }) {
+export function Timeline({ prescriptionId, hideWhenNotFound = false }: { prescriptionId: string; hideWhenNotFound?: boolean }) {
   const events = usePrescriptionEvents(prescriptionId);
+  if (hideWhenNotFound && events.error instanceof ApiError && [400, 404].includes(events.error.status)) return null;
   return (
     <section className={styles.panel} aria-labelledby="timeline-heading">
       <h2 id="timeline-heading">Timeline</h2>
@@ -20,6 +25,17 @@ export function Timeline({ prescriptionId }: { prescriptionId: string }) {
                 <time dateTime={event.at}>{when.format(new Date(event.at))}</time>
                 {event.summary}
                 {event.actorName ? ` — ${event.actorName}` : ''}
+                {event.delivery ? (
+                  <span
+                    className={
+                      event.delivery.status === 'dead' || event.delivery.status === 'failing'
+                        ? styles.deliveryProblem
+                        : styles.delivery
+                    }
+                  >
+                    {describeDelivery(event.delivery, clockOf)}
+                  </span>
+                ) : null}
               </li>
             ))}
           </ol>

@@ -53,6 +53,8 @@ export default function ActionNeededDetailRoute() {
         <p>
           <Link to={ROUTES.actionNeeded}>Back to Action Needed</Link>
         </p>
+        {/* Who handled it, when, and whether the pharmacy's system has it (none for an id outside the user's reach). */}
+        {prescriptionId ? <Timeline prescriptionId={prescriptionId} hideWhenNotFound /> : null}
       </Page>
     );
   }

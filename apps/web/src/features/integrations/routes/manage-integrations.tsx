@@ -18,6 +18,7 @@ import { readSession } from '../../../lib/storage.ts';
 import { useCreateIntegrationClient } from '../api/create-integration-client.ts';
 import { useDisableIntegrationClient } from '../api/disable-integration-client.ts';
 import { useIntegrationClients } from '../api/get-integration-clients.ts';
+import { WebhookEndpoints } from '../components/webhook-endpoints.tsx';
 import styles from './integrations.module.css';
 
 interface FormValues {
@@ -174,13 +175,19 @@ function Clients() {
   );
 }
 
-/** /manage-integrations (our addition, decision 0022): an admin registers the pharmacy's systems. */
+/**
+ * /manage-integrations (our addition, decisions 0022 and 0024): an admin registers the pharmacy's systems and the
+ * endpoints that hear every decision.
+ */
 export default function ManageIntegrationsRoute() {
   const user = useUserDetails(readSession()?.userId ?? null);
   return (
     <Page title="Pharmacy Systems">
       {user.data && canManageAccounts(user.data) ? (
-        <Clients />
+        <>
+          <Clients />
+          <WebhookEndpoints />
+        </>
       ) : user.data ? (
         <p role="alert">Only administrators can register pharmacy systems.</p>
       ) : (
