@@ -9,14 +9,11 @@
  */
 
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { APPEAL_SLOTS, APPEAL_TOKEN_HEADER, generateRequestId } from '@hcp/contract';
-import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, Server, signInOver } from './support/child-server.ts';
+import { type Engine, prepareEngine } from './support/engine.ts';
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 4);
 const WRITERS = 4;
@@ -35,55 +32,6 @@ const rand = random(Number(process.env.CRASH_SEED ?? 20261124));
 const POSTPONE_TO = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Engine {
-  name: string;
-  env: Record<string, string>;
-  /** Runs SQL against the data after the server stopped (the data folder must open again). */
-  query: <T>(text: string, params?: unknown[]) => Promise<T[]>;
-  close: () => Promise<void>;
-}
-
-async function prepareEngine(): Promise<Engine> {
-  const databaseUrl = inject('databaseUrl');
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'hcp-crash-'));
-  if (!databaseUrl) {
-    let client: PGlite | null = null;
-    return {
-      name: 'embedded (PGlite)',
-      env: { DATA_DIR: dataDir },
-      query: async <T>(text: string, params: unknown[] = []) => {
-        client ??= new PGlite(path.join(dataDir, 'pglite'));
-        return (await client.query<T>(text, params)).rows;
-      },
-      close: async () => {
-        await client?.close();
-        await rm(dataDir, { recursive: true, force: true });
-      },
-    };
-  }
-  const name = `hcp_crash_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
-  return {
-    name: 'PostgreSQL',
-    env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
-    query: async <T>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[],
-    close: async () => {
-      await pool.end();
-      const dropper = new pg.Client({ connectionString: databaseUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists "${name}" with (force)`);
-      await dropper.end();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 interface Write {
   kind: 'comment' | 'prescription' | 'postpone';
