@@ -45,6 +45,7 @@ import { supportAccessRoutes } from './features/support-access/routes.ts';
 import { createSupportAccessService } from './features/support-access/service.ts';
 import { usersRoutes } from './features/users/routes.ts';
 import { createUsersService } from './features/users/service.ts';
+import { DECISIONS_CHANNEL } from './lib/decisions.ts';
 import { isFlagEnabled } from './lib/feature-flags.ts';
 import { scheduleHousekeeping } from './lib/housekeeping.ts';
 import { createMailer, devMailTransport, type MailTransport, smtpMailTransport } from './lib/mailer.ts';
@@ -183,6 +184,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     baseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
     pollMs: config.webhooks.pollMs,
     limits: config.webhooks,
+    listen: (onNotify) => deps.database.listen(DECISIONS_CHANNEL, onNotify),
   });
   app.decorate('webhookWorker', webhookWorker);
   app.addHook('onReady', async () => webhookWorker.start());

@@ -387,3 +387,42 @@ describe('rotating the secret', () => {
     receiver.secrets = [secret];
   });
 });
+
+describe('waking the worker', () => {
+  it('a committed decision wakes the worker (NOTIFY) at once, long before its next poll', async () => {
+    const woken = await buildTestApp({ env: { WEBHOOK_POLL_MS: '60000', PUBLIC_URL: 'https://portal.test' } });
+    const listener = await startReceiver();
+    try {
+      const woAdmin = await signIn(woken.app, 'admin@demo.hcp');
+      const created = await injectAs(woken.app, woAdmin, {
+        method: 'POST',
+        url: BASE,
+        payload: { url: listener.url, events: ['refill.postponed'] },
+      });
+      listener.secrets = [(created.json() as WebhookEndpointWithSecret).secret];
+      const doctor = await signIn(woken.app, 'dr.morgan@demo.hcp');
+      const list = await injectAs(woken.app, doctor, {
+        method: 'GET',
+        url: `/api/mdo/v2/users/${doctor.userID}/action-needed?actionType=${ACTION_NEEDED_QUERY_TYPES.refillAuth}`,
+      });
+      const rx = flattenActionNeeded(actionNeededResponseSchema.parse(list.json()).doctors).find((e) =>
+        e.actionTypes.includes('refillAuth'),
+      )?.prescription.id;
+      const started = Date.now();
+      const res = await injectAs(woken.app, doctor, {
+        method: 'POST',
+        url: `/api/mdo/v1/prescriptions/${rx}/refills-postponed`,
+        payload: { refillPostponedToDate: postponeDate(), senderName: 'Dr Morgan' },
+        headers: { 'x-request-id': generateRequestId() },
+      });
+      expect(res.statusCode).toBe(200);
+      const deadline = Date.now() + 10_000;
+      while (listener.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(listener.received[0]?.verified).toBe(true);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await listener.close();
+      await woken.close();
+    }
+  });
+});

@@ -38,7 +38,18 @@ export interface DatabaseHandle {
   stats: { queries: number };
   migrate(): Promise<void>;
   ping(): Promise<void>;
+  /**
+   * Calls `onNotify` on every NOTIFY of `channel` from any instance (PostgreSQL LISTEN on a connection of its own;
+   * PGlite's in-process listen). Best effort: callers keep polling, so a dropped connection only delays them.
+   * Answers the unsubscribe.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** Wakes listeners of `channel` once the caller's transaction commits (several in one transaction: one wake-up). */
+export async function notifyOnCommit(db: Executor, channel: string): Promise<void> {
+  await db.execute(sql`select pg_notify(${channel}, '')`);
 }
 
 export class DataDirError extends Error {
@@ -78,7 +89,38 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
     ping: async () => {
       await db.execute(sql`select 1`);
     },
+    listen: async (channel, onNotify) => {
+      const unsubscribe = await client.listen(channel, () => onNotify());
+      return async () => unsubscribe();
+    },
     close: () => client.close(),
+  };
+}
+
+/** LISTEN on a connection of its own (not a pool slot), reconnecting after a drop until unsubscribed. */
+function poolListener(options: pg.PoolConfig, channel: string, onNotify: () => void) {
+  let closed = false;
+  let client: pg.Client | null = null;
+  const connect = async (): Promise<void> => {
+    if (closed) return;
+    const next = new pg.Client(options);
+    next.on('notification', () => onNotify());
+    next.on('error', (error) => {
+      process.emitWarning(`LISTEN connection lost: ${error.message}`, { code: 'HCP_DB_LISTEN_CONNECTION' });
+      client = null;
+      next.end().catch(() => undefined);
+      setTimeout(() => void connect().catch(() => undefined), 1000).unref();
+    });
+    await next.connect();
+    await next.query(`listen "${channel.replaceAll('"', '')}"`);
+    client = next;
+  };
+  return {
+    start: connect,
+    stop: async () => {
+      closed = true;
+      await client?.end().catch(() => undefined);
+    },
   };
 }
 
@@ -93,6 +135,7 @@ export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): Database
   });
   const { stats, logger } = countingLogger();
   const db = drizzleNodePg(pool, { schema, logger }) as unknown as Database;
+  const listeners = new Set<ReturnType<typeof poolListener>>();
   return {
     db,
     kind: 'postgres',
@@ -111,7 +154,17 @@ export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): Database
     ping: async () => {
       await db.execute(sql`select 1`);
     },
+    listen: async (channel, onNotify) => {
+      const listener = poolListener(pool.options, channel, onNotify);
+      listeners.add(listener);
+      await listener.start();
+      return async () => {
+        listeners.delete(listener);
+        await listener.stop();
+      };
+    },
     close: async () => {
+      await Promise.all([...listeners].map((l) => l.stop()));
       await pool.end();
       await onClose?.();
     },

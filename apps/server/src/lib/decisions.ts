@@ -4,8 +4,11 @@
  * eRx, that message). The webhook dispatcher (features/fhir/webhooks) turns outbox rows into deliveries.
  */
 import { WEBHOOK_EVENT_OF_TIMELINE } from '@hcp/contract';
-import type { Executor } from '../db/client.ts';
+import { type Executor, notifyOnCommit } from '../db/client.ts';
 import { outbox, prescriptionEvents } from '../db/schema.ts';
+
+/** NOTIFY channel that wakes the webhook workers of every instance when a decision commits. */
+export const DECISIONS_CHANNEL = 'hcp_decisions';
 
 export interface Decision {
   prescriptionId: string;
@@ -41,4 +44,5 @@ export async function recordDecision(db: Executor, decision: Decision): Promise<
     eventType,
     eventId: event?.id ?? null,
   });
+  if (eventType) await notifyOnCommit(db, DECISIONS_CHANNEL);
 }

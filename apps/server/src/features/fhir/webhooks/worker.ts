@@ -1,7 +1,8 @@
 /**
- * The webhook worker of one instance: every `pollMs` it dispatches new decisions and sends what is due, and goes
- * again at once while there is more. Any number of instances run it side by side (the dispatcher is one at a time
- * by lock, deliveries are claimed with skip locked under a lease). Stopping waits for the round in flight.
+ * The webhook worker of one instance: woken by every committed decision (NOTIFY) and at least every `pollMs`, it
+ * dispatches new decisions and sends what is due, and goes again at once while there is more. Any number of
+ * instances run it side by side (the dispatcher is one at a time by lock, deliveries are claimed with skip locked
+ * under a lease). Stopping waits for the round in flight.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../../db/client.ts';
@@ -21,11 +22,15 @@ export function createWebhookWorker(deps: {
   baseUrl: string;
   pollMs: number;
   limits: DeliveryLimits;
+  /** Subscribes to decision commits of every instance (NOTIFY), so a decision goes out at once, not at the next poll. */
+  listen?: (onNotify: () => void) => Promise<() => Promise<void>>;
 }): WebhookWorker {
   const deliverDue = createDeliverer({ db: deps.db, log: deps.log, limits: deps.limits });
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
+  let wakeAgain = false;
   let stopped = true;
+  let unlisten: (() => Promise<void>) | undefined;
 
   async function runOnce() {
     const dispatched = await dispatchDecisions(deps.db, deps.baseUrl);
@@ -35,16 +40,29 @@ export function createWebhookWorker(deps: {
 
   function schedule(delayMs: number) {
     if (stopped) return;
+    clearTimeout(timer);
     timer = setTimeout(() => {
+      wakeAgain = false;
       running = runOnce()
-        .then((done) => schedule(done.dispatched + done.attempted > 0 ? 0 : deps.pollMs))
+        .then((done) => done.dispatched + done.attempted > 0)
         .catch((error: unknown) => {
           deps.log.error({ err: error }, 'webhook worker round failed');
-          schedule(deps.pollMs);
+          return false;
+        })
+        .then((more) => {
+          running = undefined;
+          schedule(more || wakeAgain ? 0 : deps.pollMs);
         });
     }, delayMs);
     // The worker must never keep the process alive on its own.
     timer.unref();
+  }
+
+  /** A decision committed somewhere: go now, or right after the round in flight. */
+  function wake() {
+    if (stopped) return;
+    if (running) wakeAgain = true;
+    else schedule(0);
   }
 
   return {
@@ -53,10 +71,17 @@ export function createWebhookWorker(deps: {
       if (!stopped || deps.pollMs <= 0) return;
       stopped = false;
       schedule(deps.pollMs);
+      deps
+        .listen?.(wake)
+        .then((off) => {
+          unlisten = off;
+        })
+        .catch((error: unknown) => deps.log.warn({ err: error }, 'webhook worker: no LISTEN, polling only'));
     },
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      await unlisten?.();
       await running?.catch(() => undefined);
     },
   };
