@@ -5,6 +5,7 @@ import { httpOverhead } from './http-overhead.ts';
 import { rulesBench } from './rules.ts';
 import { rxListRenderBench } from './rx-list-render.ts';
 import { signInBench } from './sign-in.ts';
+import { webhooksBench } from './webhooks.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 console.log(`HCP Portal benchmarks (HTTP runs of ${seconds} s, 10 connections, 2-core machine)`);
@@ -13,4 +14,5 @@ await httpOverhead(seconds);
 await signInBench();
 await rxListRenderBench();
 await fhirBench(seconds);
+await webhooksBench(seconds);
 if (process.env.BENCH_SKIP_LARGE !== '1') await actionNeededBench(seconds);
