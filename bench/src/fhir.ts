@@ -16,7 +16,7 @@ import { registerClient } from '../../apps/server/src/features/integrations/clie
 import { seedDemoData } from '../../apps/server/src/seed/index.ts';
 import { systemAccessToken } from '../../scripts/smart-client.ts';
 import { benchSignIn, median, startBenchApp } from './bench-app.ts';
-import { report } from './measure.ts';
+import { quantile, report } from './measure.ts';
 
 const ROUNDS = 5;
 const CONNECTIONS = 4;
@@ -37,11 +37,6 @@ async function throughput(ms: number, connections: number, send: () => Promise<R
   );
   return done / (ms / 1000);
 }
-
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-};
 
 export async function fhirBench(seconds: number): Promise<void> {
   const pglite = new PGlite();

@@ -31,3 +31,9 @@ export function timeLoop(fn: () => void, minMs = 1500): number {
 export function report(name: string, subject: string, baseline: string, ratio: number, detail: string): void {
   console.log(`${name}: ${subject} vs ${baseline} = ${ratio.toFixed(2)}x  (${detail})`);
 }
+
+/** The value below which a share `q` of the values fall (nearest rank). */
+export const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+};

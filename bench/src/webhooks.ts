@@ -13,14 +13,9 @@ import pg from 'pg';
 import { type DatabaseHandle, wrapPglite, wrapPool } from '../../apps/server/src/db/client.ts';
 import { seedDemoData } from '../../apps/server/src/seed/index.ts';
 import { benchSignIn, median, startBenchApp } from './bench-app.ts';
-import { report } from './measure.ts';
+import { quantile, report } from './measure.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-};
-
 /** A receiver that answers 204 after `delayMs`, and calls `onBody` with each body. */
 async function receiver(delayMs: number, onBody: (body: string) => void) {
   const server = createServer((request, response) => {

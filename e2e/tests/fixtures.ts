@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
@@ -115,4 +116,29 @@ export function demoAppeal(match: { prescriberEmail: string; variant: DemoAppeal
   const link = links.find((l) => l.prescriberEmail === match.prescriberEmail && l.variant === match.variant);
   if (!link) throw new Error(`no ${match.variant} demo appeal for ${match.prescriberEmail}`);
   return link;
+}
+
+/** Runs the pharmacy simulator against the e2e server: `count` requests of a category; answers their prescriptions. */
+export function simulatePharmacy(baseURL: string, category: string, count = 1): string[] {
+  const script = path.resolve(import.meta.dirname, '../../scripts/pharmacy-simulate.ts');
+  const output = execFileSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      script,
+      '--url',
+      baseURL,
+      '--data-dir',
+      process.env.E2E_DATA_DIR as string,
+      '--count',
+      String(count),
+      '--category',
+      category,
+      '--json',
+    ],
+    { encoding: 'utf8', cwd: path.resolve(import.meta.dirname, '..') },
+  );
+  const { sent } = JSON.parse(output.trim().split('\n').at(-1) as string) as { sent: { prescription: string }[] };
+  return sent.map((s) => s.prescription);
 }

@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { expect, expectAccessible, signInAs, test } from './fixtures.ts';
+import { expect, expectAccessible, signInAs, simulatePharmacy, test } from './fixtures.ts';
 
 /**
  * Decisions heard by the pharmacy (issue 20): an admin adds a webhook endpoint (a receiver this test runs) and copies
@@ -47,27 +45,7 @@ test('a decision reaches the pharmacy’s webhook, signed, and the timeline says
     await expectAccessible(page);
 
     // The pharmacy asks for a refill through the FHIR API; the prescriber answers it in the browser.
-    const script = path.resolve(import.meta.dirname, '../../scripts/pharmacy-simulate.ts');
-    const output = execFileSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        script,
-        '--url',
-        baseURL as string,
-        '--data-dir',
-        process.env.E2E_DATA_DIR as string,
-        '--count',
-        '1',
-        '--category',
-        'refill-request',
-        '--json',
-      ],
-      { encoding: 'utf8', cwd: path.resolve(import.meta.dirname, '..') },
-    );
-    const prescription = (JSON.parse(output.trim().split('\n').at(-1) as string) as { sent: { prescription: string }[] }).sent[0]
-      ?.prescription as string;
+    const prescription = simulatePharmacy(baseURL as string, 'refill-request')[0] as string;
     const doctor = await browser.newPage();
     await signInAs(doctor, 'dr.morgan@demo.hcp');
     await doctor.goto(`/action-needed/${prescription}/refillAuth`);
