@@ -30,6 +30,8 @@ import { createIntegrationClients } from './features/integrations/clients.ts';
 import { purgeAssertions } from './features/integrations/repository.ts';
 import { integrationsRoutes } from './features/integrations/routes.ts';
 import { createTokenEndpoint } from './features/integrations/token-endpoint.ts';
+import { createLiveHub } from './features/live-updates/hub.ts';
+import { liveUpdatesRoutes } from './features/live-updates/routes.ts';
 import { manageAccountsRoutes } from './features/manage-accounts/routes.ts';
 import { createManageAccountsService } from './features/manage-accounts/service.ts';
 import { manageCommsRoutes } from './features/manage-comms/routes.ts';
@@ -48,6 +50,7 @@ import { createUsersService } from './features/users/service.ts';
 import { DECISIONS_CHANNEL } from './lib/decisions.ts';
 import { isFlagEnabled } from './lib/feature-flags.ts';
 import { scheduleHousekeeping } from './lib/housekeeping.ts';
+import { ITEMS_CHANNEL } from './lib/live.ts';
 import { createMailer, devMailTransport, type MailTransport, smtpMailTransport } from './lib/mailer.ts';
 import { resolveSigningKey } from './lib/signing-key.ts';
 import { createSystemTokens } from './lib/system-tokens.ts';
@@ -187,6 +190,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     listen: (onNotify) => deps.database.listen(DECISIONS_CHANNEL, onNotify),
   });
   app.decorate('webhookWorker', webhookWorker);
+  const liveHub = createLiveHub({ listen: (onNotify) => deps.database.listen(ITEMS_CHANNEL, onNotify) });
+  // Open streams would hold the server open: they end before it closes.
+  app.addHook('preClose', async () => liveHub.close());
+  await app.register(liveUpdatesRoutes, { db, hub: liveHub });
   app.addHook('onReady', async () => webhookWorker.start());
   app.addHook('onClose', async () => webhookWorker.stop());
 

@@ -176,6 +176,7 @@ export const apiPaths = {
   // integration clients (our design, decision 0022)
   integrationClients: `${API_BASE}/v1/integration-clients`,
   integrationClient: (id: string) => `${API_BASE}/v1/integration-clients/${enc(id)}`,
+  liveUpdates: (userId: string) => `${API_BASE}/v1/users/${enc(userId)}/live-updates`,
   webhookEndpoints: `${API_BASE}/v1/webhook-endpoints`,
   webhookEndpoint: (id: string) => `${API_BASE}/v1/webhook-endpoints/${enc(id)}`,
   webhookSecretRotation: (id: string) => `${API_BASE}/v1/webhook-endpoints/${enc(id)}/rotate-secret`,

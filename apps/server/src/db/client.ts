@@ -43,13 +43,16 @@ export interface DatabaseHandle {
    * PGlite's in-process listen). Best effort: callers keep polling, so a dropped connection only delays them.
    * Answers the unsubscribe.
    */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
-/** Wakes listeners of `channel` once the caller's transaction commits (several in one transaction: one wake-up). */
-export async function notifyOnCommit(db: Executor, channel: string): Promise<void> {
-  await db.execute(sql`select pg_notify(${channel}, '')`);
+/**
+ * Wakes listeners of `channel` once the caller's transaction commits (the same payload twice in one transaction:
+ * one notification).
+ */
+export async function notifyOnCommit(db: Executor, channel: string, payload = ''): Promise<void> {
+  await db.execute(sql`select pg_notify(${channel}, ${payload})`);
 }
 
 export class DataDirError extends Error {
@@ -90,7 +93,7 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
       await db.execute(sql`select 1`);
     },
     listen: async (channel, onNotify) => {
-      const unsubscribe = await client.listen(channel, () => onNotify());
+      const unsubscribe = await client.listen(channel, (payload) => onNotify(payload));
       return async () => unsubscribe();
     },
     close: () => client.close(),
@@ -98,13 +101,13 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
 }
 
 /** LISTEN on a connection of its own (not a pool slot), reconnecting after a drop until unsubscribed. */
-function poolListener(options: pg.PoolConfig, channel: string, onNotify: () => void) {
+function poolListener(options: pg.PoolConfig, channel: string, onNotify: (payload: string) => void) {
   let closed = false;
   let client: pg.Client | null = null;
   const connect = async (): Promise<void> => {
     if (closed) return;
     const next = new pg.Client(options);
-    next.on('notification', () => onNotify());
+    next.on('notification', (message) => onNotify(message.payload ?? ''));
     next.on('error', (error) => {
       process.emitWarning(`LISTEN connection lost: ${error.message}`, { code: 'HCP_DB_LISTEN_CONNECTION' });
       client = null;

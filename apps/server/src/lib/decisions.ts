@@ -6,6 +6,7 @@
 import { WEBHOOK_EVENT_OF_TIMELINE } from '@hcp/contract';
 import { type Executor, notifyOnCommit } from '../db/client.ts';
 import { outbox, prescriptionEvents } from '../db/schema.ts';
+import { notifyPracticeOfPrescription } from './live.ts';
 
 /** NOTIFY channel that wakes the webhook workers of every instance when a decision commits. */
 export const DECISIONS_CHANNEL = 'hcp_decisions';
@@ -23,6 +24,7 @@ export interface Decision {
 }
 
 export async function recordDecision(db: Executor, decision: Decision): Promise<void> {
+  await notifyPracticeOfPrescription(db, decision.prescriptionId);
   const [event] = await db
     .insert(prescriptionEvents)
     .values({

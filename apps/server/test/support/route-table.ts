@@ -479,6 +479,13 @@ export const ROWS: Row[] = [
     expect: (w) => yes(ADMINS.includes(w)),
   },
   {
+    // Reached by everyone signed in: 406 here, since the matrix does not ask for an event stream.
+    method: 'GET',
+    path: `${v1}/users/{userId}/live-updates`,
+    url: (f, w) => `${u(f, w)}/live-updates`,
+    expect: RULES.everyone,
+  },
+  {
     method: 'GET',
     path: `${v1}/webhook-endpoints`,
     url: () => `${v1}/webhook-endpoints`,

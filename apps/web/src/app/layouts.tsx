@@ -20,6 +20,7 @@ import { useUserDetails } from '../lib/current-user/get-user-details.ts';
 import { readSession, storage } from '../lib/storage.ts';
 import { Header } from './header.tsx';
 import styles from './layout.module.css';
+import { LiveUpdates } from './live-updates.tsx';
 import { SupportModal } from './modals/support-modal.tsx';
 import { TutorialModal } from './modals/tutorial-modal.tsx';
 import { NavTabs } from './nav-tabs.tsx';
@@ -99,6 +100,8 @@ function Shell({ userId }: { userId: string }) {
       <ShellModals />
       <NavTabs actionNeededCount={count} actionNeededLoading={firstLoad} newCommentsCount={newCommentsCount} />
       <SupportAccessBanner userId={userId} />
+      {/* The practice's people see new and answered items as they happen (the provider's users have no items). */}
+      {user && !isProviderUser(user) ? <LiveUpdates userId={userId} actionNeededCount={count} /> : null}
       <main id="main" className={styles.main} tabIndex={-1}>
         {/* Spec §2: a full-page loader while the action-needed list first loads. */}
         {firstLoad ? (

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useLayoutEffect } from 'react';
 import { useBrand } from '../lib/brand/brand.tsx';
 
 export const APP_TITLE = 'HCP Portal';
@@ -18,7 +18,8 @@ export function Page({
 }) {
   const { tenant } = useBrand();
   const documentTitle = `${title} · ${tenant.title}`;
-  useEffect(() => {
+  // In the same commit as the heading: the title never lags the page it names.
+  useLayoutEffect(() => {
     document.title = documentTitle;
   }, [documentTitle]);
   return (

@@ -49,7 +49,8 @@ export interface RequestOptions<S extends z.ZodType | undefined = undefined> {
   /** Send the session headers and renew the session on 401 (default true). */
   auth?: boolean;
   /** 'text' returns the body as text (e.g. a printable HTML page), 'blob' as a file (a download). */
-  as?: 'json' | 'text' | 'blob';
+  /** 'stream': the open Response itself (an event stream), once the status is 2xx. */
+  as?: 'json' | 'text' | 'blob' | 'stream';
   /** Extra headers a call needs (e.g. an appeal-scoped token). */
   headers?: Record<string, string>;
   /** Let the request finish after the page is closed (a last draft save on leaving). */
@@ -171,6 +172,7 @@ export function createApiClient(config: ApiClientConfig = {}) {
       }
     }
     if (options.as === 'blob' && res.ok) return (await res.blob()) as Answer<S>;
+    if (options.as === 'stream' && res.ok) return res as Answer<S>;
     return readAnswer(res.status, await res.text(), options, requestId);
   }
 

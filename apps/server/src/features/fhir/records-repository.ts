@@ -19,6 +19,7 @@ import {
   prescriptionEvents,
   prescriptions,
 } from '../../db/schema.ts';
+import { notifyPracticeOfPatient, notifyPracticeOfPrescription } from '../../lib/live.ts';
 import { altMedPendingSql, priorAuthNeedsActionSql } from '../../lib/prescription-sql.ts';
 import type { BusinessIdentifier } from './mapping/common.ts';
 import type { CommentRow } from './mapping/communication.ts';
@@ -299,6 +300,8 @@ export async function setPrescriptionFlags(db: Executor, id: string, set: Partia
     .update(prescriptions)
     .set({ ...set, version: sql`${prescriptions.version} + 1`, updatedAt: new Date() })
     .where(eq(prescriptions.id, id));
+  // The practice's open portals refetch when this commits.
+  await notifyPracticeOfPrescription(db, id);
 }
 
 export async function insertPrescriptionEvent(
@@ -433,6 +436,7 @@ export async function insertPatientComment(
     ...(values.sentAt ? { createdAt: values.sentAt } : {}),
   });
   await db.insert(commentMentions).values({ commentId: id, mdOfficeId: values.practiceId });
+  await notifyPracticeOfPatient(db, values.patientId);
 }
 
 // ---- appeals opened by a pharmacy's Task ----

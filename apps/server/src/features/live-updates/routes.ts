@@ -1,0 +1,58 @@
+/**
+ * GET /api/mdo/v1/users/{userId}/live-updates (issue 20): a server-sent events stream telling the signed-in user's
+ * open portal that their practices' items changed, so it refetches at once instead of at the next focus. Only an
+ * `items` event with no patient data in it; the scope is the practices whose patients the user may see, read when
+ * the stream opens. The stream ends when the access token does (the client reconnects with a fresh one).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Database } from '../../db/client.ts';
+import { AppError } from '../../lib/errors.ts';
+import { signedInContext } from '../../lib/route-helpers.ts';
+import { authOf } from '../../plugins/auth.ts';
+import type { LiveHub } from './hub.ts';
+import { officesInScope } from './repository.ts';
+
+const HEARTBEAT_MS = 25_000;
+
+export const liveUpdatesRoutes: FastifyPluginAsyncZod<{ db: Database; hub: LiveHub }> = async (app, { db, hub }) => {
+  app.get(
+    '/api/mdo/v1/users/:userId/live-updates',
+    {
+      onRequest: app.requireAuth,
+      schema: {
+        tags: ['live-updates'],
+        description: 'Server-sent events (Accept: text/event-stream): `ready` once, then `items` when the items change.',
+        params: z.object({ userId: z.string() }),
+      },
+    },
+    async (request, reply) => {
+      const ctx = signedInContext(request, request.params.userId);
+      if (!String(request.headers.accept ?? '').includes('text/event-stream')) {
+        throw new AppError('NOT_ACCEPTABLE', 'This is an event stream: ask for text/event-stream.');
+      }
+      const offices = new Set(await officesInScope(db, ctx.userId));
+      const claims = authOf(request);
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        'x-request-id': request.id,
+      });
+      const send = (event: string, data: unknown) => raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      const unsubscribe = await hub.subscribe({ offices, send, end: () => raw.end() });
+      send('ready', { practices: offices.size });
+      const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
+      const expiry = setTimeout(() => raw.end(), Math.max(0, claims.expiresAt.getTime() - Date.now()));
+      const close = () => {
+        clearInterval(heartbeat);
+        clearTimeout(expiry);
+        unsubscribe();
+      };
+      raw.on('close', close);
+    },
+  );
+};

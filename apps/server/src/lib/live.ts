@@ -1,0 +1,19 @@
+/**
+ * Live updates (issue 20): writes that change what a practice sees (a decision, a pharmacy's request or
+ * withdrawal, a patient's message) say so on commit with a NOTIFY naming the practice; every instance's live hub
+ * passes it to the open streams of the people who may see that practice.
+ */
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+
+export const ITEMS_CHANNEL = 'hcp_items';
+
+/** The practice of this prescription has new or resolved items (sent when the caller's transaction commits). */
+export async function notifyPracticeOfPrescription(db: Executor, prescriptionId: string): Promise<void> {
+  await db.execute(sql`select pg_notify(${ITEMS_CHANNEL}, md_office_id::text) from prescriptions where id = ${prescriptionId}`);
+}
+
+/** The practice of this patient has a new message. */
+export async function notifyPracticeOfPatient(db: Executor, patientId: string): Promise<void> {
+  await db.execute(sql`select pg_notify(${ITEMS_CHANNEL}, md_office_id::text) from patients where id = ${patientId}`);
+}
