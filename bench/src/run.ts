@@ -2,6 +2,7 @@
 import { actionNeededBench } from './action-needed.ts';
 import { fhirBench } from './fhir.ts';
 import { httpOverhead } from './http-overhead.ts';
+import { liveUpdatesBench } from './live-updates.ts';
 import { rulesBench } from './rules.ts';
 import { rxListRenderBench } from './rx-list-render.ts';
 import { signInBench } from './sign-in.ts';
@@ -15,4 +16,5 @@ await signInBench();
 await rxListRenderBench();
 await fhirBench(seconds);
 await webhooksBench(seconds);
+await liveUpdatesBench();
 if (process.env.BENCH_SKIP_LARGE !== '1') await actionNeededBench(seconds);
