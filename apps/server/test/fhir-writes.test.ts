@@ -321,6 +321,39 @@ describe('FHIR Task', () => {
     expect(morganUserId).toBe(morgan.userID);
   });
 
+  it('the pharmacy completes its Task once the prescriber answered: "Received by the pharmacy", once; not before, not on a new Task', async () => {
+    const { prescriptionId } = await patientWithPrescription('ack');
+    const body = task(`${stamp}-ack`, 'refill-request', prescriptionId);
+    const url = `/Task?identifier=${encodeURIComponent(`${TASK_SYSTEM}|${stamp}-ack`)}`;
+    const early = await fhir('POST', '/Task', { ...body, status: 'completed' });
+    expect(early.statusCode).toBe(422);
+    expect(early.body).toContain('A new Task cannot be completed');
+    expect((await fhir('PUT', url, body)).statusCode).toBe(201);
+    const waiting = await fhir('PUT', url, { ...body, status: 'completed' });
+    expect(waiting.statusCode).toBe(422);
+    expect(waiting.body).toContain('The prescriber has not answered this Task yet');
+
+    const { morgan } = await morganQueue();
+    const denied = await injectAs(t.app, morgan, {
+      method: 'POST',
+      url: `/api/mdo/v1/prescriptions/${prescriptionId}/refills-denied`,
+      headers: { 'x-request-id': crypto.randomUUID() },
+      payload: { reason: 'NEED_OFFICE_VISIT', senderName: 'Dr Morgan' },
+    });
+    expect(denied.statusCode, denied.body).toBe(200);
+    for (let i = 0; i < 2; i += 1) {
+      const ack = await fhir('PUT', url, { ...body, status: 'completed', businessStatus: { text: 'Patient told' } });
+      expect(ack.statusCode, ack.body).toBe(200);
+      expect(ack.json().status).toBe('completed');
+    }
+    const timeline = await injectAs(t.app, morgan, { method: 'GET', url: `/api/mdo/v1/prescriptions/${prescriptionId}/events` });
+    const summaries = (timeline.json() as { summary: string }[]).map((e) => e.summary);
+    expect(summaries.filter((text) => text === 'Received by the pharmacy')).toHaveLength(1);
+    const reopened = await fhir('PUT', url, body);
+    expect(reopened.statusCode).toBe(422);
+    expect(reopened.body).toContain('A completed Task does not reopen');
+  });
+
   it("carries PA status and the alternatives offered to the prescriber's screen", async () => {
     const pa = await patientWithPrescription('t2');
     const paTask = task(`${stamp}-t2`, 'prior-authorization', pa.prescriptionId, {

@@ -69,5 +69,7 @@ export const TASK_OUTPUTS = [
 /** Task statuses a pharmacy may send: open ones raise the item, closing ones take it off the prescriber's desk. */
 export const TASK_OPEN_STATUSES = ['requested', 'received', 'accepted', 'ready', 'in-progress', 'on-hold'] as const;
 export const TASK_CLOSING_STATUSES = ['cancelled', 'entered-in-error'] as const;
-export const TASK_INBOUND_STATUSES = [...TASK_OPEN_STATUSES, ...TASK_CLOSING_STATUSES] as const;
+/** A pharmacy completes its own Task once the prescriber answered it: its acknowledgment ("received by the pharmacy"). */
+export const TASK_ACKNOWLEDGED_STATUS = 'completed';
+export const TASK_INBOUND_STATUSES = [...TASK_OPEN_STATUSES, ...TASK_CLOSING_STATUSES, TASK_ACKNOWLEDGED_STATUS] as const;
 export type TaskInboundStatus = (typeof TASK_INBOUND_STATUSES)[number];

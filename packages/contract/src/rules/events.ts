@@ -18,6 +18,8 @@ export const EVENT_TYPES = {
   /** A pharmacy's system put a request in through the FHIR API (data.category: the Action Needed category). */
   pharmacyRequested: 'PHARMACY_REQUESTED',
   pharmacyWithdrew: 'PHARMACY_WITHDREW',
+  /** The pharmacy completed its Task after the prescriber answered it (issue 20). */
+  pharmacyAcknowledged: 'PHARMACY_ACKNOWLEDGED',
 } as const;
 
 const DENIAL_TEXT: Record<string, string> = {
@@ -59,6 +61,8 @@ export function describeEvent(type: string, data: Record<string, unknown>): stri
         : 'Prior authorization: chart notes sent';
     case EVENT_TYPES.phoneExceptionResolved:
       return 'Patient phone number corrected';
+    case EVENT_TYPES.pharmacyAcknowledged:
+      return 'Received by the pharmacy';
     case EVENT_TYPES.pharmacyRequested:
     case EVENT_TYPES.pharmacyWithdrew: {
       const category = str(data.category);

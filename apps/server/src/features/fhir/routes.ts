@@ -267,7 +267,7 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
   register({
     type: 'Task',
     entityType: 'prescription-task',
-    statuses: [...TASK_INBOUND_STATUSES, 'completed'],
+    statuses: [...TASK_INBOUND_STATUSES],
     rows: records.taskRows,
     toResource: toTask,
     fromResource: fromTask,

@@ -10,6 +10,7 @@ import {
   APPEAL_LINK_DAYS,
   appealLinkPath,
   EVENT_TYPES,
+  TASK_ACKNOWLEDGED_STATUS,
   TASK_OPEN_STATUSES,
   TASK_SUBSTITUTION_REASONS,
 } from '@hcp/contract';
@@ -104,6 +105,36 @@ export function taskOps(
   const event = (tx: Executor, prescriptionId: string, type: string, category: ActionType) =>
     records.insertPrescriptionEvent(tx, { prescriptionId, type, requestId, data: { category } });
 
+  /** What the pharmacy sent, on its Task; what it refers to never changes. */
+  const saveTask = (tx: Executor, id: string, fields: TaskFields, current: TaskRow) =>
+    records.updateTask(tx, id, {
+      prescriptionId: current.prescriptionId,
+      category: current.category,
+      status: fields.status,
+      businessStatus: fields.businessStatus,
+      input: fields.inputs,
+      note: fields.note,
+    });
+
+  /**
+   * The pharmacy completes its Task once the prescriber answered it: "received by the pharmacy" on the timeline,
+   * once. A Task still waiting, withdrawn, or already completed and now reopened is refused.
+   */
+  async function acknowledge(tx: Executor, id: string, fields: TaskFields, current: TaskRow) {
+    if (fields.status !== TASK_ACKNOWLEDGED_STATUS) {
+      unprocessable('Task.status', 'A completed Task does not reopen; send a new Task.');
+    }
+    if (isClosing(current.status)) unprocessable('Task.status', 'A withdrawn Task cannot be completed.');
+    if (current.itemOpen) {
+      unprocessable('Task.status', 'The prescriber has not answered this Task yet: cancel it to withdraw it.');
+    }
+    await saveTask(tx, id, fields, current);
+    if (current.status !== TASK_ACKNOWLEDGED_STATUS) {
+      await event(tx, current.prescriptionId, EVENT_TYPES.pharmacyAcknowledged, current.category);
+    }
+    return true;
+  }
+
   return {
     type: 'Task',
     entityType: 'prescription-task',
@@ -112,6 +143,9 @@ export function taskOps(
       return row ? { ...row, versionId: String(row.version) } : null;
     },
     async create(tx, id, fields) {
+      if (fields.status === TASK_ACKNOWLEDGED_STATUS) {
+        unprocessable('Task.status', 'A new Task cannot be completed: the prescriber answers it first.');
+      }
       const rx = (await records.prescriptionRows(tx, tenantId, { id: fields.prescriptionId }, ONE, true)).rows[0];
       if (!rx) unprocessable('Task.focus', `MedicationRequest/${fields.prescriptionId} is not known.`);
       if (fields.patientId !== null && fields.patientId !== rx.patientId) {
@@ -141,17 +175,13 @@ export function taskOps(
         unprocessable('Task.for', 'Task.for is not the patient of the MedicationRequest in Task.focus.');
       }
       if (same(current, fields)) return false;
+      if (fields.status === TASK_ACKNOWLEDGED_STATUS || current.status === TASK_ACKNOWLEDGED_STATUS) {
+        return acknowledge(tx, id, fields, current);
+      }
       if (current.category === 'appeals' && isClosing(current.status) && !isClosing(fields.status)) {
         unprocessable('Task.status', 'A withdrawn appeal does not reopen; send a new appeal Task (it gets a new link).');
       }
-      await records.updateTask(tx, id, {
-        prescriptionId: current.prescriptionId,
-        category: current.category,
-        status: fields.status,
-        businessStatus: fields.businessStatus,
-        input: fields.inputs,
-        note: fields.note,
-      });
+      await saveTask(tx, id, fields, current);
       const wasOpen = !isClosing(current.status);
       const isOpen = !isClosing(fields.status);
       if (wasOpen && !isOpen && current.itemOpen) {

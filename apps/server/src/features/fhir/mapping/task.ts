@@ -153,7 +153,10 @@ export function fromTask(resource: Task): { identifier: BusinessIdentifier; fiel
   const identifier = businessIdentifier(resource.identifier, 'Task.identifier');
   const status = resource.status;
   if (!oneOf(TASK_INBOUND_STATUSES, status)) {
-    unprocessable('Task.status', `Task.status must be one of ${TASK_INBOUND_STATUSES.join(', ')} (the portal completes Tasks).`);
+    unprocessable(
+      'Task.status',
+      `Task.status must be one of ${TASK_INBOUND_STATUSES.join(', ')} (completed: only once the prescriber answered it).`,
+    );
   }
   if (resource.intent !== 'order') unprocessable('Task.intent', 'Task.intent must be order.');
   const code = resource.code?.coding?.find((c) => c.system === TASK_CODE_SYSTEM)?.code;
