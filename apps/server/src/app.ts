@@ -38,6 +38,7 @@ import { manageCommsRoutes } from './features/manage-comms/routes.ts';
 import { createManageCommsService } from './features/manage-comms/service.ts';
 import { newCommentsRoutes } from './features/new-comments/routes.ts';
 import { createNewCommentsService } from './features/new-comments/service.ts';
+import { createOfficeDigests, type OfficeDigests } from './features/office-notifications/service.ts';
 import { patientsRoutes } from './features/patients/routes.ts';
 import { createPatientsService } from './features/patients/service.ts';
 import { prescribeRoutes } from './features/prescribe/routes.ts';
@@ -49,7 +50,7 @@ import { usersRoutes } from './features/users/routes.ts';
 import { createUsersService } from './features/users/service.ts';
 import { DECISIONS_CHANNEL } from './lib/decisions.ts';
 import { isFlagEnabled } from './lib/feature-flags.ts';
-import { scheduleHousekeeping } from './lib/housekeeping.ts';
+import { scheduleEvery, scheduleHousekeeping } from './lib/housekeeping.ts';
 import { ITEMS_CHANNEL } from './lib/live.ts';
 import { createMailer, devMailTransport, type MailTransport, smtpMailTransport } from './lib/mailer.ts';
 import { resolveSigningKey } from './lib/signing-key.ts';
@@ -67,6 +68,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The outbound webhook worker of this instance (tests drive rounds by hand with runOnce). */
     webhookWorker: WebhookWorker;
+    /** The practices' e-mail digests (tests run a round by hand). */
+    officeDigests: OfficeDigests;
   }
 }
 
@@ -190,6 +193,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     listen: (onNotify) => deps.database.listen(DECISIONS_CHANNEL, onNotify),
   });
   app.decorate('webhookWorker', webhookWorker);
+  const officeDigests = createOfficeDigests({
+    db,
+    mailer,
+    log: app.log,
+    now,
+    portalUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
+    intervalMinutes: config.digests.intervalMinutes,
+  });
+  app.decorate('officeDigests', officeDigests);
+  scheduleEvery(app, 'office digests', config.digests.pollSeconds, () => officeDigests.runOnce());
   const liveHub = createLiveHub({ listen: (onNotify) => deps.database.listen(ITEMS_CHANNEL, onNotify) });
   // Open streams would hold the server open: they end before it closes.
   app.addHook('preClose', async () => liveHub.close());

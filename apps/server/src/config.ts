@@ -1,7 +1,7 @@
 /** Environment parsed once (DESIGN §1). A bad value stops start-up with one line naming the variable. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isProduction, WEBHOOK_RETRY } from '@hcp/contract';
+import { DIGEST_INTERVAL_MINUTES, isProduction, WEBHOOK_RETRY } from '@hcp/contract';
 import { z } from 'zod';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -50,6 +50,8 @@ const envSchema = z.object({
   WEBHOOK_GIVE_UP_MS: z.coerce.number().int().min(1).default(WEBHOOK_RETRY.giveUpMs),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(WEBHOOK_RETRY.timeoutMs),
   WEBHOOK_ALLOW_HTTP: flag.optional(),
+  DIGEST_POLL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  DIGEST_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(1440).default(DIGEST_INTERVAL_MINUTES),
 });
 
 export interface Config {
@@ -95,6 +97,8 @@ export interface Config {
     timeoutMs: number;
     allowHttp: boolean;
   };
+  /** Practices' e-mail digests: how often due ones are looked for (0: not in this instance), and the least gap. */
+  digests: { pollSeconds: number; intervalMinutes: number };
 }
 
 export class ConfigError extends Error {
@@ -147,5 +151,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       allowHttp: e.WEBHOOK_ALLOW_HTTP ?? !isProduction(e.APP_ENV),
     },
+    digests: { pollSeconds: e.DIGEST_POLL_SECONDS, intervalMinutes: e.DIGEST_INTERVAL_MINUTES },
   };
 }

@@ -26,6 +26,7 @@ export * from './rules/environment.ts';
 export * from './rules/events.ts';
 export * from './rules/masking.ts';
 export * from './rules/navigation.ts';
+export * from './rules/office-digest.ts';
 export * from './rules/order-status.ts';
 export * from './rules/pagination.ts';
 export * from './rules/patient-search.ts';

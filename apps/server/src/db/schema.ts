@@ -706,3 +706,12 @@ export const inboundTasks = pgTable(
     index('inbound_tasks_tenant_updated_idx').on(t.tenantId, t.updatedAt),
   ],
 );
+
+/** The practice's e-mail digest (issue 20): when it last went and the last pharmacy request it counted. */
+export const officeDigests = pgTable('office_digests', {
+  mdOfficeId: uuid('md_office_id')
+    .primaryKey()
+    .references(() => mdOffices.id),
+  lastSentAt: timestamp('last_sent_at', { withTimezone: true }).notNull(),
+  lastEventId: bigint('last_event_id', { mode: 'number' }).notNull(),
+});

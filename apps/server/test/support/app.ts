@@ -37,6 +37,7 @@ export async function buildTestApp(
     AUTH_RATE_LIMIT_PER_MINUTE: '1000',
     // No webhook worker unless a test asks: database snapshots of other suites must not move under them.
     WEBHOOK_POLL_MS: '0',
+    DIGEST_POLL_SECONDS: '0',
     ...options.env,
   });
   const logs: Record<string, unknown>[] = [];
