@@ -262,3 +262,63 @@ describe('action needed list', () => {
     expect(JSON.parse(String(init.body))).toEqual({ prescriptionIds: [RX, second] });
   });
 });
+
+describe('a prescription that no longer needs the action', () => {
+  const GONE = '22222222-2222-4222-8222-222222222222';
+  it('shows its timeline: who answered and how the decision travels to the pharmacy', async () => {
+    stubServer({
+      routes: (url) =>
+        url.includes(`/prescriptions/${GONE}/events`)
+          ? {
+              status: 200,
+              body: [
+                {
+                  id: 1,
+                  type: 'REFILL_DENIED',
+                  at: '2026-11-24T15:02:00.000Z',
+                  actorName: 'Dr. Alex Morgan',
+                  summary: 'Refill denied: office visit needed',
+                  delivery: {
+                    status: 'failing',
+                    sentAt: '2026-11-24T15:02:00.000Z',
+                    deliveredAt: null,
+                    nextAttemptAt: '2026-11-24T15:40:00.000Z',
+                  },
+                },
+                {
+                  id: 2,
+                  type: 'PHARMACY_ACKNOWLEDGED',
+                  at: '2026-11-24T15:45:00.000Z',
+                  actorName: null,
+                  summary: 'Received by the pharmacy',
+                },
+              ],
+            }
+          : undefined,
+    });
+    renderDetail(`/action-needed/${GONE}/refillAuth`);
+    expect(
+      await screen.findByText('This prescription no longer needs this action. Someone may have handled it already.'),
+    ).toBeInTheDocument();
+    expect(
+      await screen.findByText(/^Sent to the pharmacy \d{1,2}:\d\d [AP]M · delivery failing, next try \d{1,2}:\d\d [AP]M$/),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Received by the pharmacy')).toBeInTheDocument();
+  });
+
+  it('shows no timeline for an id outside the user’s reach (404), and no error either', async () => {
+    stubServer({
+      routes: (url) =>
+        url.includes(`/prescriptions/${GONE}/events`)
+          ? { status: 404, body: { error: { code: 'NOT_FOUND', message: 'Prescription not found.' } } }
+          : undefined,
+    });
+    renderDetail(`/action-needed/${GONE}/refillAuth`);
+    expect(
+      await screen.findByText('This prescription no longer needs this action. Someone may have handled it already.'),
+    ).toBeInTheDocument();
+    await vi.waitFor(() => expect(screen.queryByText('Loading the timeline…')).toBeNull());
+    expect(screen.queryByText('Could not load the timeline.')).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Timeline' })).toBeNull();
+  });
+});
