@@ -184,10 +184,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(webhookRoutes, {
     endpoints: createWebhookEndpoints({ db, allowHttp: config.webhooks.allowHttp }),
   });
+  // Where links in messages to pharmacies and offices point.
+  const portalUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
   const webhookWorker = createWebhookWorker({
     db,
     log: app.log,
-    baseUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
+    baseUrl: portalUrl,
     pollMs: config.webhooks.pollMs,
     limits: config.webhooks,
     listen: (onNotify) => deps.database.listen(DECISIONS_CHANNEL, onNotify),
@@ -198,7 +200,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     mailer,
     log: app.log,
     now,
-    portalUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
+    portalUrl,
     intervalMinutes: config.digests.intervalMinutes,
   });
   app.decorate('officeDigests', officeDigests);

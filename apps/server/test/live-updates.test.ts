@@ -4,16 +4,11 @@
  * nothing; the provider's users (no patient scope) hear nothing; wrong callers get 401/404/406.
  */
 import type { AddressInfo } from 'node:net';
-import {
-  ACTION_NEEDED_QUERY_TYPES,
-  actionNeededResponseSchema,
-  flattenActionNeeded,
-  generateRequestId,
-  type Tokens,
-} from '@hcp/contract';
+import { generateRequestId, type Tokens } from '@hcp/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
+import { postponeDate, refillRequests } from './support/action-needed.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { authHeaders, injectAs, signIn } from './support/auth.ts';
 
@@ -93,19 +88,13 @@ describe('live updates', () => {
         expect(await until(() => s.events.some((e) => e.event === 'ready'), 2000)).toBe(true);
       expect(JSON.parse(streams.admin.events[0]?.data ?? '{}')).toEqual({ practices: 0 });
 
-      const list = await injectAs(t.app, morgan, {
-        method: 'GET',
-        url: `/api/mdo/v2/users/${morgan.userID}/action-needed?actionType=${ACTION_NEEDED_QUERY_TYPES.refillAuth}`,
-      });
-      const rx = flattenActionNeeded(actionNeededResponseSchema.parse(list.json()).doctors).find((e) =>
-        e.actionTypes.includes('refillAuth'),
-      )?.prescription.id;
+      const rx = (await refillRequests(t.app, morgan))[0]?.prescription.id;
       const started = Date.now();
       const res = await injectAs(t.app, morgan, {
         method: 'POST',
         url: `/api/mdo/v1/prescriptions/${rx}/refills-postponed`,
         payload: {
-          refillPostponedToDate: new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10),
+          refillPostponedToDate: postponeDate(),
           senderName: 'Dr Morgan',
         },
         headers: { 'x-request-id': generateRequestId() },

@@ -6,13 +6,8 @@
  * a lease left by a vanished worker is taken over; another tenant's decisions never reach this tenant's endpoint.
  */
 import {
-  ACTION_NEEDED_QUERY_TYPES,
-  type ActionEntry,
-  type ActionNeededPrescription,
-  actionNeededResponseSchema,
   apiPaths,
   EVENT_TYPES,
-  flattenActionNeeded,
   generateRequestId,
   type PrescriptionEvent,
   type Tokens,
@@ -27,6 +22,7 @@ import * as s from '../src/db/schema.ts';
 import { validated } from '../src/features/fhir/validate.ts';
 import { signatureHeader } from '../src/features/fhir/webhooks/deliver.ts';
 import { recordDecision } from '../src/lib/decisions.ts';
+import { postponeDate, refillRequests as refillRequestsOf } from './support/action-needed.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
 import { type Receiver, startReceiver } from './support/webhook-receiver.ts';
@@ -88,27 +84,12 @@ async function drain(until: () => boolean = () => false, maxMs = 5000) {
   }
 }
 
-async function refillRequests(tokens: Tokens = morgan) {
-  const res = await injectAs(t.app, tokens, {
-    method: 'GET',
-    url: `/api/mdo/v2/users/${tokens.userID}/action-needed?actionType=${ACTION_NEEDED_QUERY_TYPES.refillAuth}`,
-  });
-  expect(res.statusCode).toBe(200);
-  const entries = flattenActionNeeded(actionNeededResponseSchema.parse(res.json()).doctors) as ActionEntry<
-    ActionNeededPrescription,
-    unknown,
-    unknown
-  >[];
-  return entries.filter((e) => e.actionTypes.includes('refillAuth'));
-}
+const refillRequests = (tokens: Tokens = morgan) => refillRequestsOf(t.app, tokens);
 async function timelineOf(id: string, tokens: Tokens = morgan) {
   const res = await injectAs(t.app, tokens, { method: 'GET', url: apiPaths.prescriptionEvents(id) });
   expect(res.statusCode).toBe(200);
   return res.json() as PrescriptionEvent[];
 }
-/** A postpone date the server accepts (within a year), distinct per call so bodies can be told apart. */
-let postponeDays = 10;
-const postponeDate = () => new Date(Date.now() + postponeDays++ * 86_400_000).toISOString().slice(0, 10);
 const bundleOf = (body: string) => JSON.parse(body) as Bundle;
 const deliveriesOf = async (status?: string) => {
   const res = await injectAs(t.app, admin, {
@@ -401,13 +382,7 @@ describe('waking the worker', () => {
       });
       listener.secrets = [(created.json() as WebhookEndpointWithSecret).secret];
       const doctor = await signIn(woken.app, 'dr.morgan@demo.hcp');
-      const list = await injectAs(woken.app, doctor, {
-        method: 'GET',
-        url: `/api/mdo/v2/users/${doctor.userID}/action-needed?actionType=${ACTION_NEEDED_QUERY_TYPES.refillAuth}`,
-      });
-      const rx = flattenActionNeeded(actionNeededResponseSchema.parse(list.json()).doctors).find((e) =>
-        e.actionTypes.includes('refillAuth'),
-      )?.prescription.id;
+      const rx = (await refillRequestsOf(woken.app, doctor))[0]?.prescription.id;
       const started = Date.now();
       const res = await injectAs(woken.app, doctor, {
         method: 'POST',

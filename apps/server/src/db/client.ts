@@ -47,14 +47,6 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/**
- * Wakes listeners of `channel` once the caller's transaction commits (the same payload twice in one transaction:
- * one notification).
- */
-export async function notifyOnCommit(db: Executor, channel: string, payload = ''): Promise<void> {
-  await db.execute(sql`select pg_notify(${channel}, ${payload})`);
-}
-
 export class DataDirError extends Error {
   override name = 'DataDirError';
 }

@@ -4,7 +4,7 @@
  * eRx, that message). The webhook dispatcher (features/fhir/webhooks) turns outbox rows into deliveries.
  */
 import { WEBHOOK_EVENT_OF_TIMELINE } from '@hcp/contract';
-import { type Executor, notifyOnCommit } from '../db/client.ts';
+import type { Executor } from '../db/client.ts';
 import { outbox, prescriptionEvents } from '../db/schema.ts';
 import { notifyPracticeOfPrescription } from './live.ts';
 
@@ -24,7 +24,6 @@ export interface Decision {
 }
 
 export async function recordDecision(db: Executor, decision: Decision): Promise<void> {
-  await notifyPracticeOfPrescription(db, decision.prescriptionId);
   const [event] = await db
     .insert(prescriptionEvents)
     .values({
@@ -36,6 +35,8 @@ export async function recordDecision(db: Executor, decision: Decision): Promise<
     })
     .returning({ id: prescriptionEvents.id });
   const eventType = WEBHOOK_EVENT_OF_TIMELINE[decision.type] ?? null;
+  // One statement tells the practice's open portals and, for a decision the pharmacy hears of, the webhook workers.
+  await notifyPracticeOfPrescription(db, decision.prescriptionId, eventType ? DECISIONS_CHANNEL : undefined);
   if (!eventType && !decision.message) return;
   await db.insert(outbox).values({
     channel: decision.message?.channel ?? 'webhook',
@@ -46,5 +47,4 @@ export async function recordDecision(db: Executor, decision: Decision): Promise<
     eventType,
     eventId: event?.id ?? null,
   });
-  if (eventType) await notifyOnCommit(db, DECISIONS_CHANNEL);
 }

@@ -8,9 +8,15 @@ import type { Executor } from '../db/client.ts';
 
 export const ITEMS_CHANNEL = 'hcp_items';
 
-/** The practice of this prescription has new or resolved items (sent when the caller's transaction commits). */
-export async function notifyPracticeOfPrescription(db: Executor, prescriptionId: string): Promise<void> {
-  await db.execute(sql`select pg_notify(${ITEMS_CHANNEL}, md_office_id::text) from prescriptions where id = ${prescriptionId}`);
+/**
+ * The practice of this prescription has new or resolved items (sent when the caller's transaction commits);
+ * `alsoWake` names one more channel to notify in the same statement (a decision wakes the webhook workers too).
+ */
+export async function notifyPracticeOfPrescription(db: Executor, prescriptionId: string, alsoWake?: string): Promise<void> {
+  const also = alsoWake ? sql`, pg_notify(${alsoWake}, '')` : sql``;
+  await db.execute(
+    sql`select pg_notify(${ITEMS_CHANNEL}, md_office_id::text)${also} from prescriptions where id = ${prescriptionId}`,
+  );
 }
 
 /** The practice of this patient has a new message. */

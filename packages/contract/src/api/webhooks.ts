@@ -20,6 +20,7 @@ export const WEBHOOK_EVENTS = [
   'prescription.created',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+export const isWebhookEvent = (value: string): value is WebhookEvent => (WEBHOOK_EVENTS as readonly string[]).includes(value);
 
 export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
   'refill.authorized': 'Refill authorized',

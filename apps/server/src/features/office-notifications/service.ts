@@ -5,13 +5,19 @@
  * instances side by side never send a digest twice; the mail is recorded in the outbox in that transaction and
  * delivered after it commits.
  */
-import { ACTION_TYPES, type ActionType, DIGEST_INTERVAL_MINUTES, officeDigestMail, ROUTES } from '@hcp/contract';
+import {
+  type ActionType,
+  calendarDateOf,
+  DIGEST_INTERVAL_MINUTES,
+  isActionType,
+  officeDigestMail,
+  ROUTES,
+  toIsoDate,
+} from '@hcp/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { Mail, Mailer } from '../../lib/mailer.ts';
 import * as repo from './repository.ts';
-
-const isActionType = (value: string): value is ActionType => (ACTION_TYPES as readonly string[]).includes(value);
 
 export function createOfficeDigests(deps: {
   db: Database;
@@ -34,7 +40,7 @@ export function createOfficeDigests(deps: {
       const { subject, text } = officeDigestMail({
         practiceName: digest.name,
         newRequests,
-        waiting: await repo.waitingCount(tx, officeId, at.toISOString().slice(0, 10)),
+        waiting: await repo.waitingCount(tx, officeId, toIsoDate(calendarDateOf(at))),
         link: `${deps.portalUrl}${ROUTES.actionNeeded}`,
       });
       const mail: Mail = { to: digest.email, subject, text, kind: 'office-digest' };

@@ -1,7 +1,7 @@
 /**
  * A prescriber's decision as the pharmacy hears it (issue 20): a FHIR R4 message Bundle whose MessageHeader names
  * the event and points at the Task the decision answers (the pharmacy's own Task when it sent one, else a Task
- * made for the decision), plus the new MedicationRequest for a new prescription. The same module family as the
+ * made for the decision), or, for a new prescription, its MedicationRequest. The same module family as the
  * inbound mapping, so a Task reads the same both ways.
  */
 import {
@@ -9,14 +9,12 @@ import {
   type ActionType,
   DECISION_SYSTEM,
   EVENT_TYPES,
-  TASK_CODE_CATEGORY,
   TASK_CODE_SYSTEM,
-  type TaskCode,
   WEBHOOK_EVENT_SYSTEM,
   type WebhookEvent,
 } from '@hcp/contract';
 import type { Bundle, MedicationRequest, Task, TaskOutput } from '@medplum/fhirtypes';
-import { outputOf, type TaskRow, toTask } from './task.ts';
+import { CODE_OF_CATEGORY, outputOf, type TaskRow, toTask } from './task.ts';
 
 /** The Action Needed category a decision answers (a new prescription answers none). */
 export const CATEGORY_OF_EVENT: Record<WebhookEvent, ActionType | null> = {
@@ -31,10 +29,6 @@ export const CATEGORY_OF_EVENT: Record<WebhookEvent, ActionType | null> = {
   'appeal.submitted': 'appeals',
   'prescription.created': null,
 };
-
-const CODE_OF_CATEGORY = Object.fromEntries(
-  Object.entries(TASK_CODE_CATEGORY).map(([code, category]) => [category, code]),
-) as Record<ActionType, TaskCode>;
 
 export interface Decision {
   /** The outbox row: the decision's identity (its Task's identifier when the pharmacy sent no Task). */
@@ -135,13 +129,7 @@ export function decisionTask(decision: Decision, answered: TaskRow | null, summa
  * The webhook body: a FHIR message Bundle. `messageId` is the webhook-id, so the Bundle and the request carry the
  * same identity on every retry.
  */
-export function decisionMessage(
-  decision: Decision,
-  messageId: string,
-  focus: Task | MedicationRequest,
-  baseUrl: string,
-  extra: (Task | MedicationRequest)[] = [],
-): Bundle {
+export function decisionMessage(decision: Decision, messageId: string, focus: Task | MedicationRequest, baseUrl: string): Bundle {
   const fullUrl = (r: Task | MedicationRequest) =>
     r.id ? `${baseUrl}/fhir/R4/${r.resourceType}/${r.id}` : `urn:uuid:${decision.id}`;
   return {
@@ -160,7 +148,7 @@ export function decisionMessage(
           focus: [{ reference: fullUrl(focus) }],
         },
       },
-      ...[focus, ...extra].map((resource) => ({ fullUrl: fullUrl(resource), resource })),
+      { fullUrl: fullUrl(focus), resource: focus },
     ],
   };
 }

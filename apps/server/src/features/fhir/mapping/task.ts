@@ -69,7 +69,7 @@ export interface TaskRow {
   identifiers: BusinessIdentifier[];
 }
 
-const CODE_OF_CATEGORY = Object.fromEntries(
+export const CODE_OF_CATEGORY = Object.fromEntries(
   Object.entries(TASK_CODE_CATEGORY).map(([code, category]) => [category, code]),
 ) as Record<ActionType, TaskCode>;
 const INPUT_KEYS: Record<TaskInputCode, keyof TaskInputs> = {

@@ -4,7 +4,7 @@
  * (an advisory lock), in outbox order, so a prescription's deliveries keep the order of its decisions.
  */
 import { randomUUID } from 'node:crypto';
-import { describeEvent, WEBHOOK_EVENTS, type WebhookEvent } from '@hcp/contract';
+import { describeEvent, isWebhookEvent } from '@hcp/contract';
 import type { MedicationRequest, Task } from '@medplum/fhirtypes';
 import type { Database, Executor } from '../../../db/client.ts';
 import { CATEGORY_OF_EVENT, type Decision, decisionMessage, decisionTask } from '../mapping/decision.ts';
@@ -13,22 +13,20 @@ import { prescriptionRows, taskRows } from '../records-repository.ts';
 import { ONE } from '../repository.ts';
 import * as repo from './repository.ts';
 
-const isWebhookEvent = (value: string): value is WebhookEvent => (WEBHOOK_EVENTS as readonly string[]).includes(value);
-
 async function focusOf(
   db: Executor,
   row: repo.UndispatchedDecision,
   decision: Decision,
   answeredTaskId: string | undefined,
-): Promise<{ focus: Task | MedicationRequest; extra: Task[] }> {
+): Promise<Task | MedicationRequest> {
   const summary = describeEvent(row.timelineType ?? '', decision.data);
   if (decision.event === 'prescription.created') {
     const { rows } = await prescriptionRows(db, row.tenantId, { id: row.prescriptionId }, ONE);
     const prescription = rows[0];
-    if (prescription) return { focus: toMedicationRequest(prescription), extra: [] };
+    if (prescription) return toMedicationRequest(prescription);
   }
   const answered = answeredTaskId ? ((await taskRows(db, row.tenantId, { id: answeredTaskId }, ONE)).rows[0] ?? null) : null;
-  return { focus: decisionTask(decision, answered, summary), extra: [] };
+  return decisionTask(decision, answered, summary);
 }
 
 /** Dispatches up to `limit` decisions; answers how many were dispatched (0 when another instance holds the lock). */
@@ -61,12 +59,7 @@ export async function dispatchDecisions(db: Database, baseUrl: string, limit = 2
         prescriberId: row.prescriberId,
       };
       const category = CATEGORY_OF_EVENT[row.eventType];
-      const { focus, extra } = await focusOf(
-        tx,
-        row,
-        decision,
-        category ? answered.get(`${row.prescriptionId}|${category}`) : undefined,
-      );
+      const focus = await focusOf(tx, row, decision, category ? answered.get(`${row.prescriptionId}|${category}`) : undefined);
       for (const endpoint of wanting) {
         const id = randomUUID();
         deliveries.push({
@@ -76,7 +69,7 @@ export async function dispatchDecisions(db: Database, baseUrl: string, limit = 2
           eventSeq: row.seq,
           eventType: row.eventType,
           prescriptionId: row.prescriptionId,
-          body: JSON.stringify(decisionMessage(decision, id, focus, baseUrl, extra)),
+          body: JSON.stringify(decisionMessage(decision, id, focus, baseUrl)),
         });
       }
     }

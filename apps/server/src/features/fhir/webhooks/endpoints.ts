@@ -82,6 +82,7 @@ export function createWebhookEndpoints(deps: { db: Database; allowHttp: boolean 
     );
     return rows.map((row) => toEndpoint(row, counts.get(row.id)));
   }
+  const withCount = async (row: repo.EndpointRow) => (await withCounts([row]))[0] as WebhookEndpoint;
 
   async function endpointOf(ctx: SignedInContext, id: string) {
     const actor = await admin(ctx);
@@ -135,7 +136,7 @@ export function createWebhookEndpoints(deps: { db: Database; allowHttp: boolean 
         );
         return updated;
       });
-      return (await withCounts([row]))[0] as WebhookEndpoint;
+      return withCount(row);
     },
 
     async rotateSecret(ctx: SignedInContext, id: string): Promise<WebhookEndpointWithSecret> {
@@ -152,7 +153,7 @@ export function createWebhookEndpoints(deps: { db: Database; allowHttp: boolean 
         await writeAudit(tx, entryOf(ctx, 'webhook-endpoint.secret-rotated', 'webhook_endpoint', id));
         return updated;
       });
-      return { endpoint: (await withCounts([row]))[0] as WebhookEndpoint, secret };
+      return { endpoint: await withCount(row), secret };
     },
 
     async deliveries(

@@ -282,12 +282,3 @@ export async function finishAttempt(
     .returning({ id: webhookDeliveries.id });
   return rows.length === 1;
 }
-
-/** How many deliveries wait (for /readyz-style checks and the bench). */
-export async function openDeliveries(db: Executor): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(webhookDeliveries)
-    .where(inArray(webhookDeliveries.status, ['pending', 'sending']));
-  return row?.n ?? 0;
-}
