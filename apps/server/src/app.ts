@@ -2,7 +2,7 @@ import path from 'node:path';
 /** buildApp(config, deps) -> Fastify instance without listen; tests drive it with app.inject. */
 
 import rateLimit from '@fastify/rate-limit';
-import { generateRequestId, isRequestId } from '@hcp/contract';
+import { generateRequestId, isRequestId, NOTICE_RETRY } from '@hcp/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
@@ -38,6 +38,9 @@ import { manageCommsRoutes } from './features/manage-comms/routes.ts';
 import { createManageCommsService } from './features/manage-comms/service.ts';
 import { newCommentsRoutes } from './features/new-comments/routes.ts';
 import { createNewCommentsService } from './features/new-comments/service.ts';
+import { createNoticeSender } from './features/office-notifications/deliver.ts';
+import { createNoticeLinks } from './features/office-notifications/links.ts';
+import { officeNotificationRoutes } from './features/office-notifications/routes.ts';
 import { createOfficeDigests, type OfficeDigests } from './features/office-notifications/service.ts';
 import { patientsRoutes } from './features/patients/routes.ts';
 import { createPatientsService } from './features/patients/service.ts';
@@ -49,6 +52,7 @@ import { createSupportAccessService } from './features/support-access/service.ts
 import { usersRoutes } from './features/users/routes.ts';
 import { createUsersService } from './features/users/service.ts';
 import { DECISIONS_CHANNEL } from './lib/decisions.ts';
+import { devFaxTransport, type FaxTransport, httpFaxTransport } from './lib/fax-gateway.ts';
 import { isFlagEnabled } from './lib/feature-flags.ts';
 import { scheduleEvery, scheduleHousekeeping } from './lib/housekeeping.ts';
 import { ITEMS_CHANNEL } from './lib/live.ts';
@@ -81,6 +85,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Outgoing mail; defaults to SMTP when SMTP_URL is set, else the dev transport (DATA_DIR/dev-mail.jsonl). */
   mailTransport?: MailTransport;
+  /** Where faxes go; by default the configured gateway (FAX_GATEWAY_URL) or the dev transport. */
+  faxTransport?: FaxTransport;
 }
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -119,7 +125,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const signingKey = await resolveSigningKey(config);
   const signer = createTokenSigner(signingKey, config.accessTokenTtlSeconds);
   const denyList = redis ? redisDenyList(redis) : databaseDenyList(db);
-  const mailer = createMailer(db, deps.mailTransport ?? defaultMailTransport(config, app), app.log);
+  const mailTransport = deps.mailTransport ?? defaultMailTransport(config, app);
+  const mailer = createMailer(db, mailTransport, app.log);
   registerAuthGuard(app, { signer, denyList });
   registerIdempotency(app, db, { abandonedAfterSeconds: config.idempotencyAbandonSeconds });
   const auth = createAuthService({
@@ -197,7 +204,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('webhookWorker', webhookWorker);
   const officeDigests = createOfficeDigests({
     db,
-    mailer,
+    sender: createNoticeSender({
+      db,
+      mail: mailTransport,
+      fax: deps.faxTransport ?? defaultFaxTransport(config, app),
+      log: app.log,
+      now,
+    }),
     log: app.log,
     now,
     portalUrl,
@@ -209,11 +222,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Open streams would hold the server open: they end before it closes.
   app.addHook('preClose', async () => liveHub.close());
   await app.register(liveUpdatesRoutes, { db, hub: liveHub });
+  await app.register(officeNotificationRoutes, { links: createNoticeLinks({ db, now }) });
   app.addHook('onReady', async () => webhookWorker.start());
   app.addHook('onClose', async () => webhookWorker.stop());
 
   await registerWebApp(app, config.webDist);
   return app;
+}
+
+function defaultFaxTransport(config: Config, app: FastifyInstance): FaxTransport {
+  if (!config.faxGateway) return devFaxTransport({ dataDir: config.dataDir, log: app.log, writeFile: config.devMailLog });
+  return httpFaxTransport({ ...config.faxGateway, timeoutMs: NOTICE_RETRY.timeoutMs });
 }
 
 function defaultMailTransport(config: Config, app: FastifyInstance): MailTransport {

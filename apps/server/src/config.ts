@@ -52,6 +52,8 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_HTTP: flag.optional(),
   DIGEST_POLL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   DIGEST_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(1440).default(DIGEST_INTERVAL_MINUTES),
+  FAX_GATEWAY_URL: z.string().url({ message: 'must be a URL such as https://fax.example.com/v1/faxes' }).optional(),
+  FAX_GATEWAY_KEY: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
 });
 
 export interface Config {
@@ -99,10 +101,18 @@ export interface Config {
   };
   /** Practices' e-mail digests: how often due ones are looked for (0: not in this instance), and the least gap. */
   digests: { pollSeconds: number; intervalMinutes: number };
+  /** The fax gateway for practices' cover sheets; without it faxes are written to DATA_DIR/dev-fax. */
+  faxGateway: { url: string; key: string } | undefined;
 }
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+function faxGatewayOf(url: string | undefined, key: string | undefined) {
+  if (!url && !key) return undefined;
+  if (!url || !key) throw new ConfigError('Invalid configuration: FAX_GATEWAY_URL and FAX_GATEWAY_KEY go together');
+  return { url, key };
 }
 
 /** Reads the environment; empty strings count as unset so `FOO= npm start` means "use the default". */
@@ -152,5 +162,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowHttp: e.WEBHOOK_ALLOW_HTTP ?? !isProduction(e.APP_ENV),
     },
     digests: { pollSeconds: e.DIGEST_POLL_SECONDS, intervalMinutes: e.DIGEST_INTERVAL_MINUTES },
+    faxGateway: faxGatewayOf(e.FAX_GATEWAY_URL, e.FAX_GATEWAY_KEY),
   };
 }

@@ -423,6 +423,64 @@ describe('FHIR Task', () => {
     expect(noPayer.json().issue[0].diagnostics).toContain('payer');
   });
 
+  it("honours the practice's refill and PA choices: a request it said not to send is refused, naming why, writing nothing", async () => {
+    const { prescriptionId } = await patientWithPrescription('t8');
+    const prefsOf = async () =>
+      (
+        await t.database.db.select().from(s.mdOffices).where(eq(s.mdOffices.id, practiceId))
+      )[0] as typeof s.mdOffices.$inferSelect;
+    const saved = await prefsOf();
+    await t.database.db
+      .update(s.mdOffices)
+      .set({ refillRequestOption: 'DoNotAskForRefillsOfficeWillContact', paHandling: 'DoNotDoPA' })
+      .where(eq(s.mdOffices.id, practiceId));
+    try {
+      const before = await countRows(t);
+      const refill = await fhir('POST', '/Task', task(`${stamp}-t8`, 'refill-request', prescriptionId));
+      expect(refill.statusCode).toBe(422);
+      expect(refill.json().issue[0]).toMatchObject({
+        expression: ['Task.code'],
+        diagnostics: expect.stringContaining(
+          'The practice asks not to be sent refill requests: the office will contact the patient.',
+        ),
+      });
+      const pa = await fhir(
+        'POST',
+        '/Task',
+        task(`${stamp}-t9`, 'prior-authorization', prescriptionId, {
+          input: [input('pa-status', { valueCode: 'PRIOR_AUTH_REQUIRED' })],
+        }),
+      );
+      expect(pa.statusCode).toBe(422);
+      expect(pa.json().issue[0].diagnostics).toContain('The practice does not do prior authorizations.');
+      expect(await countRows(t)).toEqual(before);
+      // What the practice still takes goes through.
+      expect((await fhir('POST', '/Task', task(`${stamp}-t10`, 'phone-exception', prescriptionId))).statusCode).toBe(201);
+      // A cancelled request the practice refuses is not raised when the pharmacy reopens it.
+      await t.database.db
+        .update(s.mdOffices)
+        .set({ refillRequestOption: saved.refillRequestOption })
+        .where(eq(s.mdOffices.id, practiceId));
+      const cancelled = await fhir('POST', '/Task', {
+        ...task(`${stamp}-t11`, 'refill-request', prescriptionId),
+        status: 'cancelled',
+      });
+      expect(cancelled.statusCode).toBe(201);
+      await t.database.db
+        .update(s.mdOffices)
+        .set({ refillRequestOption: 'DoNotAskForRefills' })
+        .where(eq(s.mdOffices.id, practiceId));
+      const reopened = await fhir('PUT', `/Task/${cancelled.json().id}`, task(`${stamp}-t11`, 'refill-request', prescriptionId));
+      expect(reopened.statusCode).toBe(422);
+      expect(reopened.json().issue[0].diagnostics).toContain('The practice asks not to be sent refill requests.');
+    } finally {
+      await t.database.db
+        .update(s.mdOffices)
+        .set({ refillRequestOption: saved.refillRequestOption, paHandling: saved.paHandling })
+        .where(eq(s.mdOffices.id, practiceId));
+    }
+  });
+
   it('refuses a focus outside the tenant, an unknown code, and a change of code, writing nothing', async () => {
     const { prescriptionId } = await patientWithPrescription('t5');
     const before = await countRows(t);

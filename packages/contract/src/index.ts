@@ -8,6 +8,7 @@ export * from './api/fhir.ts';
 export * from './api/fields.ts';
 export * from './api/health.ts';
 export * from './api/integrations.ts';
+export * from './api/notices.ts';
 export * from './api/patients.ts';
 export * from './api/practices.ts';
 export * from './api/prescribe.ts';

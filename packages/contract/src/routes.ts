@@ -29,6 +29,8 @@ export const ROUTES = {
   googleLogin: '/google/:token',
   /** Our addition (issue 19): an admin registers the pharmacy's systems (integration clients). */
   manageIntegrations: '/manage-integrations',
+  /** Our addition (issue 20): the one-time link of a fax cover sheet; it opens Action Needed after sign-in. */
+  noticeLink: '/notice/:code',
 } as const;
 export type RouteKey = keyof typeof ROUTES;
 
@@ -177,6 +179,7 @@ export const apiPaths = {
   integrationClients: `${API_BASE}/v1/integration-clients`,
   integrationClient: (id: string) => `${API_BASE}/v1/integration-clients/${enc(id)}`,
   liveUpdates: (userId: string) => `${API_BASE}/v1/users/${enc(userId)}/live-updates`,
+  noticeLinkRedeem: (userId: string) => `${user(userId)}/notice-links/redeem`,
   webhookEndpoints: `${API_BASE}/v1/webhook-endpoints`,
   webhookEndpoint: (id: string) => `${API_BASE}/v1/webhook-endpoints/${enc(id)}`,
   webhookSecretRotation: (id: string) => `${API_BASE}/v1/webhook-endpoints/${enc(id)}/rotate-secret`,

@@ -138,6 +138,8 @@ export const users = pgTable(
     googleSubject: text('google_subject'),
     skipPriorAuthDismissNotice: boolean('skip_prior_auth_dismiss_notice').notNull().default(false),
     skipErxConfirmation: boolean('skip_erx_confirmation').notNull().default(true),
+    /** The user gets the practice's e-mail digest of new requests (issue 20); off in their Preferences. */
+    newRequestNotices: boolean('new_request_notices').notNull().default(true),
     failedLogins: integer('failed_logins').notNull().default(0),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     createdAt: createdAt(),
@@ -714,4 +716,54 @@ export const officeDigests = pgTable('office_digests', {
     .references(() => mdOffices.id),
   lastSentAt: timestamp('last_sent_at', { withTimezone: true }).notNull(),
   lastEventId: bigint('last_event_id', { mode: 'number' }).notNull(),
+});
+
+/**
+ * One notice to one recipient (decision 0025): an e-mail digest or a fax cover sheet, tried until sent or given up,
+ * with the same lease and back-off as webhook deliveries. Counts only: no patient data in any column.
+ */
+export const officeNotices = pgTable(
+  'office_notices',
+  {
+    id: id(),
+    mdOfficeId: uuid('md_office_id')
+      .notNull()
+      .references(() => mdOffices.id),
+    /** email or fax. */
+    channel: text('channel').notNull(),
+    /** An e-mail address or a fax number. */
+    recipient: text('recipient').notNull(),
+    /** The mail's subject, or the fax's title. */
+    subject: text('subject').notNull(),
+    /** The mail's text; for a fax, the cover sheet as base64 PDF. */
+    body: text('body').notNull(),
+    /** pending (due at next_attempt_at), sending (leased), sent, dead. */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    leaseToken: uuid('lease_token'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    /** The fax gateway's id of the sent fax. */
+    externalId: text('external_id'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('office_notices_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'sending')`),
+    index('office_notices_office_idx').on(t.mdOfficeId, t.createdAt),
+  ],
+);
+
+/** The one-time link printed on a fax cover sheet: stored hashed, opens the practice's list once after sign-in. */
+export const noticeLinks = pgTable('notice_links', {
+  id: id(),
+  tokenHash: text('token_hash').notNull().unique(),
+  mdOfficeId: uuid('md_office_id')
+    .notNull()
+    .references(() => mdOffices.id),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  usedBy: uuid('used_by'),
+  createdAt: createdAt(),
 });

@@ -57,6 +57,14 @@ export async function findPatientInScope(db: Executor, userId: string, patientId
   return rows[0] ?? null;
 }
 
+/** The ids of the practices whose patients the user may see (patientScopeSql, read once). */
+export async function practicesWithPatientAccess(db: Executor, userId: string): Promise<string[]> {
+  const result = (await db.execute(sql`select id from md_offices where id in (${patientScopeSql(userId)})`)) as unknown as {
+    rows: { id: string }[];
+  };
+  return result.rows.map((r) => r.id);
+}
+
 /** The user's clinical access (contract rule) read from their account, their HCP record and open windows. */
 export async function clinicalAccessOf(db: Executor, userId: string): Promise<ClinicalAccess> {
   const result = (await db.execute(sql`select u.role, u.user_type as "userType", s.role as "staffRole",

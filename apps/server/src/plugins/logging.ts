@@ -25,8 +25,12 @@ export const REDACT_PATHS = [
   '*.name',
 ];
 
+/** Web paths whose last segment is a one-time secret (a fax notice's code, a password-reset token). */
+const SECRET_PATH = /^\/(notice|password-reset|google)\/[^/?]+/;
+
 export function maskQuery(url: string): string {
-  const [pathname, query] = url.split('?', 2);
+  const [rawPath, query] = url.split('?', 2);
+  const pathname = rawPath?.replace(SECRET_PATH, '/$1/*');
   if (!query) return pathname ?? url;
   const keys = [...new URLSearchParams(query).keys()];
   return `${pathname}?${keys.map((k) => `${k}=*`).join('&')}`;

@@ -2,11 +2,13 @@
  * The route table of the authorisation suite (permissions-matrix.test.ts) and the bad-input suite
  * (bad-input.test.ts): every signed-in API route with a valid call, who may reach it, and the demo fixture.
  */
-import type { Tokens } from '@hcp/contract';
+import { randomInt } from 'node:crypto';
+import { NOTICE_CODE_ALPHABET, NOTICE_CODE_LENGTH, type Tokens } from '@hcp/contract';
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Database } from '../../src/db/client.ts';
 import * as s from '../../src/db/schema.ts';
 import { registerClient } from '../../src/features/integrations/clients.ts';
+import { sha256 } from '../../src/lib/crypto.ts';
 import type { TestApp } from './app.ts';
 import { injectAs, signIn } from './auth.ts';
 
@@ -53,6 +55,8 @@ export interface Ids {
   accountId: string;
   patientId: string;
   mentionId: string;
+  /** The code of a fax notice's one-time link of the practice (issue 20). */
+  noticeCode: string;
   rx: { refill: string; altMed: string; chartNotes: string; any: string };
 }
 export interface Fixture {
@@ -479,6 +483,14 @@ export const ROWS: Row[] = [
     expect: (w) => yes(ADMINS.includes(w)),
   },
   {
+    // A fax notice's link opens for the practice's own people only (not a support window: it reads, it was not sent).
+    method: 'POST',
+    path: `${v1}/users/{userId}/notice-links/redeem`,
+    url: (f, w) => `${u(f, w)}/notice-links/redeem`,
+    body: (_f, _w, t) => ({ code: t.noticeCode }),
+    expect: (w, t) => yes(member(w, t)),
+  },
+  {
     // Reached by everyone signed in: 406 here, since the matrix does not ask for an event stream.
     method: 'GET',
     path: `${v1}/users/{userId}/live-updates`,
@@ -572,12 +584,17 @@ async function idsOf(d: Database, officeId: string, accountEmail: string): Promi
   const [patient] = await d.select().from(s.patients).where(eq(s.patients.mdOfficeId, officeId)).limit(1);
   const [mention] = await d.select().from(s.commentMentions).where(eq(s.commentMentions.mdOfficeId, officeId)).limit(1);
   const [account] = await d.select({ id: s.users.id }).from(s.users).where(eq(s.users.email, accountEmail));
+  const noticeCode = Array.from({ length: NOTICE_CODE_LENGTH }, () => NOTICE_CODE_ALPHABET[randomInt(32)]).join('');
+  await d
+    .insert(s.noticeLinks)
+    .values({ tokenHash: sha256(noticeCode), mdOfficeId: officeId, expiresAt: new Date(Date.now() + 86_400_000) });
   const ids: Ids = {
     officeId,
     staffId: member?.id as string,
     accountId: account?.id as string,
     patientId: patient?.id as string,
     mentionId: mention?.id as string,
+    noticeCode,
     rx: {
       refill: await rxOf(eq(s.prescriptions.needsRefillAuth, true)),
       altMed: await rxOf(isNotNull(s.prescriptions.substitutionStatus)),

@@ -67,7 +67,7 @@ export const userDetails = (overrides: Partial<UserDetails> = {}): UserDetails =
   role: 'mdo.user',
   mdOfficeUser: { userType: 'mdo_user.prescriber', role: 'MD' },
   mdOfficePrefs: { prescribeVia: 'eRx', harrowPortalAccess: false, prescribingEnabled: false, notOnboarded: false },
-  mdOfficeUserPrefs: { skipPriorAuthDismissNotice: false, skipErxConfirmation: false },
+  mdOfficeUserPrefs: { skipPriorAuthDismissNotice: false, skipErxConfirmation: false, newRequestNotices: true },
   details: { mdOfficeId: 'o1', mdStaffId: 's1' },
   isVAMPracticeUser: false,
   brand: 'main',

@@ -55,6 +55,8 @@ export const userDetailsSchema = z.object({
   mdOfficeUserPrefs: z.object({
     skipPriorAuthDismissNotice: z.boolean(),
     skipErxConfirmation: z.boolean(),
+    /** Our addition (issue 20): the user gets the practice's e-mail digest of new requests. */
+    newRequestNotices: z.boolean(),
   }),
   /** mdStaffId (our addition): the user's own HCP record, e.g. to know which prescriptions they prescribed. */
   details: z.object({ mdOfficeId: z.string().nullable(), mdStaffId: z.string().nullable() }),
@@ -74,6 +76,8 @@ export const userPreferencesSchema = z.object({
   phoneNumber: optionalField(usPhoneSchema),
   skipPriorAuthDismissNotice: z.boolean(),
   skipErxConfirmation: z.boolean(),
+  /** Optional so that a client that does not know it leaves it as it is. */
+  newRequestNotices: z.boolean().optional(),
 });
 export type UserPreferences = z.infer<typeof userPreferencesSchema>;
 export type UserPreferencesFormValues = z.input<typeof userPreferencesSchema>;

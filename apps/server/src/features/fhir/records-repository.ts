@@ -175,6 +175,16 @@ async function listRecords<Row>(
   };
 }
 
+/** The refill and PA choices of the practice a prescription belongs to (spec §4). */
+export async function practicePreferencesOfPrescription(db: Executor, prescriptionId: string) {
+  const [row] = await db
+    .select({ refillRequestOption: mdOffices.refillRequestOption, paHandling: mdOffices.paHandling })
+    .from(prescriptions)
+    .innerJoin(mdOffices, eq(mdOffices.id, prescriptions.mdOfficeId))
+    .where(eq(prescriptions.id, prescriptionId));
+  return row ?? null;
+}
+
 // ---- patients ----
 
 export async function practiceInTenant(db: Executor, tenantId: string, practiceId: string) {

@@ -10,6 +10,7 @@ import {
   APPEAL_LINK_DAYS,
   appealLinkPath,
   EVENT_TYPES,
+  requestRefusedByPractice,
   TASK_ACKNOWLEDGED_STATUS,
   TASK_OPEN_STATUSES,
   TASK_SUBSTITUTION_REASONS,
@@ -96,6 +97,13 @@ async function openAppeal(
   };
 }
 
+/** A request the practice said it does not take (its refill and PA choices) is refused, naming why. */
+async function assertPracticeTakes(tx: Executor, prescriptionId: string, category: ActionType) {
+  const prefs = await records.practicePreferencesOfPrescription(tx, prescriptionId);
+  const refusal = prefs ? requestRefusedByPractice(category, prefs) : null;
+  if (refusal) unprocessable('Task.code', refusal);
+}
+
 export function taskOps(
   tenantId: string,
   clientId: string,
@@ -162,6 +170,7 @@ export function taskOps(
         note: fields.note,
       });
       if (isClosing(fields.status)) return;
+      await assertPracticeTakes(tx, rx.id, fields.category);
       const once = fields.category === 'appeals' ? await openAppeal(tx, id, rx, fields.inputs, portalBase) : undefined;
       await records.setPrescriptionFlags(tx, rx.id, raised(fields.category, fields.inputs));
       await event(tx, rx.id, EVENT_TYPES.pharmacyRequested, fields.category);
@@ -192,6 +201,7 @@ export function taskOps(
           await event(tx, current.prescriptionId, EVENT_TYPES.pharmacyWithdrew, current.category);
         }
       } else if (!wasOpen && isOpen) {
+        await assertPracticeTakes(tx, current.prescriptionId, current.category);
         await records.setPrescriptionFlags(tx, current.prescriptionId, raised(current.category, fields.inputs));
         await event(tx, current.prescriptionId, EVENT_TYPES.pharmacyRequested, current.category);
       } else if (isOpen && current.itemOpen && JSON.stringify(current.input) !== JSON.stringify(fields.inputs)) {

@@ -8,10 +8,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
+import { practicesWithPatientAccess } from '../../lib/office-scope.ts';
 import { signedInContext } from '../../lib/route-helpers.ts';
 import { authOf } from '../../plugins/auth.ts';
 import type { LiveHub } from './hub.ts';
-import { officesInScope } from './repository.ts';
 
 const HEARTBEAT_MS = 25_000;
 
@@ -31,7 +31,7 @@ export const liveUpdatesRoutes: FastifyPluginAsyncZod<{ db: Database; hub: LiveH
       if (!String(request.headers.accept ?? '').includes('text/event-stream')) {
         throw new AppError('NOT_ACCEPTABLE', 'This is an event stream: ask for text/event-stream.');
       }
-      const offices = new Set(await officesInScope(db, ctx.userId));
+      const offices = new Set(await practicesWithPatientAccess(db, ctx.userId));
       const claims = authOf(request);
       reply.hijack();
       const raw = reply.raw;

@@ -13,6 +13,7 @@ export async function findUserDetails(db: Executor, userId: string) {
       userType: users.userType,
       skipPriorAuthDismissNotice: users.skipPriorAuthDismissNotice,
       skipErxConfirmation: users.skipErxConfirmation,
+      newRequestNotices: users.newRequestNotices,
       staffRole: mdStaff.role,
       mdStaffId: users.mdStaffId,
       tenantKey: tenants.key,
@@ -44,7 +45,8 @@ export async function readFeatureFlags(db: Executor) {
 export async function updateUserPreferences(
   db: Executor,
   userId: string,
-  values: Pick<typeof users.$inferInsert, 'displayName' | 'phone' | 'skipPriorAuthDismissNotice' | 'skipErxConfirmation'>,
+  values: Pick<typeof users.$inferInsert, 'displayName' | 'phone' | 'skipPriorAuthDismissNotice' | 'skipErxConfirmation'> &
+    Partial<Pick<typeof users.$inferInsert, 'newRequestNotices'>>,
 ): Promise<boolean> {
   const rows = await db
     .update(users)

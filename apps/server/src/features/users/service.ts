@@ -38,6 +38,7 @@ export function createUsersService(deps: { db: Database }) {
       mdOfficeUserPrefs: {
         skipPriorAuthDismissNotice: row.skipPriorAuthDismissNotice,
         skipErxConfirmation: row.skipErxConfirmation,
+        newRequestNotices: row.newRequestNotices,
       },
       details: { mdOfficeId: row.office?.id ?? null, mdStaffId: row.mdStaffId ?? null },
       isVAMPracticeUser: row.office?.isVam ?? false,
@@ -67,6 +68,7 @@ export function createUsersService(deps: { db: Database }) {
           phone: prefs.phoneNumber,
           skipPriorAuthDismissNotice: prefs.skipPriorAuthDismissNotice,
           skipErxConfirmation: prefs.skipErxConfirmation,
+          ...(prefs.newRequestNotices === undefined ? {} : { newRequestNotices: prefs.newRequestNotices }),
         });
         if (!changed) throw notFound('User');
         await writeAudit(tx, {

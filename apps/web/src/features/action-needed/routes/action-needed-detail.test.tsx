@@ -62,12 +62,14 @@ describe('refill authorization screen', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send by eRx' }));
     await vi.waitFor(() => expect(posted(fetchMock, '/refills-authorized/erx')).toHaveLength(1));
     const [[, init]] = posted(fetchMock, '/refills-authorized/erx') as [[string, RequestInit]];
-    expect(JSON.parse(String(init.body))).toEqual({ skipErxConfirmation: true });
+    expect(JSON.parse(String(init.body))).toEqual({ skipErxConfirmation: true, newRequestNotices: true });
   });
 
   it('sends by eRx at once when the user chose not to be asked', async () => {
     const fetchMock = stubServer({
-      user: userDetails({ mdOfficeUserPrefs: { skipErxConfirmation: true, skipPriorAuthDismissNotice: false } }),
+      user: userDetails({
+        mdOfficeUserPrefs: { skipErxConfirmation: true, skipPriorAuthDismissNotice: false, newRequestNotices: true },
+      }),
       routes: (_url, init) =>
         init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
     });
