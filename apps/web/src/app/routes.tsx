@@ -57,6 +57,7 @@ export const routes: RouteObject[] = [
         lazy: page(() => import('../features/practice-preferences/routes/practice-preferences.tsx')),
       },
       { path: ROUTES.rxList, lazy: page(() => import('../features/rx-list/routes/rx-list.tsx')) },
+      { path: ROUTES.noticeLink, lazy: page(() => import('../features/office-notifications/routes/notice-link.tsx')) },
       {
         path: ROUTES.manageIntegrations,
         lazy: page(() => import('../features/integrations/routes/manage-integrations.tsx')),

@@ -1,4 +1,10 @@
-import { type UserDetails, type UserPreferences, type UserPreferencesFormValues, userPreferencesSchema } from '@hcp/contract';
+import {
+  DIGEST_INTERVAL_MINUTES,
+  type UserDetails,
+  type UserPreferences,
+  type UserPreferencesFormValues,
+  userPreferencesSchema,
+} from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
@@ -14,6 +20,7 @@ const valuesOf = (user: UserDetails): UserPreferencesFormValues => ({
   phoneNumber: user.phoneNumber ?? '',
   skipPriorAuthDismissNotice: user.mdOfficeUserPrefs.skipPriorAuthDismissNotice,
   skipErxConfirmation: user.mdOfficeUserPrefs.skipErxConfirmation,
+  newRequestNotices: user.mdOfficeUserPrefs.newRequestNotices,
 });
 
 /** The user's own name, phone and the two "don't ask me again" choices of the action screens. */
@@ -55,6 +62,18 @@ export function ProfileForm({ user }: { user: UserDetails }) {
           <input type="checkbox" {...register('skipErxConfirmation')} />
           Send eRx refill authorizations without asking me to confirm
         </label>
+        {user.details.mdOfficeId ? (
+          <label className={styles.check}>
+            <input type="checkbox" aria-describedby="notices-hint" {...register('newRequestNotices')} />
+            E-mail me when the pharmacy sends new requests
+          </label>
+        ) : null}
+        {user.details.mdOfficeId ? (
+          <p id="notices-hint" className={styles.hint}>
+            At most one e-mail every {DIGEST_INTERVAL_MINUTES} minutes, with counts only (no patient names), when your practice
+            has chosen e-mail.
+          </p>
+        ) : null}
         <SubmitRow label="Save preferences" busy={formState.isSubmitting} error={errors.root?.server?.message} />
       </form>
     </section>
