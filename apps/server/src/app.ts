@@ -13,6 +13,7 @@ import { PRINT_STYLE } from './features/action-needed/print.ts';
 import { actionNeededRoutes } from './features/action-needed/routes.ts';
 import { createActionNeededService } from './features/action-needed/service.ts';
 import { addressesRoutes } from './features/addresses/routes.ts';
+import { createLinkedAppealFiles } from './features/appeals/linked-files.ts';
 import { appealsRoutes } from './features/appeals/routes.ts';
 import { createAppealsService } from './features/appeals/service.ts';
 import { createGoogleVerifier } from './features/auth/google.ts';
@@ -54,6 +55,7 @@ import { createUsersService } from './features/users/service.ts';
 import { DECISIONS_CHANNEL } from './lib/decisions.ts';
 import { devFaxTransport, type FaxTransport, httpFaxTransport } from './lib/fax-gateway.ts';
 import { isFlagEnabled } from './lib/feature-flags.ts';
+import { createFileLinks } from './lib/file-links.ts';
 import { scheduleEvery, scheduleHousekeeping } from './lib/housekeeping.ts';
 import { ITEMS_CHANNEL } from './lib/live.ts';
 import { createMailer, devMailTransport, type MailTransport, smtpMailTransport } from './lib/mailer.ts';
@@ -140,7 +142,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   const now = deps.now ?? (() => new Date());
-  const appeals = createAppealsService({ db, signingKey, now, uploadDir: path.join(config.dataDir, 'uploads') });
+  const fileLinks = createFileLinks(signingKey);
+  const uploadDir = path.join(config.dataDir, 'uploads');
+  const appeals = createAppealsService({ db, signingKey, now, uploadDir });
   scheduleHousekeeping(
     app,
     {
@@ -169,6 +173,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(brandsRoutes, { db });
   await app.register(appealsRoutes, {
     service: appeals,
+    linkedFiles: createLinkedAppealFiles({ db, uploadDir, links: fileLinks }),
     authPerMinute: config.authRateLimitPerMinute,
   });
   await app.register(prescribeRoutes, {
@@ -196,7 +201,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const webhookWorker = createWebhookWorker({
     db,
     log: app.log,
-    baseUrl: portalUrl,
+    links: { baseUrl: portalUrl, url: fileLinks.url },
     pollMs: config.webhooks.pollMs,
     limits: config.webhooks,
     listen: (onNotify) => deps.database.listen(DECISIONS_CHANNEL, onNotify),

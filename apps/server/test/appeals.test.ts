@@ -5,15 +5,19 @@ import { mkdir, mkdtemp, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { APPEAL_AUTH_FAILED, APPEAL_LINK_EXPIRED, APPEAL_TOKEN_HEADER, appealAuthResponseSchema } from '@hcp/contract';
-import { and, count, eq, ne } from 'drizzle-orm';
+import type { Bundle, Task } from '@medplum/fhirtypes';
+import { and, count, eq, isNull, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
 import { createAppealsService } from '../src/features/appeals/service.ts';
+import { validated } from '../src/features/fhir/validate.ts';
+import { createFileLinks } from '../src/lib/file-links.ts';
 import { demoAppealKey } from '../src/seed/generate.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
 import { TEST_NOW } from './support/constants.ts';
 import { errorPaths } from './support/errors.ts';
+import { startReceiver } from './support/webhook-receiver.ts';
 
 let t: TestApp;
 let appeals: (typeof s.appeals.$inferSelect)[];
@@ -256,6 +260,93 @@ describe('attachments and submit', () => {
     expect(messages.map((m) => (m.payload as { kind: string }).kind)).toContain('appeal-submitted');
     expect((await t.app.inject({ method: 'POST', url: `${url}/submit`, headers })).statusCode).toBe(409);
     expect((await upload([{ field: 'otherFile', filename: 'late.pdf', content: pdf() }])).statusCode).toBe(409);
+  });
+
+  it('tells the pharmacy of a submitted appeal with expiring links to its attachments; a link reads one file until it expires', async () => {
+    const receiver = await startReceiver();
+    try {
+      const admin = await signIn(t.app, 'admin@demo.hcp');
+      const created = await injectAs(t.app, admin, {
+        method: 'POST',
+        url: '/api/mdo/v1/webhook-endpoints',
+        payload: { url: receiver.url, events: ['appeal.submitted'] },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      receiver.secrets = [created.json().secret];
+      const { appeal, upload, headers } = await open(13);
+      const url = `/api/mdo/v1/appeal/${appeal.id}`;
+      await t.app.inject({
+        method: 'POST',
+        url: `${url}/save`,
+        headers,
+        payload: { clinicalJustification: 'Two formulary alternatives failed.', attestation: true },
+      });
+      const notes = pdf(3000);
+      await upload([
+        { field: 'clinicalNotesFile', filename: 'notes.pdf', content: notes },
+        { field: 'otherFile', filename: 'scan.png', content: png() },
+      ]);
+      expect((await t.app.inject({ method: 'POST', url: `${url}/submit`, headers })).statusCode).toBe(200);
+      // Earlier tests' appeals are told too (the endpoint hears every decision not yet dispatched): find this one.
+      const ours = () => receiver.received.find((r) => r.body.includes(appeal.prescriptionId));
+      for (let i = 0; i < 5 && !ours(); i += 1) await t.app.webhookWorker.runOnce();
+      const message = ours();
+      expect(message?.verified).toBe(true);
+      const bundle = validated<Bundle>(JSON.parse(message?.body ?? '{}'), 'Bundle');
+      const task = bundle.entry?.[1]?.resource as Task;
+      const links = (task.output ?? []).filter((o) => o.type.coding?.[0]?.code === 'attachment').map((o) => o.valueAttachment);
+      expect(links.map((l) => `${l?.title}:${l?.contentType}`).sort()).toEqual([
+        'Additional Attachment:image/png',
+        'Clinical Notes/Medical Records:application/pdf',
+      ]);
+      expect(message?.body).not.toContain('notes.pdf');
+      const notesLink = links.find((l) => l?.contentType === 'application/pdf');
+      expect(notesLink?.size).toBe(3000);
+      const link = new URL(notesLink?.url as string);
+      expect(link.pathname).toMatch(/^\/api\/pharmacy\/v1\/appeal-files\/[0-9a-f-]{36}$/);
+      const expires = Number(link.searchParams.get('expires'));
+      expect(expires * 1000).toBeGreaterThan(Date.now() + 6 * 86_400_000);
+
+      const read = await t.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+      expect(read.statusCode).toBe(200);
+      expect(read.headers['content-type']).toBe('application/pdf');
+      expect(read.headers['content-disposition']).toMatch(/^attachment;/);
+      expect(read.rawPayload.equals(notes)).toBe(true);
+      const audits = await t.database.db.select().from(s.auditLog).where(eq(s.auditLog.entityId, appeal.id));
+      expect(audits.some((a) => a.action === 'appeal.file.read' && (a.details as { via?: string }).via === 'pharmacy-link')).toBe(
+        true,
+      );
+
+      const fileId = link.pathname.split('/').at(-1) as string;
+      const tampered = `${link.pathname}?expires=${expires + 86_400}&signature=${link.searchParams.get('signature')}`;
+      expect((await t.app.inject({ method: 'GET', url: tampered })).statusCode).toBe(404);
+      const expired = new URL(
+        createFileLinks(t.config.authSigningKey as string).url('http://x', fileId, new Date(Date.now() - 1000)),
+      );
+      const gone = await t.app.inject({ method: 'GET', url: `${expired.pathname}${expired.search}` });
+      expect(gone.statusCode).toBe(410);
+      expect(gone.json().error.code).toBe('GONE');
+      expect((await t.app.inject({ method: 'GET', url: link.pathname })).statusCode).toBe(400);
+      // A valid link to a file of an appeal not submitted yet reads nothing.
+      const [draftFile] = await t.database.db
+        .select()
+        .from(s.appealFiles)
+        .innerJoin(s.appeals, eq(s.appeals.id, s.appealFiles.appealId))
+        .where(isNull(s.appeals.submittedAt))
+        .limit(1);
+      if (draftFile) {
+        const draft = new URL(
+          createFileLinks(t.config.authSigningKey as string).url(
+            'http://x',
+            draftFile.appeal_files.id,
+            new Date(Date.now() + 60_000),
+          ),
+        );
+        expect((await t.app.inject({ method: 'GET', url: `${draft.pathname}${draft.search}` })).statusCode).toBe(404);
+      }
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

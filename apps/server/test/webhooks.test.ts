@@ -319,7 +319,7 @@ describe('delivering decisions', () => {
     });
     // Dispatch only, then play a worker that claimed it and died: status sending, lease already over.
     const { dispatchDecisions } = await import('../src/features/fhir/webhooks/dispatch.ts');
-    await dispatchDecisions(t.database.db, 'https://portal.test');
+    await dispatchDecisions(t.database.db, { baseUrl: 'https://portal.test', url: () => 'unused' });
     const [row] = await t.database.db
       .update(s.webhookDeliveries)
       .set({ status: 'sending', attempts: 1, leaseToken: crypto.randomUUID(), leaseUntil: new Date(Date.now() - 1000) })

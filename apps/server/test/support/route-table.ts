@@ -564,6 +564,7 @@ export const PUBLIC = new Set([
   'POST /api/mdo/v1/appeal/{id}/submit',
   'GET /api/mdo/v1/appeal/{id}/files/{slot}',
   'DELETE /api/mdo/v1/appeal/{id}/files/{slot}',
+  'GET /api/pharmacy/v1/appeal-files/{fileId}',
 ]);
 
 async function idsOf(d: Database, officeId: string, accountEmail: string): Promise<Ids> {

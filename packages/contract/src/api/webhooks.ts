@@ -60,6 +60,20 @@ export const DECISION_SYSTEM = 'urn:hcp-portal:decision';
 export const WEBHOOK_RETRY = { baseMs: 10_000, capMs: 3_600_000, giveUpMs: 86_400_000, timeoutMs: 10_000 } as const;
 /** After a rotation the previous secret keeps signing (beside the new one) for a day. */
 export const WEBHOOK_SECRET_OVERLAP_MS = 86_400_000;
+/**
+ * An appeal message links each attachment for a week (the message is retried for a day at most, and the pharmacy
+ * fetches on receipt): GET with the link's own expiry and signature, no session.
+ */
+export const APPEAL_FILE_LINK_DAYS = 7;
+export const APPEAL_FILE_LINK_PATH = '/api/pharmacy/v1/appeal-files/:fileId';
+export const appealFileLinkQuerySchema = z.object({
+  expires: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 40),
+  signature: z.string().min(1).max(100),
+});
 
 /**
  * The delay before retry number `attempt` (1 = the first retry): base x 2^(attempt-1), capped, times a random

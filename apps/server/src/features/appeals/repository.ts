@@ -1,5 +1,5 @@
 /** SQL of appeals: the appeal with what the form shows, key lookups, attempts, drafts. */
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { appealFiles, appeals, prescriptions } from '../../db/schema.ts';
 
@@ -161,4 +161,20 @@ export async function clearHcpAction(db: Executor, prescriptionId: string) {
     .update(prescriptions)
     .set({ hcpActionRequired: false, version: sql`${prescriptions.version} + 1`, updatedAt: sql`now()` })
     .where(eq(prescriptions.id, prescriptionId));
+}
+
+/** A file of a submitted appeal (only submitted appeals' files are linked in messages to the pharmacy). */
+export async function submittedFile(db: Executor, fileId: string) {
+  const [row] = await db
+    .select({
+      appealId: appealFiles.appealId,
+      slot: appealFiles.slot,
+      originalName: appealFiles.originalName,
+      storedName: appealFiles.storedName,
+      contentType: appealFiles.contentType,
+    })
+    .from(appealFiles)
+    .innerJoin(appeals, eq(appeals.id, appealFiles.appealId))
+    .where(and(eq(appealFiles.id, fileId), isNotNull(appeals.submittedAt)));
+  return row ?? null;
 }

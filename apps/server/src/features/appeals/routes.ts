@@ -1,6 +1,7 @@
 /** Appeals calls of spec §7 (appeal-auth, file-upload, save, submit) plus reading an appeal again after a reload. */
 import multipart from '@fastify/multipart';
 import {
+  APPEAL_FILE_LINK_PATH,
   APPEAL_FILE_MAX_BYTES,
   APPEAL_SLOTS,
   APPEAL_TOKEN_HEADER,
@@ -9,23 +10,36 @@ import {
   appealAuthRequestSchema,
   appealAuthResponseSchema,
   appealDraftSchema,
+  appealFileLinkQuerySchema,
   appealPortalAuthRequestSchema,
   appealSchema,
 } from '@hcp/contract';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
 import { signedInContext } from '../../lib/route-helpers.ts';
+import type { LinkedAppealFiles } from './linked-files.ts';
 import type { AppealsService, IncomingFile } from './service.ts';
 
 /** A file name as an RFC 5987 value (encodeURIComponent leaves ' ( ) * as they are, which that syntax does not allow). */
 const rfc5987 = (name: string) =>
   encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-export const appealsRoutes: FastifyPluginAsyncZod<{ service: AppealsService; authPerMinute: number }> = async (
-  app,
-  { service, authPerMinute },
-) => {
+/** Always a download with our sniffed type, never rendered inline by the browser on our origin. */
+const sendDownload = (reply: FastifyReply, file: { name: string; contentType: string; content: Buffer }) =>
+  reply
+    .type(file.contentType)
+    .header('content-disposition', `attachment; filename*=UTF-8''${rfc5987(file.name)}`)
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'no-store')
+    .send(file.content);
+
+export const appealsRoutes: FastifyPluginAsyncZod<{
+  service: AppealsService;
+  linkedFiles: LinkedAppealFiles;
+  authPerMinute: number;
+}> = async (app, { service, linkedFiles, authPerMinute }) => {
   const tags = ['appeals'];
   const params = z.object({ id: z.uuid({ message: 'Appeal not found.' }) });
   const tokenOf = (headers: Record<string, unknown>) => {
@@ -63,13 +77,25 @@ export const appealsRoutes: FastifyPluginAsyncZod<{ service: AppealsService; aut
     { schema: { tags, params: fileParams, produces: ['application/octet-stream'] } },
     async (request, reply) => {
       const file = await service.download(tokenOf(request.headers), request.params.id, request.params.slot, ctxOf(request));
-      // Always a download with our sniffed type, never rendered inline by the browser on our origin.
-      return reply
-        .type(file.contentType)
-        .header('content-disposition', `attachment; filename*=UTF-8''${rfc5987(file.name)}`)
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'no-store')
-        .send(file.content);
+      return sendDownload(reply, file);
+    },
+  );
+
+  app.get(
+    APPEAL_FILE_LINK_PATH,
+    {
+      config: { rateLimit: { max: authPerMinute * 10, timeWindow: '1 minute' } },
+      schema: {
+        tags,
+        description: 'An attachment of a submitted appeal, by the expiring link in its message to the pharmacy.',
+        params: z.object({ fileId: z.uuid({ message: 'Attachment not found.' }) }),
+        querystring: appealFileLinkQuerySchema,
+        produces: ['application/octet-stream'],
+      },
+    },
+    async (request, reply) => {
+      const file = await linkedFiles.read(request.params.fileId, request.query, ctxOf(request));
+      return sendDownload(reply, file);
     },
   );
 

@@ -92,8 +92,25 @@ function statusOf(event: WebhookEvent): Task['status'] {
   return 'completed';
 }
 
-/** The Task the decision answers: the pharmacy's own (same id and identifiers) or one made for it. */
-export function decisionTask(decision: Decision, answered: TaskRow | null, summary: string): Task {
+/** An appeal's attachment as the pharmacy fetches it: an expiring link, its type, size and what it is. */
+export interface LinkedAttachment {
+  url: string;
+  contentType: string;
+  size: number;
+  title: string;
+  creation: string;
+}
+
+/**
+ * The Task the decision answers: the pharmacy's own (same id and identifiers) or one made for it; an appeal's
+ * attachments become `attachment` outputs.
+ */
+export function decisionTask(
+  decision: Decision,
+  answered: TaskRow | null,
+  summary: string,
+  attachments: LinkedAttachment[] = [],
+): Task {
   const category = CATEGORY_OF_EVENT[decision.event] ?? 'refillAuth';
   const base: Task = answered
     ? toTask(answered)
@@ -113,6 +130,7 @@ export function decisionTask(decision: Decision, answered: TaskRow | null, summa
       };
   const output = [...(answered ? (base.output ?? []).filter((o) => o.type.coding?.[0]?.code === 'appeal-expires') : [])];
   output.push(...outputsOf(decision));
+  for (const file of attachments) output.push(outputOf('attachment', { valueAttachment: file }));
   const note = str(decision.data.notes);
   return {
     ...base,

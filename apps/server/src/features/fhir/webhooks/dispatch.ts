@@ -4,20 +4,38 @@
  * (an advisory lock), in outbox order, so a prescription's deliveries keep the order of its decisions.
  */
 import { randomUUID } from 'node:crypto';
-import { describeEvent, isWebhookEvent } from '@hcp/contract';
+import { APPEAL_FILE_LINK_DAYS, APPEAL_SLOT_LABELS, type AppealSlot, describeEvent, isWebhookEvent } from '@hcp/contract';
 import type { MedicationRequest, Task } from '@medplum/fhirtypes';
 import type { Database, Executor } from '../../../db/client.ts';
-import { CATEGORY_OF_EVENT, type Decision, decisionMessage, decisionTask } from '../mapping/decision.ts';
+import type { FileLinks } from '../../../lib/file-links.ts';
+import { CATEGORY_OF_EVENT, type Decision, decisionMessage, decisionTask, type LinkedAttachment } from '../mapping/decision.ts';
 import { toMedicationRequest } from '../mapping/medication-request.ts';
 import { prescriptionRows, taskRows } from '../records-repository.ts';
 import { ONE } from '../repository.ts';
 import * as repo from './repository.ts';
+
+/** An appeal's attachments, each behind a link that expires (the message is built once, so the link is fixed). */
+async function attachmentsOf(db: Executor, decision: Decision, links: AttachmentLinks): Promise<LinkedAttachment[]> {
+  const appealId = decision.event === 'appeal.submitted' ? decision.data.appealId : undefined;
+  if (typeof appealId !== 'string') return [];
+  const expiresAt = new Date(Date.now() + APPEAL_FILE_LINK_DAYS * 86_400_000);
+  return (await repo.appealAttachments(db, appealId)).map((file) => ({
+    url: links.url(links.baseUrl, file.id, expiresAt),
+    contentType: file.contentType,
+    size: file.sizeBytes,
+    title: APPEAL_SLOT_LABELS[file.slot as AppealSlot] ?? 'Attachment',
+    creation: file.createdAt.toISOString(),
+  }));
+}
+
+export type AttachmentLinks = Pick<FileLinks, 'url'> & { baseUrl: string };
 
 async function focusOf(
   db: Executor,
   row: repo.UndispatchedDecision,
   decision: Decision,
   answeredTaskId: string | undefined,
+  links: AttachmentLinks,
 ): Promise<Task | MedicationRequest> {
   const summary = describeEvent(row.timelineType ?? '', decision.data);
   if (decision.event === 'prescription.created') {
@@ -26,11 +44,12 @@ async function focusOf(
     if (prescription) return toMedicationRequest(prescription);
   }
   const answered = answeredTaskId ? ((await taskRows(db, row.tenantId, { id: answeredTaskId }, ONE)).rows[0] ?? null) : null;
-  return decisionTask(decision, answered, summary);
+  return decisionTask(decision, answered, summary, await attachmentsOf(db, decision, links));
 }
 
 /** Dispatches up to `limit` decisions; answers how many were dispatched (0 when another instance holds the lock). */
-export async function dispatchDecisions(db: Database, baseUrl: string, limit = 200): Promise<number> {
+export async function dispatchDecisions(db: Database, links: AttachmentLinks, limit = 200): Promise<number> {
+  const { baseUrl } = links;
   return db.transaction(async (tx) => {
     if (!(await repo.tryDispatchLock(tx))) return 0;
     const rows = await repo.undispatched(tx, limit);
@@ -59,7 +78,13 @@ export async function dispatchDecisions(db: Database, baseUrl: string, limit = 2
         prescriberId: row.prescriberId,
       };
       const category = CATEGORY_OF_EVENT[row.eventType];
-      const focus = await focusOf(tx, row, decision, category ? answered.get(`${row.prescriptionId}|${category}`) : undefined);
+      const focus = await focusOf(
+        tx,
+        row,
+        decision,
+        category ? answered.get(`${row.prescriptionId}|${category}`) : undefined,
+        links,
+      );
       for (const endpoint of wanting) {
         const id = randomUUID();
         deliveries.push({

@@ -5,7 +5,7 @@
  */
 import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.ts';
-import { inboundTasks, outbox, webhookDeliveries, webhookEndpoints } from '../../../db/schema.ts';
+import { appealFiles, inboundTasks, outbox, webhookDeliveries, webhookEndpoints } from '../../../db/schema.ts';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -281,4 +281,19 @@ export async function finishAttempt(
     .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.leaseToken, leaseToken)))
     .returning({ id: webhookDeliveries.id });
   return rows.length === 1;
+}
+
+/** The attachments of a submitted appeal, for the links in its message (no names: the slot says what each is). */
+export function appealAttachments(db: Executor, appealId: string) {
+  return db
+    .select({
+      id: appealFiles.id,
+      slot: appealFiles.slot,
+      contentType: appealFiles.contentType,
+      sizeBytes: appealFiles.sizeBytes,
+      createdAt: appealFiles.createdAt,
+    })
+    .from(appealFiles)
+    .where(eq(appealFiles.appealId, appealId))
+    .orderBy(appealFiles.slot);
 }

@@ -7,7 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../../db/client.ts';
 import { createDeliverer, type DeliveryLimits } from './deliver.ts';
-import { dispatchDecisions } from './dispatch.ts';
+import { type AttachmentLinks, dispatchDecisions } from './dispatch.ts';
 
 export interface WebhookWorker {
   /** One round: dispatch, then deliver what is due. Tests and the bench drive it by hand. */
@@ -19,7 +19,8 @@ export interface WebhookWorker {
 export function createWebhookWorker(deps: {
   db: Database;
   log: FastifyBaseLogger;
-  baseUrl: string;
+  /** Where links in messages point, and how an appeal's attachments are linked. */
+  links: AttachmentLinks;
   pollMs: number;
   limits: DeliveryLimits;
   /** Subscribes to decision commits of every instance (NOTIFY), so a decision goes out at once, not at the next poll. */
@@ -33,7 +34,7 @@ export function createWebhookWorker(deps: {
   let unlisten: (() => Promise<void>) | undefined;
 
   async function runOnce() {
-    const dispatched = await dispatchDecisions(deps.db, deps.baseUrl);
+    const dispatched = await dispatchDecisions(deps.db, deps.links);
     const attempted = await deliverDue();
     return { dispatched, attempted };
   }
