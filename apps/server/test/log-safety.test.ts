@@ -27,3 +27,16 @@ describe('logged errors', () => {
     expect(logged).toContain('params: [hidden]');
   });
 });
+
+describe('logged request paths', () => {
+  it('hide the one-time secrets some web paths carry and every query value', async () => {
+    await t.app.inject({ method: 'GET', url: '/notice/ABCD-EFGH-JKMN-PQRS' });
+    await t.app.inject({ method: 'GET', url: '/password-reset/secret-reset-token-123?lastName=Doe' });
+    const logged = JSON.stringify(t.logs);
+    expect(logged).toContain('/notice/*');
+    expect(logged).toContain('/password-reset/*?lastName=*');
+    expect(logged).not.toContain('ABCD-EFGH');
+    expect(logged).not.toContain('secret-reset-token');
+    expect(logged).not.toContain('Doe');
+  });
+});
