@@ -62,7 +62,7 @@ describe('refill authorization screen', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send by eRx' }));
     await vi.waitFor(() => expect(posted(fetchMock, '/refills-authorized/erx')).toHaveLength(1));
     const [[, init]] = posted(fetchMock, '/refills-authorized/erx') as [[string, RequestInit]];
-    expect(JSON.parse(String(init.body))).toEqual({ skipErxConfirmation: true, newRequestNotices: true });
+    expect(JSON.parse(String(init.body))).toEqual({ skipErxConfirmation: true });
   });
 
   it('sends by eRx at once when the user chose not to be asked', async () => {
