@@ -42,6 +42,8 @@ export default defineConfig({
       HOST: 'localhost',
       ACCESS_TOKEN_TTL_SECONDS: String(E2E_ACCESS_TOKEN_TTL_SECONDS),
       AUTH_RATE_LIMIT_PER_MINUTE: '300',
+      // Office notices go out within a second of a pharmacy request (office-notices.spec.ts).
+      DIGEST_POLL_SECONDS: '1',
     },
   },
 });

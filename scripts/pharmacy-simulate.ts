@@ -83,14 +83,20 @@ if (values.token) {
   console.log(token);
   process.exit(0);
 }
-async function fhir<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
+/** The portal's answer; a 422 refusal is answered (not fatal) when `refusals` is set, as `{ refused: why }`. */
+async function fhir<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T>;
+async function fhir<T>(method: 'POST', url: string, body: unknown, refusals: true): Promise<T | { refused: string }>;
+async function fhir<T>(method: 'GET' | 'POST', url: string, body?: unknown, refusals = false): Promise<T | { refused: string }> {
   const res = await fetch(`${base}/fhir/R4${url}`, {
     method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/fhir+json', accept: 'application/fhir+json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  const answer = (await res.json()) as T & { issue?: { diagnostics?: string }[] };
-  if (!res.ok) fail(`${method} ${url}: ${res.status} ${answer.issue?.[0]?.diagnostics ?? ''}`);
+  const answer = (await res.json()) as T & { issue?: { code?: string; diagnostics?: string }[] };
+  const why = answer.issue?.[0]?.diagnostics ?? '';
+  // A practice may decline a kind of request (its refill and PA choices): a pharmacy records that and goes on.
+  if (refusals && res.status === 422 && answer.issue?.[0]?.code === 'business-rule') return { refused: why };
+  if (!res.ok) fail(`${method} ${url}: ${res.status} ${why}`);
   return answer;
 }
 
@@ -269,6 +275,7 @@ const targets = await prescribersByPractice();
 if (targets.length === 0) fail('no practice with a prescriber to send requests to');
 const focus = values.npi ?? simulator.demoPrescriberNpi;
 const sent: { task: string; prescription: string; code: TaskCode; practice: string }[] = [];
+const refused: { code: TaskCode; practice: string; why: string }[] = [];
 for (let i = 0; i < count; i += 1) {
   // Half for the demo prescriber (so they see it when signed in), the rest spread over the practices.
   const mine = targets.filter((t) => t.npi === focus);
@@ -278,12 +285,18 @@ for (let i = 0; i < count; i += 1) {
     'POST',
     '',
     bundleFor(target, code, !only && i % 4 === 3),
+    true,
   );
+  if ('refused' in answer) {
+    refused.push({ code, practice: target.name, why: answer.refused });
+    if (!values.json) console.log(`${String(i + 1).padStart(3)}. ${code.padEnd(20)} ${target.name}  refused: ${answer.refused}`);
+    continue;
+  }
   const idOf = (type: string) => answer.entry.find((e) => e.resource.resourceType === type)?.resource.id as string;
   sent.push({ task: idOf('Task'), prescription: idOf('MedicationRequest'), code, practice: target.name });
   if (!values.json) console.log(`${String(i + 1).padStart(3)}. ${code.padEnd(20)} ${target.name}  Task/${idOf('Task')}`);
 }
-if (values.json) console.log(JSON.stringify({ sent }));
+if (values.json) console.log(JSON.stringify({ sent, refused }));
 else {
   const tally = new Map<string, number>();
   for (const { code } of sent) tally.set(code, (tally.get(code) ?? 0) + 1);
@@ -291,4 +304,5 @@ else {
   console.log(
     `\nSent ${sent.length} requests (${byCode.join(', ')}) as client ${simulator.clientId}. Sign in as dr.morgan@demo.hcp to see them on Action Needed.`,
   );
+  if (refused.length > 0) console.log(`${refused.length} declined by the practice's refill and PA choices.`);
 }

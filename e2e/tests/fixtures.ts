@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { inflateSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import type { DemoAppealLink } from '../../apps/server/src/seed/demo-appeals.ts';
@@ -141,4 +142,34 @@ export function simulatePharmacy(baseURL: string, category: string, count = 1): 
   );
   const { sent } = JSON.parse(output.trim().split('\n').at(-1) as string) as { sent: { prescription: string }[] };
   return sent.map((s) => s.prescription);
+}
+
+/**
+ * The one-time link on the newest fax cover sheet the dev fax transport wrote (DATA_DIR/dev-fax/*.pdf) after
+ * `since` (ms), or null: the PDF's deflated text read back (pdfkit writes text as hex strings).
+ */
+export function latestFaxLink(since: number): string | null {
+  const dir = path.join(process.env.E2E_DATA_DIR ?? '', 'dev-fax');
+  if (!existsSync(dir)) return null;
+  const newest = readdirSync(dir)
+    .map((name) => path.join(dir, name))
+    .filter((file) => statSync(file).mtimeMs >= since)
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  if (!newest) return null;
+  for (const match of readFileSync(newest)
+    .toString('latin1')
+    .matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
+    let content: string;
+    try {
+      content = inflateSync(Buffer.from(match[1] ?? '', 'latin1')).toString('latin1');
+    } catch {
+      continue;
+    }
+    for (const hex of content.matchAll(/<([0-9a-fA-F]+)>/g)) {
+      const text = Buffer.from(hex[1] ?? '', 'hex').toString('latin1');
+      const link = /https?:\/\/\S+\/notice\/[0-9A-Z-]+/.exec(text)?.[0];
+      if (link) return link;
+    }
+  }
+  return null;
 }

@@ -439,6 +439,7 @@ describe('FHIR Task', () => {
       const refill = await fhir('POST', '/Task', task(`${stamp}-t8`, 'refill-request', prescriptionId));
       expect(refill.statusCode).toBe(422);
       expect(refill.json().issue[0]).toMatchObject({
+        code: 'business-rule',
         expression: ['Task.code'],
         diagnostics: expect.stringContaining(
           'The practice asks not to be sent refill requests: the office will contact the patient.',

@@ -8,6 +8,7 @@ export type IssueCode =
   | 'exception'
   | 'throttled'
   | 'processing'
+  | 'business-rule'
   | 'conflict';
 
 export interface OperationOutcome {

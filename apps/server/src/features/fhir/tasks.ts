@@ -20,6 +20,7 @@ import type { prescriptions } from '../../db/schema.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { unprocessable } from './mapping/common.ts';
 import { isClosing, outputOf, type TaskFields, type TaskInputs, type TaskRow } from './mapping/task.ts';
+import { FhirError } from './outcome.ts';
 import * as records from './records-repository.ts';
 import { ONE } from './repository.ts';
 import type { RecordOps } from './upsert.ts';
@@ -101,7 +102,8 @@ async function openAppeal(
 async function assertPracticeTakes(tx: Executor, prescriptionId: string, category: ActionType) {
   const prefs = await records.practicePreferencesOfPrescription(tx, prescriptionId);
   const refusal = prefs ? requestRefusedByPractice(category, prefs) : null;
-  if (refusal) unprocessable('Task.code', refusal);
+  // business-rule, not processing: the Task is well formed; the practice declines this kind of request.
+  if (refusal) throw new FhirError(422, 'business-rule', refusal, ['Task.code']);
 }
 
 export function taskOps(
