@@ -48,10 +48,34 @@ describe('patient search', () => {
         text,
       ).toContain(p.id);
       for (const r of records) {
-        const words = text.toLowerCase().split(' ');
-        for (const w of words)
-          expect(r.firstName.toLowerCase().startsWith(w) || r.lastName.toLowerCase().startsWith(w)).toBe(true);
+        const nameWords = `${r.firstName} ${r.lastName}`.toLowerCase().split(/[\s-]+/);
+        for (const w of text.toLowerCase().split(' ')) expect(nameWords.some((n) => n.startsWith(w))).toBe(true);
       }
+    }
+  });
+
+  it('finds a patient by any word of a name of several words, not by the middle of a word', async () => {
+    const [row] = await t.database.db
+      .insert(s.patients)
+      .values({
+        mdOfficeId: mine[0]?.mdOfficeId as string,
+        firstName: 'Ana Maria',
+        lastName: 'Lopez-Quintero',
+        dob: '1961-03-04',
+      })
+      .returning({ id: s.patients.id });
+    const id = row?.id as string;
+    for (const text of ['Ana Maria Lopez', 'Maria Lopez', 'lopez maria', 'Quintero Ana', 'Lopez-Quint', 'mar quin']) {
+      expect(
+        (await search(text)).records.map((r) => r.id),
+        text,
+      ).toContain(id);
+    }
+    for (const text of ['aria lopez', 'Ana Quintana', 'uintero']) {
+      expect(
+        (await search(text)).records.map((r) => r.id),
+        text,
+      ).not.toContain(id);
     }
   });
 

@@ -51,6 +51,18 @@ describe('user preferences', () => {
     expect(audits?.n).toBe(2);
   });
 
+  it('takes a name with a hyphen and an apostrophe, and still refuses other signs', async () => {
+    const named = await post(staff, staff.userID, { ...prefs, userName: "Mary-Jane O'Neil" });
+    expect(named.statusCode, named.body).toBe(200);
+    expect(named.json().userName).toBe("Mary-Jane O'Neil");
+    const refused = await post(staff, staff.userID, { ...prefs, userName: 'Mary <b>Neil</b>' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.details).toEqual([
+      { path: 'body.userName', message: 'Enter a first and last name (letters, hyphens and apostrophes only).' },
+    ]);
+    await post(staff, staff.userID, prefs);
+  });
+
   it('refuses bad input field by field and changes nothing', async () => {
     const before = await injectAs(t.app, staff, { method: 'GET', url: `/api/mdo/v1/users/${staff.userID}/mdo-user-details` });
     const res = await post(staff, staff.userID, { userName: 'J', phoneNumber: '555', skipPriorAuthDismissNotice: 'yes' });

@@ -58,7 +58,12 @@ describe('format checks', () => {
     expect(isFullName('J Doe')).toBe(false);
     expect(isFullName('Jane D')).toBe(false);
     expect(isFullName('Jane Doe2')).toBe(false);
-    expect(isFullName("Jane O'Doe")).toBe(false);
+    expect(isFullName("Mary-Jane O'Neil")).toBe(true);
+    expect(isFullName('Jane O’Neil')).toBe(true);
+    expect(isFullName('Jane Doe;')).toBe(false);
+    expect(isFullName('Jane <b>Doe</b>')).toBe(false);
+    expect(isFullName("Jane '")).toBe(false);
+    expect(isFullName('Jane --')).toBe(false);
   });
   it('full names never contain digits', () => {
     fc.assert(fc.property(fc.string(), (s) => (isFullName(s) ? !/\d/.test(s) : true)));

@@ -38,7 +38,10 @@ export const newPasswordSchema = z
 export const usPhoneSchema = z.string().trim().refine(isUsPhone, { message: 'Enter a phone number as (555) 555-5555.' });
 export const zipSchema = z.string().trim().refine(isZip, { message: 'Enter a 5-digit ZIP code (optionally +4).' });
 export const stateSchema = z.enum(US_STATES, { message: 'Choose a US state.' });
-export const fullNameSchema = z.string().trim().refine(isFullName, { message: 'Enter a first and last name (letters only).' });
+export const fullNameSchema = z
+  .string()
+  .trim()
+  .refine(isFullName, { message: 'Enter a first and last name (letters, hyphens and apostrophes only).' });
 export const lettersDigitsSpacesDotsSchema = z
   .string()
   .refine(isLettersDigitsSpacesDots, { message: 'Use letters, digits, spaces and dots only.' });

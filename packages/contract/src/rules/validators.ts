@@ -18,15 +18,20 @@ export function isDateText(value: string, referenceYear?: number): boolean {
   return parseDateInput(value, referenceYear) !== null || parseIsoDate(value.trim()) !== null;
 }
 
+/** Letters, spaces, dots, hyphens and apostrophes (straight or typographic): what people's names are made of. */
+export const FULL_NAME_PATTERN = /^[A-Za-z .'’-]*$/;
+
 /**
- * Full name: at least two space-separated words, the first and last at least two characters, only
- * letters, spaces and dots (the spec's "letters, digits, spaces and dots ... and no digits at all").
+ * Full name: at least two space-separated words, the first and last at least two characters, no digits. The spec
+ * allows letters, spaces and dots only; we also take hyphens and apostrophes, since "Mary-Jane O'Neil" is a real
+ * person's name (issue 21).
  */
 export function isFullName(value: string): boolean {
-  if (!isLettersDigitsSpacesDots(value) || /\d/.test(value)) return false;
+  if (!FULL_NAME_PATTERN.test(value)) return false;
   const words = value.trim().split(/\s+/).filter(Boolean);
   if (words.length < 2) return false;
-  return (words[0] ?? '').length >= 2 && (words[words.length - 1] ?? '').length >= 2;
+  const letters = (word: string | undefined) => (word ?? '').replace(/[^A-Za-z]/g, '').length;
+  return letters(words[0]) >= 2 && letters(words[words.length - 1]) >= 2;
 }
 
 /** The 50 US states; the District of Columbia is deliberately not in the list (spec §5). */

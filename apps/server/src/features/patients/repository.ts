@@ -7,7 +7,7 @@ import { needsActionSql, refillDueSql } from '../../lib/prescription-sql.ts';
 import { likeEscape } from '../../lib/sql-like.ts';
 
 export interface SearchTerms {
-  /** Lower-case words that must each start the first or the last name. */
+  /** Lower-case words that must each start a word of the first or the last name. */
   words: string[];
   /** A date of birth, when the text reads as one. */
   dobIso: string | null;
@@ -15,14 +15,16 @@ export interface SearchTerms {
   phoneDigits: string | null;
 }
 
-const likePrefix = (word: string) => `${likeEscape(word)}%`;
+/** A word of the typed text at the start of a name word: after a space (hyphens count as spaces on both sides). */
+const wordStart = (word: string) => `% ${likeEscape(word.replace(/-/g, ' '))}%`;
+/** The patient's names as one text of words, each after a space ("Mary-Jane O'Neil" -> " mary jane o'neil"). */
+const nameWords = sql`(' ' || translate(lower(pt.first_name || ' ' || pt.last_name), '-', ' '))`;
 
 function matchSql(terms: SearchTerms): SQL {
   const any: SQL[] = [];
   if (terms.words.length > 0) {
-    const all = terms.words.map(
-      (w) => sql`(lower(pt.first_name) like ${likePrefix(w)} or lower(pt.last_name) like ${likePrefix(w)})`,
-    );
+    // "Ana Maria Lopez" and "Maria Lopez" both find first name "Ana Maria", last name "Lopez".
+    const all = terms.words.map((w) => sql`${nameWords} like ${wordStart(w)}`);
     any.push(sql.join(all, sql` and `));
   }
   if (terms.dobIso) any.push(sql`pt.dob = ${terms.dobIso}::date`);
