@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { inflateSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import type { DemoAppealLink } from '../../apps/server/src/seed/demo-appeals.ts';
+import { pdfText } from '../../apps/server/test/support/pdf-text.ts';
 
 export const DEMO_PASSWORD = 'demo-password-2026';
 
@@ -144,10 +144,7 @@ export function simulatePharmacy(baseURL: string, category: string, count = 1): 
   return sent.map((s) => s.prescription);
 }
 
-/**
- * The one-time link on the newest fax cover sheet the dev fax transport wrote (DATA_DIR/dev-fax/*.pdf) after
- * `since` (ms), or null: the PDF's deflated text read back (pdfkit writes text as hex strings).
- */
+/** The one-time link on the newest fax cover sheet the dev fax transport wrote (DATA_DIR/dev-fax/*.pdf) after `since` (ms). */
 export function latestFaxLink(since: number): string | null {
   const dir = path.join(process.env.E2E_DATA_DIR ?? '', 'dev-fax');
   if (!existsSync(dir)) return null;
@@ -156,20 +153,5 @@ export function latestFaxLink(since: number): string | null {
     .filter((file) => statSync(file).mtimeMs >= since)
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
   if (!newest) return null;
-  for (const match of readFileSync(newest)
-    .toString('latin1')
-    .matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
-    let content: string;
-    try {
-      content = inflateSync(Buffer.from(match[1] ?? '', 'latin1')).toString('latin1');
-    } catch {
-      continue;
-    }
-    for (const hex of content.matchAll(/<([0-9a-fA-F]+)>/g)) {
-      const text = Buffer.from(hex[1] ?? '', 'hex').toString('latin1');
-      const link = /https?:\/\/\S+\/notice\/[0-9A-Z-]+/.exec(text)?.[0];
-      if (link) return link;
-    }
-  }
-  return null;
+  return pdfText(readFileSync(newest)).find((line) => /\/notice\/[0-9A-Z-]+$/.test(line)) ?? null;
 }

@@ -1,6 +1,7 @@
 /**
  * pino options: every line carries the request id (Fastify's reqId); secrets and patient names are
- * redacted, and query strings are logged by key only because search text can be a patient's name.
+ * redacted, query strings are logged by key only because search text can be a patient's name, and one-time secrets
+ * in web paths are hidden.
  */
 import { type LoggerOptions, stdSerializers } from 'pino';
 import type { Config } from '../config.ts';
@@ -28,7 +29,7 @@ export const REDACT_PATHS = [
 /** Web paths whose last segment is a one-time secret (a fax notice's code, a password-reset token). */
 const SECRET_PATH = /^\/(notice|password-reset|google)\/[^/?]+/;
 
-export function maskQuery(url: string): string {
+export function maskUrl(url: string): string {
   const [rawPath, query] = url.split('?', 2);
   const pathname = rawPath?.replace(SECRET_PATH, '/$1/*');
   if (!query) return pathname ?? url;
@@ -65,7 +66,7 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>): LoggerOptions {
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: {
       err: safeErr,
-      req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: maskQuery(req.url), ip: req.ip }),
+      req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: maskUrl(req.url), ip: req.ip }),
     },
   };
 }

@@ -9,9 +9,13 @@ import { ACTION_TYPE_LABELS, ACTION_TYPES, type ActionType } from './action-type
 
 export const DIGEST_INTERVAL_MINUTES = 15;
 /** Communication modes that get the e-mail digest. */
-export const DIGEST_EMAIL_MODES = ['email', 'both'] as const;
-/** Communication modes that get the fax cover sheet. */
-export const DIGEST_FAX_MODES = ['fax', 'both'] as const;
+const DIGEST_EMAIL_MODES: readonly CommunicationMode[] = ['email', 'both'];
+const DIGEST_FAX_MODES: readonly CommunicationMode[] = ['fax', 'both'];
+
+/** The channels a communication mode (a practice's or a person's) asks notices by. */
+export function noticeChannelsOf(mode: CommunicationMode): { email: boolean; fax: boolean } {
+  return { email: DIGEST_EMAIL_MODES.includes(mode), fax: DIGEST_FAX_MODES.includes(mode) };
+}
 
 /** A failed notice is tried again after 1 min, doubling to at most an hour, for a day; then it is given up. */
 export const NOTICE_RETRY = { baseMs: 60_000, capMs: 3_600_000, giveUpMs: 86_400_000, timeoutMs: 30_000 } as const;
@@ -37,9 +41,9 @@ export function userGetsDigestMail(input: {
   hcp: { communicationMode: CommunicationMode; emailOptIn: 'email' | 'doNot' } | null;
   userWantsNotices: boolean;
 }): boolean {
-  if (!(DIGEST_EMAIL_MODES as readonly string[]).includes(input.practiceMode) || !input.userWantsNotices) return false;
+  if (!noticeChannelsOf(input.practiceMode).email || !input.userWantsNotices) return false;
   if (!input.hcp) return true;
-  return input.hcp.emailOptIn === 'email' && (DIGEST_EMAIL_MODES as readonly string[]).includes(input.hcp.communicationMode);
+  return input.hcp.emailOptIn === 'email' && noticeChannelsOf(input.hcp.communicationMode).email;
 }
 
 export function officeDigestMail(input: { practiceName: string; newRequests: NewRequests; waiting: number; link: string }): {

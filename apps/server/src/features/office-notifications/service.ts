@@ -10,15 +10,15 @@
 import { randomBytes } from 'node:crypto';
 import {
   type ActionType,
+  type CommunicationMode,
   calendarDateOf,
-  DIGEST_EMAIL_MODES,
-  DIGEST_FAX_MODES,
   DIGEST_INTERVAL_MINUTES,
   formatNoticeCode,
   isActionType,
   NOTICE_CODE_ALPHABET,
   NOTICE_CODE_LENGTH,
   NOTICE_LINK_DAYS,
+  noticeChannelsOf,
   officeDigestMail,
   ROUTES,
   toIsoDate,
@@ -35,8 +35,6 @@ import * as repo from './repository.ts';
 function noticeCode(): string {
   return [...randomBytes(NOTICE_CODE_LENGTH)].map((b) => NOTICE_CODE_ALPHABET[b % 32]).join('');
 }
-
-const has = (modes: readonly string[], mode: string) => modes.includes(mode);
 
 /** How a time reads on the cover sheet: the server's business clock (like every date of the portal), zone named. */
 const readable = (at: Date) =>
@@ -59,11 +57,15 @@ export function createOfficeDigests(deps: {
 }) {
   const interval = deps.intervalMinutes ?? DIGEST_INTERVAL_MINUTES;
 
-  async function mailRecipients(tx: Executor, officeId: string, practice: { email: string | null; communicationMode: string }) {
-    if (!has(DIGEST_EMAIL_MODES, practice.communicationMode)) return [];
+  async function mailRecipients(
+    tx: Executor,
+    officeId: string,
+    practice: { email: string | null; communicationMode: CommunicationMode },
+  ) {
+    if (!noticeChannelsOf(practice.communicationMode).email) return [];
     const users = (await repo.practiceUsers(tx, officeId)).filter((u) =>
       userGetsDigestMail({
-        practiceMode: practice.communicationMode as 'email',
+        practiceMode: practice.communicationMode,
         hcp: u.hcpMode && u.hcpEmailOptIn ? { communicationMode: u.hcpMode, emailOptIn: u.hcpEmailOptIn } : null,
         userWantsNotices: u.wantsNotices,
       }),
@@ -96,7 +98,7 @@ export function createOfficeDigests(deps: {
           nextAttemptAt: at,
         });
       }
-      if (has(DIGEST_FAX_MODES, digest.communicationMode) && digest.fax) {
+      if (noticeChannelsOf(digest.communicationMode).fax && digest.fax) {
         const code = noticeCode();
         const expiresAt = new Date(at.getTime() + NOTICE_LINK_DAYS * 86_400_000);
         await repo.insertLink(tx, { tokenHash: sha256(code), mdOfficeId: officeId, expiresAt });
