@@ -30,6 +30,28 @@ async function challenge(extra: Record<string, unknown> = {}) {
   return { userToken: res.json().mfaResponse.userToken as string, code: codeOf(t.mail.at(-1)?.text) };
 }
 
+describe('MFA verify payload', () => {
+  it("accepts the code as authCode (spec §3: mfaCode is 'the same as authCode'), and refuses a body with neither", async () => {
+    const { userToken, code } = await challenge();
+    const none = await t.app.inject({ method: 'POST', url: '/auth-service/mfa', payload: { authToken: userToken } });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().error.details).toEqual([{ path: 'body.mfaCode', message: 'Enter the 6-digit code.' }]);
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/auth-service/mfa',
+      payload: { authToken: userToken, authCode: code === '000000' ? '111111' : '000000' },
+    });
+    expect(wrong.statusCode).toBe(404);
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/auth-service/mfa',
+      payload: { authToken: userToken, authCode: code, dashboard: DASHBOARD },
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().accessToken).toEqual(expect.any(String));
+  });
+});
+
 describe('MFA resend', () => {
   it('mails a new code for the same challenge; the old code stops working, the new one signs in', async () => {
     const first = await challenge();

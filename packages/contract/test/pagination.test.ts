@@ -16,6 +16,9 @@ describe('pagination', () => {
     expect(pageItems(1, 20)).toEqual([1, 2, 3, 'ellipsis-end', 20]);
     expect(pageItems(20, 20)).toEqual([1, 'ellipsis-start', 18, 19, 20]);
     expect(pageItems(4, 6)).toEqual([1, 2, 3, 4, 5, 6]);
+    // A single skipped page is an ellipsis too: only first, last and current ±2 are numbers (spec §2).
+    expect(pageItems(5, 10)).toEqual([1, 'ellipsis-start', 3, 4, 5, 6, 7, 'ellipsis-end', 10]);
+    expect(pageItems(1, 6)).toEqual([1, 2, 3, 'ellipsis-end', 6]);
   });
 
   it('always contains first, last and current ±2, in order, without repeats', () => {
@@ -28,6 +31,13 @@ describe('pagination', () => {
         expect(numbers.at(-1)).toBe(pages);
         for (let p = Math.max(1, current - 2); p <= Math.min(pages, current + 2); p += 1) expect(numbers).toContain(p);
         for (let i = 1; i < numbers.length; i += 1) expect(numbers[i]).toBeGreaterThan(numbers[i - 1] as number);
+        // Nothing else is a number, and every gap between two numbers is exactly one ellipsis.
+        for (const n of numbers) expect(n === 1 || n === pages || Math.abs(n - current) <= 2).toBe(true);
+        items.forEach((item, i) => {
+          const next = items[i + 1];
+          if (typeof item === 'number' && typeof next === 'number') expect(next).toBe(item + 1);
+          if (typeof item === 'number' && typeof next === 'string') expect(items[i + 2]).toBeGreaterThan(item + 1);
+        });
         expect(items.length).toBeLessThanOrEqual(9);
       }),
     );

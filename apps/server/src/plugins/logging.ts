@@ -20,6 +20,7 @@ export const REDACT_PATHS = [
   '*.authToken',
   '*.token',
   '*.mfaCode',
+  '*.authCode',
   '*.firstName',
   '*.lastName',
   '*.patientName',

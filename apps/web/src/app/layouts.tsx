@@ -24,6 +24,7 @@ import { LiveUpdates } from './live-updates.tsx';
 import { SupportModal } from './modals/support-modal.tsx';
 import { TutorialModal } from './modals/tutorial-modal.tsx';
 import { NavTabs } from './nav-tabs.tsx';
+import { RouteFocus } from './route-focus.tsx';
 import { SupportAccessBanner } from './support-access-banner.tsx';
 
 function SkipLink() {
@@ -38,6 +39,7 @@ export function PublicLayout() {
   return (
     <>
       <BrandStyle />
+      <RouteFocus />
       <SkipLink />
       <Header signedIn={false} />
       <main id="main" className={styles.main} tabIndex={-1}>
@@ -96,6 +98,7 @@ function Shell({ userId }: { userId: string }) {
   return (
     <>
       <BrandStyle />
+      <RouteFocus />
       <SkipLink />
       <ShellModals />
       <NavTabs actionNeededCount={count} actionNeededLoading={firstLoad} newCommentsCount={newCommentsCount} />

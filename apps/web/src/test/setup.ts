@@ -42,3 +42,6 @@ if (!HTMLDialogElement.prototype.showModal) {
     this.dispatchEvent(new Event('close'));
   };
 }
+
+// jsdom does not scroll; the router's scroll restoration calls scrollTo on every navigation.
+window.scrollTo = (() => {}) as typeof window.scrollTo;

@@ -45,13 +45,31 @@ export const legacyLoginResponseSchema = z.object({
 });
 export type LegacyLoginResponse = z.infer<typeof legacyLoginResponseSchema>;
 
-export const mfaRequestSchema = z.object({
-  authToken: z.string().min(1),
-  mfaCode: z.string().regex(/^\d{6}$/, { message: 'Enter the 6-digit code.' }),
-  dashboard: z.literal(DASHBOARD).optional(),
-  rememberMe: z.boolean().optional(),
-});
+/** The six-digit code of the sign-in mail; spaces around it (pasted from a mail) do not count. */
+export const mfaCodeSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, { message: 'Enter the 6-digit code.' });
+
+/** Spec §3: the code travels as mfaCode, which is 'the same as authCode' — either name is accepted. */
+export const mfaRequestSchema = z
+  .object({
+    authToken: z.string().min(1),
+    mfaCode: mfaCodeSchema.optional(),
+    authCode: mfaCodeSchema.optional(),
+    dashboard: z.literal(DASHBOARD).optional(),
+    rememberMe: z.boolean().optional(),
+  })
+  .refine((body) => body.mfaCode !== undefined || body.authCode !== undefined, {
+    message: 'Enter the 6-digit code.',
+    path: ['mfaCode'],
+  });
 export type MfaRequest = z.infer<typeof mfaRequestSchema>;
+
+/** The code of a verify request, whichever of its two names it came under. */
+export function mfaCodeOf(request: Pick<MfaRequest, 'mfaCode' | 'authCode'>): string {
+  return request.mfaCode ?? request.authCode ?? '';
+}
 
 export const refreshRequestSchema = z.object({
   refreshToken: z.string().min(1),

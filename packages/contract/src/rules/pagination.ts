@@ -21,9 +21,9 @@ export function offsetForPage(page: number, limit = PAGE_SIZE): number {
 }
 
 /**
- * Page numbers to show: all of them up to five pages; otherwise the first, the last and the current
- * page ±2, with an ellipsis for each gap. A gap of exactly one page shows that page instead of an
- * ellipsis: the ellipsis would take the same room and hide a page for nothing.
+ * Page numbers to show (spec §2): all of them up to five pages; otherwise the first, the last and the
+ * current page ±2, and an ellipsis wherever numbers are skipped — even one (issue 21 asked for the spec's
+ * shape exactly: a lone missing page used to be shown as a number, so the rule read differently per page).
  */
 export function pageItems(current: number, pages: number): PageItem[] {
   if (pages <= 0) return [];
@@ -32,11 +32,9 @@ export function pageItems(current: number, pages: number): PageItem[] {
   const start = Math.max(2, page - PAGE_WINDOW);
   const end = Math.min(pages - 1, page + PAGE_WINDOW);
   const items: PageItem[] = [1];
-  if (start === 3) items.push(2);
-  else if (start > 3) items.push('ellipsis-start');
+  if (start > 2) items.push('ellipsis-start');
   for (let p = start; p <= end; p += 1) items.push(p);
-  if (end === pages - 2) items.push(pages - 1);
-  else if (end < pages - 2) items.push('ellipsis-end');
+  if (end < pages - 1) items.push('ellipsis-end');
   items.push(pages);
   return items;
 }

@@ -17,6 +17,7 @@ import {
   type MfaRequest,
   maskEmail,
   maskPhone,
+  mfaCodeOf,
   PASSWORD_RESET_MESSAGES,
   type RefreshResponse,
   resolveBrand,
@@ -291,7 +292,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     const audit = (action: string, details: Record<string, unknown> = {}) =>
       auditUser(db, challenge.userId, action, ctx, details);
 
-    if (hmac(deps.signingKey, `${challenge.id}:${input.mfaCode}`) !== challenge.codeHash) {
+    if (hmac(deps.signingKey, `${challenge.id}:${mfaCodeOf(input)}`) !== challenge.codeHash) {
       const attempts = challenge.attempts + 1;
       await repo.countMfaFailure(db, challenge.id, attempts, attempts >= AUTH_LIMITS.mfaMaxAttempts);
       await audit('auth.mfa.failure', { attempts });

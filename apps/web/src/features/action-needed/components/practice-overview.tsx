@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { SearchBox } from '../../../components/search-box.tsx';
 import { Table } from '../../../components/table/table.tsx';
 import { failureText } from '../../../lib/form-errors.ts';
-import { useListParams } from '../../../lib/use-list-params.ts';
+import { useKeepPageInRange, useListParams } from '../../../lib/use-list-params.ts';
 import { usePracticeWorkload } from '../api/get-practice-workload.ts';
 import styles from './action-needed.module.css';
 import { SupportAccessDialog } from './support-access-dialog.tsx';
@@ -19,6 +19,7 @@ export function PracticeOverview({ userId }: { userId: string }) {
   const workload = usePracticeWorkload(userId, searchText, page);
   const [helping, setHelping] = useState<PracticeWorkload | null>(null);
   const total = workload.data?.total ?? 0;
+  useKeepPageInRange(workload.data && !workload.isPlaceholderData ? totalPages(workload.data.total) : undefined);
   return (
     <>
       <p>

@@ -34,6 +34,17 @@ async function submit(code: string, remember = false) {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('VerifyFormCard', () => {
+  it('waits with the cursor in the code field, and a fixed code clears its error', async () => {
+    setup(200, {});
+    const field = screen.getByLabelText('Verification code');
+    await vi.waitFor(() => expect(field).toHaveFocus());
+    await submit('12a');
+    expect(await screen.findByText('Enter the 6-digit code.')).toBeInTheDocument();
+    await userEvent.clear(field);
+    await userEvent.type(field, '123456');
+    expect(screen.queryByText('Enter the 6-digit code.')).not.toBeInTheDocument();
+  });
+
   it('asks for six digits before calling the server', async () => {
     const { fetchMock } = setup(200, {});
     await submit('12a');

@@ -1,6 +1,6 @@
-import { MFA_RESEND_MESSAGES, mfaFailureMessage, normalizeError, ROUTES } from '@hcp/contract';
+import { MFA_RESEND_MESSAGES, mfaCodeSchema, mfaFailureMessage, normalizeError, ROUTES } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
@@ -14,10 +14,7 @@ import { useResendMfa } from '../api/resend-mfa.ts';
 import { useVerifyMfa } from '../api/verify-mfa.ts';
 
 const verifySchema = z.object({
-  mfaCode: z
-    .string()
-    .trim()
-    .regex(/^\d{6}$/, { message: 'Enter the 6-digit code.' }),
+  mfaCode: mfaCodeSchema,
   rememberMe: z.boolean(),
 });
 type VerifyForm = z.infer<typeof verifySchema>;
@@ -30,8 +27,11 @@ export function VerifyFormCard({ userToken }: { userToken: string }) {
   const {
     register,
     handleSubmit,
+    setFocus,
     formState: { errors },
   } = useForm<VerifyForm>({ resolver: zodResolver(verifySchema), defaultValues: { mfaCode: '', rememberMe: false } });
+  // The one thing to do on this screen is type the code: the cursor waits in its field.
+  useEffect(() => setFocus('mfaCode'), [setFocus]);
 
   const onSubmit = handleSubmit(({ mfaCode, rememberMe }) =>
     mutation.mutate(

@@ -6,7 +6,7 @@ import { SearchBox } from '../../../components/search-box.tsx';
 import { Table } from '../../../components/table/table.tsx';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
 import { readSession } from '../../../lib/storage.ts';
-import { useListParams } from '../../../lib/use-list-params.ts';
+import { useKeepPageInRange, useListParams } from '../../../lib/use-list-params.ts';
 import { useAccounts } from '../api/search-accounts.ts';
 import { AccountDialog } from '../components/account-dialog.tsx';
 import { InviteForm } from '../components/invite-form.tsx';
@@ -18,6 +18,7 @@ function Accounts() {
   const accounts = useAccounts(searchText, page);
   const [editing, setEditing] = useState<Account | null>(null);
   const total = accounts.data?.total ?? 0;
+  useKeepPageInRange(accounts.data && !accounts.isPlaceholderData ? totalPages(accounts.data.total) : undefined);
   return (
     <>
       <InviteForm />

@@ -1,4 +1,5 @@
 import {
+  formatPhoneDisplay,
   type MdStaffListRecord,
   PAGE_SIZE,
   STAFF_EMPTY_MESSAGE,
@@ -9,7 +10,7 @@ import {
 import { Link } from 'react-router';
 import { SearchBox } from '../../../components/search-box.tsx';
 import { Table } from '../../../components/table/table.tsx';
-import { useListParams } from '../../../lib/use-list-params.ts';
+import { useKeepPageInRange, useListParams } from '../../../lib/use-list-params.ts';
 import { useStaffSearch } from '../api/search-staff.ts';
 import styles from './manage-comms.module.css';
 import { staffIdentityColumns } from './staff-columns.tsx';
@@ -20,6 +21,7 @@ export function HcpsList() {
   const query = useStaffSearch(searchText, page);
   const total = query.data?.total ?? 0;
   const pages = totalPages(total);
+  useKeepPageInRange(query.data && !query.isPlaceholderData ? totalPages(query.data.total) : undefined);
   return (
     <section aria-labelledby="hcps-title">
       <div className={styles.toolbar}>
@@ -35,7 +37,7 @@ export function HcpsList() {
         columns={[
           ...staffIdentityColumns,
           { key: 'practices', header: 'Practices', cell: (r) => r.practiceNames.join(', ') },
-          { key: 'phone', header: 'Phone', cell: (r) => r.phoneNumber ?? '' },
+          { key: 'phone', header: 'Phone', cell: (r) => formatPhoneDisplay(r.phoneNumber) },
           { key: 'email', header: 'Email', cell: (r) => r.email ?? '' },
         ]}
         actions={(r) => (

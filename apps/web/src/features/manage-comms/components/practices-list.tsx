@@ -1,4 +1,5 @@
 import {
+  formatPhoneDisplay,
   type MdOfficeListRecord,
   PAGE_SIZE,
   PRACTICES_EMPTY_MESSAGE,
@@ -10,7 +11,7 @@ import { Link } from 'react-router';
 import { SearchBox } from '../../../components/search-box.tsx';
 import { Table } from '../../../components/table/table.tsx';
 import { useMdOfficesSearch } from '../../../lib/practices/search-md-offices.ts';
-import { useListParams } from '../../../lib/use-list-params.ts';
+import { useKeepPageInRange, useListParams } from '../../../lib/use-list-params.ts';
 import styles from './manage-comms.module.css';
 
 const location = (r: MdOfficeListRecord) => [r.city, r.state].filter(Boolean).join(', ');
@@ -21,6 +22,7 @@ export function PracticesList() {
   const query = useMdOfficesSearch(searchText, page);
   const total = query.data?.total ?? 0;
   const pages = totalPages(total);
+  useKeepPageInRange(query.data && !query.isPlaceholderData ? totalPages(query.data.total) : undefined);
 
   return (
     <section aria-labelledby="practices-title">
@@ -36,7 +38,7 @@ export function PracticesList() {
         columns={[
           { key: 'name', header: 'Name', cell: (r) => r.name },
           { key: 'location', header: 'Location', cell: location },
-          { key: 'phone', header: 'Phone', cell: (r) => r.phoneNumber ?? '' },
+          { key: 'phone', header: 'Phone', cell: (r) => formatPhoneDisplay(r.phoneNumber) },
           { key: 'email', header: 'Email', cell: (r) => r.email ?? '' },
           {
             key: 'key',

@@ -90,6 +90,43 @@ describe('/manage-comms', () => {
     expect(screen.getByRole('link', { name: 'HCPs and Staff' })).toHaveAttribute('href', '/manage-comms/hcps');
   });
 
+  it('refuses a page past the last (?page=9 of 2): the address becomes the last page and its rows show', async () => {
+    const { router } = setup('/manage-comms/practices?page=9', searchAnswer);
+    const table = await screen.findByRole('table', { name: 'Practices' });
+    await within(table).findByText('Practice 29');
+    expect(router.state.location.search).toBe('?page=2');
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(screen.getByText('Showing 26-30 of 30')).toBeInTheDocument();
+    expect(screen.queryByText('No practices matching your search criteria.')).not.toBeInTheDocument();
+  });
+
+  it('shows HCP and staff phones as ddd.ddd.dddd (spec §9)', async () => {
+    setup('/manage-comms/hcps', (url) =>
+      url.pathname.endsWith('/staff')
+        ? {
+            status: 200,
+            body: {
+              total: 1,
+              records: [
+                {
+                  id: 's1',
+                  name: 'Dana Reyes',
+                  role: 'MD',
+                  npi: '1234567890',
+                  specialty: null,
+                  email: null,
+                  phoneNumber: '+1 (519) 555-0137',
+                  practiceNames: ['Practice 00'],
+                },
+              ],
+            },
+          }
+        : undefined,
+    );
+    const table = await screen.findByRole('table');
+    expect(await within(table).findByText('519.555.0137')).toBeInTheDocument();
+  });
+
   it('lists practices 25 a page with the spec columns, pages, and searches from page 1', async () => {
     const { fetchMock, router } = setup('/manage-comms/practices?page=1', searchAnswer);
     const table = await screen.findByRole('table', { name: 'Practices' });
@@ -106,6 +143,8 @@ describe('/manage-comms', () => {
     );
     expect(within(table).getAllByText('Columbus, OH')).toHaveLength(25);
     expect(within(table).getAllByText('Yes')).toHaveLength(13);
+    // Spec §9: phones read ddd.ddd.dddd whatever shape they were saved in.
+    expect(within(table).getAllByText('614.555.0100')).toHaveLength(25);
     expect(screen.getByText('Showing 1-25 of 30')).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('button', { name: 'Page 2' }));
