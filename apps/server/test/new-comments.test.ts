@@ -1,6 +1,6 @@
 /** New Comments: unread list and counts, thread, replies, read marks (idempotent, scoped). */
 import { commentThreadSchema, doctorListSearchResponseSchema, generateRequestId, type Tokens } from '@hcp/contract';
-import { and, eq, inArray, isNull, notInArray } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, notInArray } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
@@ -71,6 +71,21 @@ describe('new comments', () => {
     expect(after.total).toBe(before.total - mentionIds.length);
     expect(after.doctors.flatMap((d) => d.patients).map((p) => p.id)).not.toContain(patient.id);
     expect((await threadOf(patient.id)).records.every((r) => !r.unread)).toBe(true);
+  });
+
+  it('names whose thread it is (name, date of birth) and the medication each comment is about', async () => {
+    const [row] = await t.database.db
+      .select({ patientId: s.comments.patientId, rxId: s.comments.prescriptionId })
+      .from(s.comments)
+      .innerJoin(s.patients, eq(s.patients.id, s.comments.patientId))
+      .where(and(inArray(s.patients.mdOfficeId, officeIds), isNotNull(s.comments.prescriptionId)))
+      .limit(1);
+    if (!row) throw new Error('the seed has no comment about a prescription of Dr. Morgan’s practices');
+    const [patient] = await t.database.db.select().from(s.patients).where(eq(s.patients.id, row.patientId));
+    const [rx] = await t.database.db.select().from(s.prescriptions).where(eq(s.prescriptions.id, row.rxId as string));
+    const thread = await threadOf(row.patientId);
+    expect(thread.patient).toEqual({ id: patient?.id, firstName: patient?.firstName, lastName: patient?.lastName, dob: patient?.dob });
+    expect(thread.records.map((r) => r.medication)).toContain([rx?.drugName, rx?.strength].filter(Boolean).join(' '));
   });
 
   it('refuses mention ids of another office with 404 and marks nothing', async () => {

@@ -447,12 +447,15 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
     // Patient comments: some threads, some still unread by the office.
     if (chance(0.15)) {
       const count = f.number.int({ min: 1, max: 4 });
+      // About the patient's newest prescription (no random draw: the rest of the demo data stays as it was).
+      const aboutRx = data.prescriptions.at(-1);
       for (let c = 0; c < count; c += 1) {
         const commentId = uuid();
         data.comments.push({
           id: commentId,
           patientId,
           mdOfficeId: office.id,
+          prescriptionId: aboutRx?.patientId === patientId ? aboutRx.id : null,
           authorName: 'Patient',
           fromPatient: true,
           body: pick([

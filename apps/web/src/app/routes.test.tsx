@@ -5,7 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../lib/query-client.ts';
 import { saveSession } from '../lib/storage.ts';
-import { commentRecord, newComments, stubServer } from '../test/fixtures.ts';
+import { commentRecord, newComments, patientDetail, stubServer, threadPatient } from '../test/fixtures.ts';
 import { routes } from './routes.tsx';
 
 function renderAt(path: string) {
@@ -57,7 +57,7 @@ describe('routing', () => {
     ['/patient-search', 'All Patients'],
     ['/patients/p1', 'Patient'],
     ['/new-comments', 'New Comments'],
-    ['/new-comments/p1', 'Comments'],
+    ['/new-comments/p1', 'Comments from Jane Doe'],
     ['/prescribe', 'Prescribe Rx'],
     ['/preferences', 'Preferences'],
     ['/manage-accounts', 'Manage Accounts'],
@@ -172,6 +172,39 @@ describe('routing', () => {
     await vi.waitFor(() => expect(fetchMock.mock.calls.some(([u]) => String(u).includes('/rx-comment'))).toBe(true));
     await userEvent.click(screen.getByRole('button', { name: 'Mark as read' }));
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/patient-search'));
+  });
+
+  it('a thread names its patient (name, DOB) and what each comment is about', async () => {
+    signIn();
+    renderAt('/new-comments/p1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Comments from Jane Doe' })).toBeInTheDocument();
+    expect(screen.getByText('DOB 04/05/1970')).toBeInTheDocument();
+    const comment = within(screen.getByRole('list', { name: 'Comments, oldest first' })).getByRole('listitem');
+    expect(comment).toHaveTextContent('Jane Doe (patient)');
+    expect(comment).toHaveTextContent('about Atorvastatin 20 mg');
+    expect(comment).not.toHaveTextContent(/^Patient/);
+  });
+
+  it('the patient page’s comments link opens the thread even when nothing is unread (no bounce to All Patients)', async () => {
+    stubServer({
+      newComments: newComments(0),
+      routes: (url) =>
+        url.includes('/all-rx-comment')
+          ? {
+              status: 200,
+              body: { total: 1, records: [commentRecord({ unread: false, mentionId: null })], patient: threadPatient },
+            }
+          : url.includes('/patients/p1')
+            ? { status: 200, body: patientDetail() }
+            : undefined,
+    });
+    signIn();
+    const router = renderAt('/patients/p1');
+    await userEvent.click(await screen.findByRole('link', { name: 'Read and answer the patient’s comments' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Comments from Jane Doe' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Reply')).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(router.state.location.pathname).toBe('/new-comments/p1');
   });
 
   it('sends a user with nothing to act on from action needed to patient search (spec §2 menu rule)', async () => {

@@ -5,6 +5,7 @@ import type {
   Comment,
   DoctorListSearchResponse,
   FeatureFlags,
+  PatientDetail,
   UserDetails,
 } from '@hcp/contract';
 import { vi } from 'vitest';
@@ -75,6 +76,35 @@ export const userDetails = (overrides: Partial<UserDetails> = {}): UserDetails =
   ...overrides,
 });
 
+/** A patient page answer: Jane Doe with an open refill request and a postponed one. */
+export function patientDetail(id = 'p1'): PatientDetail {
+  return {
+    patient: {
+      id,
+      firstName: 'jane',
+      lastName: 'doe',
+      dob: '1970-04-05',
+      phoneNumbers: ['(614) 555-0101'],
+      address1: '1 Main St',
+      city: 'Columbus',
+      state: 'OH',
+      zip: '43004',
+      practiceName: 'Morgan Family Medicine',
+    },
+    prescriptions: [
+      { ...prescription({ id: 'rx1' }), prescriberName: 'Alex Morgan', prescriberRole: 'MD', refillPostponedUntil: null },
+      {
+        ...prescription({ id: 'rx2', needsRefillAuth: false, drugName: 'Lisinopril' }),
+        prescriberName: 'Alex Morgan',
+        prescriberRole: 'MD',
+        refillPostponedUntil: '2026-12-01',
+      },
+    ],
+  };
+}
+
+export const threadPatient = { id: 'p1', firstName: 'JANE', lastName: 'doe', dob: '1970-04-05' };
+
 export const commentRecord = (overrides: Partial<Comment> = {}): Comment => ({
   id: 'c1',
   authorName: 'Patient',
@@ -83,6 +113,7 @@ export const commentRecord = (overrides: Partial<Comment> = {}): Comment => ({
   createdAt: '2026-11-19T14:00:00.000Z',
   mentionId: '44444444-4444-4444-8444-444444444444',
   unread: true,
+  medication: 'Atorvastatin 20 mg',
   ...overrides,
 });
 
@@ -133,7 +164,7 @@ export function stubServer(
       (url.includes('/doctor-list-search')
         ? { status: 200, body: options.newComments ?? newComments() }
         : url.includes('/all-rx-comment')
-          ? { status: 200, body: { total: 1, records: [commentRecord()] } }
+          ? { status: 200, body: { total: 1, records: [commentRecord()], patient: threadPatient } }
           : url.includes('/action-needed')
             ? { status: 200, body: options.actionNeeded ?? actionNeeded() }
             : url.includes('/mdo-user-details')

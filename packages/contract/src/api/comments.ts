@@ -47,9 +47,23 @@ export const commentSchema = z.object({
   /** The unread mention of the user's office on this comment, if any (PUT office-mentions marks it read). */
   mentionId: z.string().nullable(),
   unread: z.boolean(),
+  /** The medication the comment is about ('Atorvastatin 20 mg'), when it names one (issue 21). */
+  medication: z.string().nullable().optional(),
 });
 export type Comment = z.infer<typeof commentSchema>;
-export const commentThreadSchema = z.object({ records: z.array(commentSchema), total: z.number().int().nonnegative() });
+/** Whose thread it is, so the screen can say so (issue 21: a thread titled only 'Comments' named no one). */
+export const commentThreadPatientSchema = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  /** YYYY-MM-DD. */
+  dob: z.string(),
+});
+export const commentThreadSchema = z.object({
+  records: z.array(commentSchema),
+  total: z.number().int().nonnegative(),
+  patient: commentThreadPatientSchema.optional(),
+});
 export type CommentThread = z.infer<typeof commentThreadSchema>;
 
 export const commentBodySchema = z

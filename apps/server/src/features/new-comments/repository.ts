@@ -1,7 +1,7 @@
 /** SQL of New Comments: unread comments per doctor and patient, the thread, replies and read marks. */
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Executor, selectJsonText } from '../../db/client.ts';
-import { commentMentions, comments, users } from '../../db/schema.ts';
+import { commentMentions, comments, patients, users } from '../../db/schema.ts';
 import { patientScopeSql } from '../../lib/office-scope.ts';
 
 /**
@@ -45,6 +45,15 @@ export async function newCommentsJson(db: Executor, userId: string, filterBy: st
   );
 }
 
+/** Name and date of birth of a patient the caller may see (checked by the service first). */
+export async function threadPatient(db: Executor, patientId: string) {
+  const [row] = await db
+    .select({ id: patients.id, firstName: patients.firstName, lastName: patients.lastName, dob: patients.dob })
+    .from(patients)
+    .where(eq(patients.id, patientId));
+  return row ?? null;
+}
+
 /** The thread, oldest first, with this user's offices' unread mention on each comment. */
 export async function thread(db: Executor, userId: string, patientId: string, offset: number, limit: number) {
   const [total] = await db.select({ n: count() }).from(comments).where(eq(comments.patientId, patientId));
@@ -55,6 +64,8 @@ export async function thread(db: Executor, userId: string, patientId: string, of
       fromPatient: comments.fromPatient,
       body: comments.body,
       createdAt: comments.createdAt,
+      medication: sql<string | null>`(select rx.drug_name || coalesce(' ' || rx.strength, '') from prescriptions rx
+        where rx.id = ${sql.raw('"comments"."prescription_id"')})`,
       // Written out in full: inside a selected field Drizzle would print the bare column name, which m.id would shadow.
       mentionId: sql<string | null>`(select m.id from comment_mentions m where m.comment_id = ${sql.raw('"comments"."id"')}
         and m.read_at is null and m.md_office_id in (${patientScopeSql(userId)}) limit 1)`,

@@ -25,10 +25,14 @@ export function createNewCommentsService(deps: { db: Database; now: () => Date }
 
     async thread(ctx: CommentsContext, patientId: string, offset: number, limit: number): Promise<CommentThread> {
       if (!(await findPatientInScope(db, ctx.userId, patientId))) throw new AppError('NOT_FOUND', PATIENT_NOT_FOUND);
-      const { total, rows } = await repo.thread(db, ctx.userId, patientId, offset, limit);
+      const [{ total, rows }, patient] = await Promise.all([
+        repo.thread(db, ctx.userId, patientId, offset, limit),
+        repo.threadPatient(db, patientId),
+      ]);
       await audit(ctx, 'comments.read', 'patient', patientId);
       return {
         total,
+        ...(patient ? { patient } : {}),
         records: rows.map((r) => ({
           id: r.id,
           authorName: r.authorName,
@@ -37,6 +41,7 @@ export function createNewCommentsService(deps: { db: Database; now: () => Date }
           createdAt: r.createdAt.toISOString(),
           mentionId: r.mentionId,
           unread: r.mentionId !== null,
+          medication: r.medication,
         })),
       };
     },

@@ -11,4 +11,7 @@ export interface AuthorizeRefillErxInput {
 export const authorizeRefillErx = ({ prescriptionId, ...body }: AuthorizeRefillErxInput) =>
   api.request(apiPaths.refillAuthorizedErx(prescriptionId), { method: 'POST', body, schema: actionResultSchema });
 
-export const useAuthorizeRefillErx = () => usePrescriptionAction(authorizeRefillErx, ACTION_ERROR_LOG_NAMES.refillErx);
+export const useAuthorizeRefillErx = () =>
+  usePrescriptionAction(authorizeRefillErx, ACTION_ERROR_LOG_NAMES.refillErx, ({ skipErxConfirmation }) =>
+    skipErxConfirmation ? { skipErxConfirmation } : null,
+  );

@@ -11,4 +11,7 @@ export interface DismissPriorAuthInput {
 export const dismissPriorAuth = (body: DismissPriorAuthInput) =>
   api.request(apiPaths.priorAuthDismiss, { method: 'POST', body, schema: actionResultSchema });
 
-export const useDismissPriorAuth = () => usePrescriptionAction(dismissPriorAuth, 'Prior Auth Dismiss Error');
+export const useDismissPriorAuth = () =>
+  usePrescriptionAction(dismissPriorAuth, 'Prior Auth Dismiss Error', ({ skipPriorAuthDismissNotice }) =>
+    skipPriorAuthDismissNotice ? { skipPriorAuthDismissNotice } : null,
+  );

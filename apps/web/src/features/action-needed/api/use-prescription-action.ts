@@ -1,5 +1,6 @@
-import type { ActionResult } from '@hcp/contract';
+import type { ActionResult, UserDetails } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { rememberUserPreferences } from '../../../lib/current-user/get-user-details.ts';
 import { reportError } from '../../../lib/error-reporting.ts';
 import { readSession } from '../../../lib/storage.ts';
 import { actionNeededQueryKey } from './get-action-needed.ts';
@@ -12,13 +13,20 @@ import { actionNeededQueryKey } from './get-action-needed.ts';
 export function usePrescriptionAction<Input extends { prescriptionId?: string; prescriptionIds?: string[] }>(
   mutationFn: (input: Input) => Promise<ActionResult>,
   logName: string,
+  /** The user's own choices the call saved along with the action, to keep the cached user details true. */
+  savedPreferences?: (input: Input) => Partial<UserDetails['mdOfficeUserPrefs']> | null,
 ) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSuccess: async () => {
+    onSuccess: async (_result, input) => {
       const userId = readSession()?.userId;
-      if (userId) await queryClient.invalidateQueries({ queryKey: actionNeededQueryKey(userId) });
+      if (!userId) return;
+      const prefs = savedPreferences?.(input);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: actionNeededQueryKey(userId) }),
+        prefs ? rememberUserPreferences(queryClient, userId, prefs) : null,
+      ]);
     },
     onError: (error, input) => {
       reportError(logName, { prescriptionId: input.prescriptionId ?? input.prescriptionIds?.join(','), error });

@@ -1,7 +1,10 @@
-import { cleanup, screen, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setErrorReporter } from '../../../lib/error-reporting.ts';
+import { createQueryClient } from '../../../lib/query-client.ts';
 import { saveSession } from '../../../lib/storage.ts';
 import { actionNeeded, prescription, stubServer, userDetails } from '../../../test/fixtures.ts';
 import { renderRoutes } from '../../../test/render-routes.tsx';
@@ -63,6 +66,52 @@ describe('refill authorization screen', () => {
     await vi.waitFor(() => expect(posted(fetchMock, '/refills-authorized/erx')).toHaveLength(1));
     const [[, init]] = posted(fetchMock, '/refills-authorized/erx') as [[string, RequestInit]];
     expect(JSON.parse(String(init.body))).toEqual({ skipErxConfirmation: true });
+  });
+
+  it('"don’t ask again" holds for the next item at once, without a reload (cached user details updated)', async () => {
+    const RX2 = '22222222-2222-4222-8222-222222222222';
+    let skip = false;
+    const fetchMock = stubServer({
+      actionNeeded: actionNeeded([prescription(), prescription({ id: RX2 })]),
+      routes: (url, init) => {
+        if (init.method === 'POST') {
+          if (url.includes('/refills-authorized/erx') && JSON.parse(String(init.body)).skipErxConfirmation) skip = true;
+          return { status: 200, body: { status: 'OK', prescriptionIds: [RX] } };
+        }
+        return url.includes('/mdo-user-details')
+          ? {
+              status: 200,
+              body: userDetails({
+                mdOfficeUserPrefs: { skipErxConfirmation: skip, skipPriorAuthDismissNotice: false, newRequestNotices: true },
+              }),
+            }
+          : undefined;
+      },
+    });
+    const router = createMemoryRouter(
+      [
+        { path: '/action-needed', Component: ActionNeededRoute },
+        { path: '/action-needed/:prescriptionId/:authType', Component: ActionNeededDetailRoute },
+      ],
+      { initialEntries: [`/action-needed/${RX}/refillAuth`] },
+    );
+    // The app's own client: user details stay fresh for minutes, so only an update makes the choice visible.
+    render(
+      <QueryClientProvider client={createQueryClient(() => {})}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Authorize by eRx' }));
+    const dialog = screen.getByRole('dialog', { name: 'Send this refill authorization by eRx?' });
+    await userEvent.click(within(dialog).getByLabelText('Don’t ask me again'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send by eRx' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/action-needed'));
+    const links = await screen.findAllByRole('link', { name: 'Refill authorization: Atorvastatin for Jane Doe' });
+    await userEvent.click(links.find((a) => a.getAttribute('href')?.includes(RX2)) as HTMLElement);
+    await userEvent.click(await screen.findByRole('button', { name: 'Authorize by eRx' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await vi.waitFor(() => expect(posted(fetchMock, '/refills-authorized/erx')).toHaveLength(2));
+    expect(JSON.parse(String(posted(fetchMock, '/refills-authorized/erx')[1]?.[1].body))).toEqual({});
   });
 
   it('sends by eRx at once when the user chose not to be asked', async () => {

@@ -1,4 +1,12 @@
-import { commentBodySchema, mayChangePatientData, normalizeError, ROUTES } from '@hcp/contract';
+import {
+  type CommentThread,
+  capitalizeName,
+  commentBodySchema,
+  formatApiDate,
+  mayChangePatientData,
+  normalizeError,
+  ROUTES,
+} from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
@@ -16,6 +24,10 @@ import styles from '../components/new-comments.module.css';
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const replySchema = z.object({ comment: commentBodySchema });
+
+/** 'Jane Doe' for the thread's patient; the page is about one person and says who. */
+const patientName = (patient: NonNullable<CommentThread['patient']>) =>
+  `${capitalizeName(patient.firstName)} ${capitalizeName(patient.lastName)}`;
 
 /** /new-comments/{patientId}: the thread, a reply box and 'Mark as read'. */
 export default function NewCommentsDetailRoute() {
@@ -40,11 +52,13 @@ export default function NewCommentsDetailRoute() {
       </Page>
     );
   }
-  const records = thread.data.records;
+  const { records, patient } = thread.data;
+  const name = patient ? patientName(patient) : null;
   const unread = records.flatMap((r) => (r.mentionId ? [r.mentionId] : []));
   const error = form.formState.errors.comment?.message;
   return (
-    <Page title="Comments">
+    <Page title={name ? `Comments from ${name}` : 'Comments'}>
+      {patient ? <p className={styles.meta}>DOB {formatApiDate(patient.dob)}</p> : null}
       <p>
         <Link to={ROUTES.newComments}>Back to New Comments</Link>
       </p>
@@ -55,7 +69,9 @@ export default function NewCommentsDetailRoute() {
           {records.map((c) => (
             <li key={c.id} className={styles.comment}>
               <span className={styles.meta}>
-                {c.authorName} · <time dateTime={c.createdAt}>{when.format(new Date(c.createdAt))}</time>
+                {c.fromPatient && name ? `${name} (patient)` : c.authorName} ·{' '}
+                <time dateTime={c.createdAt}>{when.format(new Date(c.createdAt))}</time>
+                {c.medication ? ` · about ${c.medication}` : null}
               </span>
               {c.unread ? <span className={styles.new}>New</span> : null}
               <p>{c.body}</p>

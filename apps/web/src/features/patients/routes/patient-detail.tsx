@@ -61,7 +61,10 @@ export default function PatientDetailRoute() {
         <dd>{patient.practiceName}</dd>
         <dt>Comments</dt>
         <dd>
-          <Link to={webPaths.newCommentsDetail(patient.id)}>Read and answer the patient’s comments</Link>
+          {/* The thread stays open when nothing is unread (persist): it holds read comments and the reply box. */}
+          <Link to={webPaths.newCommentsDetail(patient.id)} state={{ persist: true }}>
+            Read and answer the patient’s comments
+          </Link>
         </dd>
       </dl>
       <Table<Rx>

@@ -6,7 +6,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { saveSession } from '../../../lib/storage.ts';
-import { prescription, userDetails } from '../../../test/fixtures.ts';
+import { patientDetail, prescription, userDetails } from '../../../test/fixtures.ts';
 import PatientDetailRoute from './patient-detail.tsx';
 import PatientSearchRoute from './patient-search.tsx';
 
@@ -106,29 +106,7 @@ describe('/patient-search', () => {
 
 describe('/patients/{id}', () => {
   it('shows the patient and links each request to its action screen', async () => {
-    const detail: PatientDetail = {
-      patient: {
-        id: P1,
-        firstName: 'jane',
-        lastName: 'doe',
-        dob: '1970-04-05',
-        phoneNumbers: ['(614) 555-0101'],
-        address1: '1 Main St',
-        city: 'Columbus',
-        state: 'OH',
-        zip: '43004',
-        practiceName: 'Morgan Family Medicine',
-      },
-      prescriptions: [
-        { ...prescription({ id: 'rx1' }), prescriberName: 'Alex Morgan', prescriberRole: 'MD', refillPostponedUntil: null },
-        {
-          ...prescription({ id: 'rx2', needsRefillAuth: false, drugName: 'Lisinopril' }),
-          prescriberName: 'Alex Morgan',
-          prescriberRole: 'MD',
-          refillPostponedUntil: '2026-12-01',
-        },
-      ],
-    };
+    const detail = patientDetail(P1);
     setup(`/patients/${P1}`, () => ({ status: 200, body: detail }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Jane Doe' })).toBeInTheDocument();
     expect(screen.getByText('1 Main St Columbus, OH 43004')).toBeInTheDocument();
