@@ -35,16 +35,31 @@ const faxSchema = z.object({
   refills: z.coerce.number().int().min(0).max(11),
   sig: z.string().trim().min(1, { message: 'Enter the directions (sig).' }).max(1000),
 });
-const denySchema = z.object({ reason: z.enum(REFILL_DENIAL_REASONS, { message: 'Choose a reason.' }) });
 const todayIso = () => toIsoDate(calendarDateOf(new Date()));
+/** What is wrong with a typed 'ask me again on' date, or null when it is a date after today. */
+function postponeDateIssue(text: string | undefined): string | null {
+  const parsed = parseDateInput(text ?? '');
+  if (!parsed) return 'Enter a date as MM/DD/YYYY.';
+  return postponeDateProblem(toIsoDate(parsed), todayIso());
+}
 const postponeSchema = z.object({
   date: z.string().superRefine((text, ctx) => {
-    const parsed = parseDateInput(text);
-    if (!parsed) return void ctx.addIssue({ code: 'custom', message: 'Enter a date as MM/DD/YYYY.' });
-    const problem = postponeDateProblem(toIsoDate(parsed), todayIso());
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    const issue = postponeDateIssue(text);
+    if (issue) ctx.addIssue({ code: 'custom', message: issue });
   }),
 });
+/**
+ * 'Postpone the refill authorization' is one of the spec's denial reasons, but a postponement without a
+ * date would drop the request for good (issue 21): choosing it asks for the date, and the request is
+ * postponed to that date (it comes back then) instead of denied.
+ */
+const denySchema = z
+  .object({ reason: z.enum(REFILL_DENIAL_REASONS, { message: 'Choose a reason.' }), date: z.string().optional() })
+  .superRefine((value, ctx) => {
+    if (value.reason !== 'POSTPONE_REFILL_AUTH') return;
+    const issue = postponeDateIssue(value.date);
+    if (issue) ctx.addIssue({ code: 'custom', message: issue, path: ['date'] });
+  });
 
 /** 0 to 11 refills (the contract's limit). */
 const REFILL_CHOICES = Array.from({ length: 12 }, (_, n) => n);
@@ -65,7 +80,7 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
   // Authorise and deny are the prescriber's decision (one rule for all of them, decision 0020).
   const canSign = mayTakeAction(access, 'refillAuthorizedFax');
   const rx = entry.prescription;
-  const ids = { refills: useId(), sig: useId(), date: useId() };
+  const ids = { refills: useId(), sig: useId(), date: useId(), denyDate: useId() };
   const fax = useAuthorizeRefillFax();
   const erx = useAuthorizeRefillErx();
   const deny = useDenyRefill();
@@ -83,6 +98,13 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
   const senderName = user.userName;
   const busy = fax.isPending || erx.isPending || deny.isPending || postpone.isPending;
   const preferred = user.mdOfficePrefs?.prescribeVia;
+
+  const postponing = denyForm.watch('reason') === 'POSTPONE_REFILL_AUTH';
+  const postponeTo = (date: NonNullable<ReturnType<typeof parseDateInput>>) =>
+    postpone.mutate(
+      { prescriptionId: rx.id, refillPostponedToDate: toIsoDate(date), senderName },
+      { onSuccess: () => onDone(`Refill authorization postponed to ${formatUsDate(date)}.`) },
+    );
 
   const sendErx = (skipErxConfirmation?: boolean) =>
     erx.mutate(
@@ -172,9 +194,11 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
             className={styles.fieldset}
             aria-labelledby="deny-heading"
             noValidate
-            onSubmit={denyForm.handleSubmit((v) =>
-              deny.mutate({ prescriptionId: rx.id, reason: v.reason, senderName }, { onSuccess: () => onDone('Refill denied.') }),
-            )}
+            onSubmit={denyForm.handleSubmit((v) => {
+              const until = v.reason === 'POSTPONE_REFILL_AUTH' ? parseDateInput(v.date ?? '') : null;
+              if (until) return postponeTo(until);
+              deny.mutate({ prescriptionId: rx.id, reason: v.reason, senderName }, { onSuccess: () => onDone('Refill denied.') });
+            })}
           >
             <h3 id="deny-heading">Deny</h3>
             <fieldset className={styles.fieldset} aria-describedby={denyForm.formState.errors.reason ? 'deny-error' : undefined}>
@@ -191,9 +215,27 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
                 </span>
               ) : null}
             </fieldset>
+            {postponing ? (
+              <label className={styles.label} htmlFor={ids.denyDate}>
+                Ask me again on (MM/DD/YYYY)
+                <input
+                  id={ids.denyDate}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  aria-invalid={denyForm.formState.errors.date ? true : undefined}
+                  aria-describedby={denyForm.formState.errors.date ? `${ids.denyDate}-error` : undefined}
+                  {...denyForm.register('date')}
+                />
+                {denyForm.formState.errors.date ? (
+                  <span id={`${ids.denyDate}-error`} className={styles.fieldError}>
+                    {denyForm.formState.errors.date.message}
+                  </span>
+                ) : null}
+              </label>
+            ) : null}
             <div className={styles.row}>
               <button type="submit" className={styles.secondary} disabled={busy}>
-                Deny refill
+                {postponing ? 'Postpone refill' : 'Deny refill'}
               </button>
             </div>
           </form>
@@ -208,11 +250,7 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
         noValidate
         onSubmit={postponeForm.handleSubmit((v) => {
           const date = parseDateInput(v.date);
-          if (!date) return;
-          postpone.mutate(
-            { prescriptionId: rx.id, refillPostponedToDate: toIsoDate(date), senderName },
-            { onSuccess: () => onDone(`Refill authorization postponed to ${formatUsDate(date)}.`) },
-          );
+          if (date) postponeTo(date);
         })}
       >
         <h3 id="postpone-heading">Postpone</h3>

@@ -143,6 +143,28 @@ describe('refill authorization screen', () => {
     expect(posted(fetchMock, '/refills-postponed')).toHaveLength(0);
   });
 
+  it('denial reason "Postpone the refill authorization" asks for the date and postpones to it (never a dateless denial)', async () => {
+    const fetchMock = stubServer({
+      routes: (_url, init) =>
+        init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+    });
+    const router = renderDetail(`/action-needed/${RX}/refillAuth`);
+    await userEvent.click(await screen.findByLabelText('Postpone the refill authorization'));
+    const deny = screen.getByRole('form', { name: 'Deny' });
+    await userEvent.click(within(deny).getByRole('button', { name: 'Postpone refill' }));
+    expect(await within(deny).findByText('Enter a date as MM/DD/YYYY.')).toBeInTheDocument();
+    const next = new Date();
+    next.setDate(next.getDate() + 14);
+    const typed = `${String(next.getMonth() + 1).padStart(2, '0')}/${String(next.getDate()).padStart(2, '0')}/${next.getFullYear()}`;
+    await userEvent.type(within(deny).getByLabelText(/^Ask me again on/), typed);
+    await userEvent.click(within(deny).getByRole('button', { name: 'Postpone refill' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/action-needed'));
+    expect(posted(fetchMock, '/refills-denied')).toHaveLength(0);
+    const [[, init]] = posted(fetchMock, '/refills-postponed') as [[string, RequestInit]];
+    const [mm, dd, yyyy] = typed.split('/');
+    expect(JSON.parse(String(init.body))).toEqual({ refillPostponedToDate: `${yyyy}-${mm}-${dd}`, senderName: 'Dr. Alex Morgan' });
+  });
+
   it('shows the server’s reason when the action fails and reports it under the §8 log name', async () => {
     const reports: [string, Record<string, unknown>][] = [];
     setErrorReporter((name, context) => reports.push([name, context]));
