@@ -82,9 +82,17 @@ describe('new comments', () => {
       .limit(1);
     if (!row) throw new Error('the seed has no comment about a prescription of Dr. Morgan’s practices');
     const [patient] = await t.database.db.select().from(s.patients).where(eq(s.patients.id, row.patientId));
-    const [rx] = await t.database.db.select().from(s.prescriptions).where(eq(s.prescriptions.id, row.rxId as string));
+    const [rx] = await t.database.db
+      .select()
+      .from(s.prescriptions)
+      .where(eq(s.prescriptions.id, row.rxId as string));
     const thread = await threadOf(row.patientId);
-    expect(thread.patient).toEqual({ id: patient?.id, firstName: patient?.firstName, lastName: patient?.lastName, dob: patient?.dob });
+    expect(thread.patient).toEqual({
+      id: patient?.id,
+      firstName: patient?.firstName,
+      lastName: patient?.lastName,
+      dob: patient?.dob,
+    });
     expect(thread.records.map((r) => r.medication)).toContain([rx?.drugName, rx?.strength].filter(Boolean).join(' '));
   });
 

@@ -67,9 +67,9 @@ describe('GET /api/mdo/v1/users/{userId}/rx-list', () => {
     expect(await ids(`startdate=${start}&enddate=${end}&selectedFilter=none`)).toEqual(expected);
     const res = await rxList(`startdate=${start}&enddate=${end}`);
     const [row] = rxListResponseSchema.parse(res.json());
-    expect(row?.prescribedDate).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(row?.prescribedDate).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}Z$/);
     expect(row?.patientDob).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(row?.prescriberCreatedDate).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(row?.prescriberCreatedDate).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}Z$/);
   });
 
   it('a single day range includes the whole day', async () => {

@@ -112,8 +112,9 @@ describe('display formats', () => {
     expect(formatPrescribedDate('2026-11-23 12:00:00', now)).toBe('Today 12:00 pm');
     expect(formatPrescribedDate('2026-11-22 23:59:00', now)).toBe('11/22/2026 11:59 pm');
   });
-  it('MM/DD, HH:mm', () => {
-    expect(formatMonthDayTime('2026-01-05 07:08:09')).toBe('01/05, 07:08');
+  it('MM/DD, h:mm am/pm (12-hour, as every time in the portal)', () => {
+    expect(formatMonthDayTime('2026-01-05 07:08:09Z')).toBe('01/05, 7:08 am');
+    expect(formatMonthDayTime('2026-01-05 19:08:09Z')).toBe('01/05, 7:08 pm');
     expect(formatMonthDayTime(null)).toBe('');
   });
   it('reads API date-times strictly', () => {

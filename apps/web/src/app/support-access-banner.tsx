@@ -1,12 +1,10 @@
-import { isProviderUser } from '@hcp/contract';
+import { formatTime, isProviderUser } from '@hcp/contract';
 import { toast } from 'sonner';
 import { useUserDetails } from '../lib/current-user/get-user-details.ts';
 import { failureText } from '../lib/form-errors.ts';
 import { useEndSupportAccess } from '../lib/support-access/end-support-access.ts';
 import { useSupportAccess } from '../lib/support-access/get-support-access.ts';
 import styles from './layout.module.css';
-
-const timeOf = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
 
 /**
  * While a provider user's support-access window is open, every screen says so: whose patients these are,
@@ -21,8 +19,8 @@ export function SupportAccessBanner({ userId }: { userId: string }) {
   return (
     <section className={styles.supportBanner} aria-label="Support access">
       <p>
-        <strong>Support access to {active.practiceName}</strong>: read-only until {timeOf(active.expiresAt)}. The practice sees
-        that you opened it and why.
+        <strong>Support access to {active.practiceName}</strong>: read-only until {formatTime(active.expiresAt)}. The practice
+        sees that you opened it and why.
       </p>
       <button
         type="button"

@@ -8,13 +8,37 @@ export const DATE_INPUT_INVALID = 'Date input not valid.';
 const UNBOUNDED_MIN = new Date(1900, 0, 1);
 const UNBOUNDED_MAX = new Date(2100, 11, 31);
 
-/** The typed date (any of the ten §5 formats, optionally followed by a time) on the day of `keepTimeOf`. */
-function parseTyped(text: string, keepTimeOf: Date | null): Date | null {
-  const datePart = text.trim().split(/\s+/)[0] ?? '';
+const TYPED_TIME = /^(\d{1,2}):(\d{2})\s*([AaPp][Mm])?$/;
+
+/** A typed time ('3:30 PM', '15:30'); null when there is none or it is not a time. */
+function parseTypedTime(text: string): { hour: number; minute: number } | null {
+  const match = TYPED_TIME.exec(text.trim());
+  if (!match) return null;
+  let hour = Number(match[1]);
+  const minute = Number(match[2]);
+  const meridiem = match[3]?.toLowerCase();
+  if (minute > 59 || hour > (meridiem ? 12 : 23) || (meridiem && hour === 0)) return null;
+  if (meridiem === 'pm' && hour < 12) hour += 12;
+  if (meridiem === 'am' && hour === 12) hour = 0;
+  return { hour, minute };
+}
+
+/**
+ * The typed date (any of the ten §5 formats), with its time when one follows. A date typed alone means
+ * the start of that day, or its end (`end`, for a To field: 'to 11/24' includes the whole of 11/24 —
+ * issue 21 found today's prescriptions vanishing because a typed To meant 12:00 AM).
+ */
+function parseTyped(text: string, dayMeans: 'start' | 'end'): Date | null {
+  const [datePart = '', ...rest] = text.trim().split(/\s+/);
   const date = parseDateInput(datePart);
   if (!date) return null;
-  const base = keepTimeOf ?? new Date(0, 0, 1, 0, 0);
-  return new Date(date.year, date.month - 1, date.day, base.getHours(), base.getMinutes());
+  const timeText = rest.join(' ');
+  const time = timeText ? parseTypedTime(timeText) : null;
+  if (timeText && !time) return null;
+  if (time) return new Date(date.year, date.month - 1, date.day, time.hour, time.minute);
+  return dayMeans === 'end'
+    ? new Date(date.year, date.month - 1, date.day, 23, 59, 59, 999)
+    : new Date(date.year, date.month - 1, date.day, 0, 0);
 }
 
 /**
@@ -28,12 +52,15 @@ export function DatePicker({
   onChange,
   minDate,
   maxDate,
+  typedDayMeans = 'start',
 }: {
   label: string;
   value: Date | null;
   onChange: (value: Date | null) => void;
   minDate?: Date;
   maxDate?: Date;
+  /** What a date typed without a time means: the start of that day, or its end (a To field). */
+  typedDayMeans?: 'start' | 'end';
 }) {
   const id = useId();
   const errorId = `${id}-error`;
@@ -44,7 +71,7 @@ export function DatePicker({
     const text = typed.current;
     typed.current = null;
     if (text === null) return;
-    const parsed = parseTyped(text, value);
+    const parsed = parseTyped(text, typedDayMeans);
     const tooLate = parsed && maxDate && compareCalendarDates(calendarDateOf(parsed), calendarDateOf(maxDate)) > 0;
     const tooEarly = parsed && minDate && compareCalendarDates(calendarDateOf(parsed), calendarDateOf(minDate)) < 0;
     if (!parsed || tooLate || tooEarly) {
@@ -63,7 +90,10 @@ export function DatePicker({
       <ReactDatePicker
         id={id}
         selected={value}
-        onChange={(date: Date | null) => {
+        onChange={(date: Date | null, event?: { type?: string }) => {
+          // Typing: the picker parses each keystroke by its own rules (a date alone is 12:00 AM); the
+          // portal's reading of the typed text (validateTyped, on blur or Enter) decides instead.
+          if (event?.type === 'change' && typed.current !== null) return;
           typed.current = null;
           setError(null);
           onChange(date);

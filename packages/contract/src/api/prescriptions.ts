@@ -6,6 +6,7 @@ import {
   PRIOR_AUTH_METHODS,
   REFILL_DENIAL_REASONS,
 } from '../rules/action-types.ts';
+import { utcIsoDate } from '../rules/dates.ts';
 import { isoDateSchema, usPhoneSchema } from './fields.ts';
 import { pharmacyDeliverySchema } from './webhooks.ts';
 
@@ -96,7 +97,11 @@ export const rxListQuerySchema = z
 /** At most this many rows per answer (the newest first); the screen says so when it is reached. */
 export const RX_LIST_MAX_ROWS = 10_000;
 
-/** A range is inclusive of both days, starts no later than it ends and spans at most one year. */
+/**
+ * A range is inclusive of both days, starts no later than it ends and spans at most one year. The days
+ * are UTC calendar days, as are the instants of the answer's date-times (issue 21): a screen turns its
+ * reader's local moments into UTC days with utcIsoDate and keeps the exact moments itself.
+ */
 export function rxListRangeProblem(startIso: string, endIso: string): string | null {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(startIso) || !/^\d{4}-\d{2}-\d{2}$/.test(endIso)) return null;
   if (startIso > endIso) return 'The start date must not be after the end date.';
@@ -106,6 +111,19 @@ export function rxListRangeProblem(startIso: string, endIso: string): string | n
   return null;
 }
 export type RxListQuery = z.infer<typeof rxListQuerySchema>;
+
+/**
+ * The problem with a From/To pair of moments as a screen picks them, or null: From after To, or the UTC
+ * days the query would send breaking rxListRangeProblem. The screen shows it instead of sending a query
+ * the server would refuse (issue 21: a refused range looked like 'No Prescriptions found.').
+ */
+export function rxListWindowProblem(from: Date, to: Date): string | null {
+  if (from.getTime() > to.getTime()) return 'The From date must be before the To date.';
+  return rxListRangeProblem(utcIsoDate(from), utcIsoDate(to));
+}
+
+/** Shown in place of the rows when a load failed and there were none to keep (never 'none found'). */
+export const RX_LIST_LOAD_FAILED_MESSAGE = 'The prescriptions could not be loaded. Choose Load Rx to try again.';
 
 export const rxListItemSchema = z.object({
   id: z.string(),

@@ -107,34 +107,67 @@ export function calendarDateOf(date: Date): CalendarDate {
   return { year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate() };
 }
 
-/** A wall-clock date and time as the API sends it: 'YYYY-MM-DD HH:mm[:ss[.fff]]' or an ISO 'T' form. */
+/** A date and time of day in the reader's own zone (or a calendar date at midnight). */
 export interface DateTimeParts extends CalendarDate {
   hour: number;
   minute: number;
   second: number;
 }
 
-const API_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?/;
+/**
+ * API date-times (spec §3: 'YYYY-MM-DD HH:mm...') are instants in UTC and say so with a trailing 'Z'
+ * ('2026-11-24 16:41:00Z'); an ISO 'T' form or another offset is read as well, and a date-time without
+ * a zone is taken as UTC (older answers). Issue 21: they used to be UTC wall clocks read as local ones,
+ * so a New York office missed its newest prescriptions and saw two times for one event.
+ */
+const API_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3})?\d*)?\s*(Z|[+-]\d{2}:?\d{2})?)?$/;
 
-export function parseApiDateTime(text: string | null | undefined): DateTimeParts | null {
-  if (!text) return null;
-  const match = API_DATE_TIME.exec(text);
+/** The instant of an API date-time; a bare date is midnight UTC of that day. Null when unreadable. */
+export function parseApiInstant(text: string | null | undefined): Date | null {
+  const match = text ? API_DATE_TIME.exec(text.trim()) : null;
   if (!match) return null;
-  const parts = {
-    year: Number(match[1]),
-    month: Number(match[2]),
-    day: Number(match[3]),
-    hour: Number(match[4] ?? 0),
-    minute: Number(match[5] ?? 0),
-    second: Number(match[6] ?? 0),
-  };
-  if (!isValidCalendarDate(parts) || parts.hour > 23 || parts.minute > 59 || parts.second > 59) return null;
-  return parts;
+  const [, y, mo, d, h = '0', mi = '0', sec = '0', fraction = '', zone = 'Z'] = match as unknown as string[];
+  const date = { year: Number(y), month: Number(mo), day: Number(d) };
+  const clock = { hour: Number(h), minute: Number(mi), second: Number(sec) };
+  if (!isValidCalendarDate(date) || clock.hour > 23 || clock.minute > 59 || clock.second > 59) return null;
+  const offsetMinutes =
+    zone === 'Z' || zone === undefined
+      ? 0
+      : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2)));
+  const ms = fraction ? Math.round(Number(fraction) * 1000) : 0;
+  const utc = Date.UTC(date.year, date.month - 1, date.day, clock.hour, clock.minute, clock.second, ms);
+  // Date.UTC maps years 0-99 to 1900-1999; set the full year again.
+  const instant = new Date(utc - offsetMinutes * 60_000);
+  if (date.year < 100) instant.setUTCFullYear(date.year);
+  return instant;
 }
 
-/** 'YYYY-MM-DD HH:mm:ss' — the shape the API uses for date-times (spec §3). */
+/** The parts of a local Date (the browser's zone). */
+export function localParts(date: Date): DateTimeParts {
+  return { ...calendarDateOf(date), hour: date.getHours(), minute: date.getMinutes(), second: date.getSeconds() };
+}
+
+/**
+ * An API date or date-time as the reader's own calendar and clock. A bare date (a birth date, a
+ * postponement day) is a calendar day and never moves between zones; a date-time is an instant.
+ */
+export function parseApiDateTime(text: string | null | undefined): DateTimeParts | null {
+  if (!text) return null;
+  const bare = parseIsoDate(text.trim());
+  if (bare) return { ...bare, hour: 0, minute: 0, second: 0 };
+  const instant = parseApiInstant(text);
+  return instant ? localParts(instant) : null;
+}
+
+/** 'YYYY-MM-DD HH:mm:ssZ' — the API's date-time: the instant in UTC, with its zone (spec §3, issue 21). */
 export function formatApiDateTime(date: Date): string {
-  return `${toIsoDate(calendarDateOf(date))} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+  const day = toIsoDate({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() });
+  return `${day} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}Z`;
+}
+
+/** The UTC calendar day of an instant, YYYY-MM-DD (the days the Rx list query speaks in). */
+export function utcIsoDate(date: Date): string {
+  return toIsoDate({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() });
 }
 
 /** MM/DD/YYYY from an API date or date-time string; '' when it cannot be read. */
@@ -149,7 +182,7 @@ export function formatClock12(hour: number, minute: number): string {
   return `${h12}:${pad(minute)} ${suffix}`;
 }
 
-/** Prescribed date with time: 'Today h:mm am/pm' for today, else 'MM/DD/YYYY h:mm am/pm'. */
+/** Prescribed date with time: 'Today h:mm am/pm' for today, else 'MM/DD/YYYY h:mm am/pm' (spec §2, §3). */
 export function formatPrescribedDate(text: string | null | undefined, now: Date = new Date()): string {
   const parts = parseApiDateTime(text);
   if (!parts) return '';
@@ -157,9 +190,27 @@ export function formatPrescribedDate(text: string | null | undefined, now: Date 
   return compareCalendarDates(parts, calendarDateOf(now)) === 0 ? `Today ${clock}` : `${formatUsDate(parts)} ${clock}`;
 }
 
-/** Last processed date as 'MM/DD, HH:mm' (24-hour clock). */
+/** Last processed date as 'MM/DD, h:mm am/pm' (12-hour clock, as every time in the portal). */
 export function formatMonthDayTime(text: string | null | undefined): string {
   const parts = parseApiDateTime(text);
   if (!parts) return '';
-  return `${pad(parts.month)}/${pad(parts.day)}, ${pad(parts.hour)}:${pad(parts.minute)}`;
+  return `${pad(parts.month)}/${pad(parts.day)}, ${formatClock12(parts.hour, parts.minute)}`;
+}
+
+/**
+ * The portal's one date-time format, 'MM/DD/YYYY h:mm am/pm' in the reader's zone (spec §9 dates with
+ * spec §2's 12-hour clock). Every screen that shows when something happened uses it (issue 21 found four).
+ */
+export function formatDateTime(value: string | Date | null | undefined): string {
+  const instant = value instanceof Date ? value : parseApiInstant(value);
+  if (!instant || Number.isNaN(instant.getTime())) return '';
+  const parts = localParts(instant);
+  return `${formatUsDate(parts)} ${formatClock12(parts.hour, parts.minute)}`;
+}
+
+/** 'h:mm am/pm' of an instant in the reader's zone. */
+export function formatTime(value: string | Date | null | undefined): string {
+  const instant = value instanceof Date ? value : parseApiInstant(value);
+  if (!instant || Number.isNaN(instant.getTime())) return '';
+  return formatClock12(instant.getHours(), instant.getMinutes());
 }

@@ -55,8 +55,8 @@ export async function actionNeededJson(db: Executor, input: ListInput): Promise<
           'priorAuthMethod', p.prior_auth_method, 'hcpActionRequired', p.hcp_action_required,
           'dispensedNdc', p.dispensed_ndc, 'prescribedNdc', p.prescribed_ndc, 'drugName', p.drug_name,
           'strength', p.strength, 'quantity', p.quantity, 'daysSupply', p.days_supply, 'refills', p.refills, 'sig', p.sig,
-          'prescribedDate', to_char(p.prescribed_at, 'YYYY-MM-DD HH24:MI:SS'),
-          'lastProcessedDate', to_char(p.last_processed_at, 'YYYY-MM-DD HH24:MI:SS'),
+          'prescribedDate', to_char(p.prescribed_at, 'YYYY-MM-DD HH24:MI:SS"Z"'),
+          'lastProcessedDate', to_char(p.last_processed_at, 'YYYY-MM-DD HH24:MI:SS"Z"'),
           'orderNumber', p.order_number, 'orderStatus', p.order_status, 'price', p.price::float8,
           'alternativeMeds', case when ${altMedPendingSql('p')} then coalesce(
             to_json(p.offered_alternatives),

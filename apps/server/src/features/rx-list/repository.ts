@@ -62,11 +62,11 @@ export async function rxListJson(
       'id', id, 'practiceName', office_name, 'patientName', pt_first || ' ' || pt_last,
       'patientDob', to_char(pt_dob, 'YYYY-MM-DD'),
       'prescriptionName', drug_name || coalesce(' ' || strength, ''), 'isWholeSale', is_wholesale,
-      'orderNumber', order_number, 'prescribedDate', to_char(prescribed_at, 'YYYY-MM-DD HH24:MI:SS'),
+      'orderNumber', order_number, 'prescribedDate', to_char(prescribed_at, 'YYYY-MM-DD HH24:MI:SS"Z"'),
       'orderStatus', order_status, 'pending', pending,
-      'lastProcessedDate', to_char(last_processed_at, 'YYYY-MM-DD HH24:MI:SS'),
+      'lastProcessedDate', to_char(last_processed_at, 'YYYY-MM-DD HH24:MI:SS"Z"'),
       'prescriberName', d_first || ' ' || d_last, 'prescriberPhoneNumber', d_phone,
-      'prescriberCreatedDate', to_char(d_created, 'YYYY-MM-DD HH24:MI:SS'), 'prescriberSpecialty', d_specialty,
+      'prescriberCreatedDate', to_char(d_created at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS"Z"'), 'prescriberSpecialty', d_specialty,
       'price', price::float8
     ) order by lower(office_name), prescribed_at desc, id), '[]'::json)::text as body
     from picked

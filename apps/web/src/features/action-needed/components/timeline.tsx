@@ -1,11 +1,7 @@
-import { describeDelivery } from '@hcp/contract';
+import { describeDelivery, formatDateTime, formatTime } from '@hcp/contract';
 import { ApiError } from '../../../lib/api-client.ts';
 import { usePrescriptionEvents } from '../api/get-prescription-events.ts';
 import styles from './action-needed.module.css';
-
-const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-const clock = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' });
-const clockOf = (iso: string) => clock.format(new Date(iso));
 
 export function Timeline({ prescriptionId, hideWhenNotFound = false }: { prescriptionId: string; hideWhenNotFound?: boolean }) {
   const events = usePrescriptionEvents(prescriptionId);
@@ -22,7 +18,7 @@ export function Timeline({ prescriptionId, hideWhenNotFound = false }: { prescri
           <ol className={styles.timeline}>
             {events.data.map((event) => (
               <li key={event.id}>
-                <time dateTime={event.at}>{when.format(new Date(event.at))}</time>
+                <time dateTime={event.at}>{formatDateTime(event.at)}</time>
                 {event.summary}
                 {event.actorName ? ` — ${event.actorName}` : ''}
                 {event.delivery ? (
@@ -33,7 +29,7 @@ export function Timeline({ prescriptionId, hideWhenNotFound = false }: { prescri
                         : styles.delivery
                     }
                   >
-                    {describeDelivery(event.delivery, clockOf)}
+                    {describeDelivery(event.delivery, formatTime)}
                   </span>
                 ) : null}
               </li>

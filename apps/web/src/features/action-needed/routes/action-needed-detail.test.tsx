@@ -162,7 +162,10 @@ describe('refill authorization screen', () => {
     expect(posted(fetchMock, '/refills-denied')).toHaveLength(0);
     const [[, init]] = posted(fetchMock, '/refills-postponed') as [[string, RequestInit]];
     const [mm, dd, yyyy] = typed.split('/');
-    expect(JSON.parse(String(init.body))).toEqual({ refillPostponedToDate: `${yyyy}-${mm}-${dd}`, senderName: 'Dr. Alex Morgan' });
+    expect(JSON.parse(String(init.body))).toEqual({
+      refillPostponedToDate: `${yyyy}-${mm}-${dd}`,
+      senderName: 'Dr. Alex Morgan',
+    });
   });
 
   it('shows the server’s reason when the action fails and reports it under the §8 log name', async () => {
@@ -374,7 +377,7 @@ describe('a prescription that no longer needs the action', () => {
       await screen.findByText('This prescription no longer needs this action. Someone may have handled it already.'),
     ).toBeInTheDocument();
     expect(
-      await screen.findByText(/^Sent to the pharmacy \d{1,2}:\d\d [AP]M · delivery failing, next try \d{1,2}:\d\d [AP]M$/),
+      await screen.findByText(/^Sent to the pharmacy \d{1,2}:\d\d [ap]m · delivery failing, next try \d{1,2}:\d\d [ap]m$/),
     ).toBeInTheDocument();
     expect(screen.getByText('Received by the pharmacy')).toBeInTheDocument();
   });

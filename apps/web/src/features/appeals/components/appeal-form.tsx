@@ -5,6 +5,7 @@ import {
   type AppealDraft,
   appealDraftSchema,
   appealSubmitProblems,
+  formatDateTime,
 } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
@@ -20,7 +21,6 @@ import { keepLocalDraft, readAppealSession } from '../api/appeal-session.ts';
 import { saveAppeal, useSaveAppeal } from '../api/save-appeal.ts';
 import { useSubmitAppeal } from '../api/submit-appeal.ts';
 import { appealFailureText } from '../utils/appeal-failure.ts';
-import { formatInstant } from '../utils/format.ts';
 import { AppealSummary } from './appeal-summary.tsx';
 import styles from './appeals.module.css';
 import { AttachmentSlot } from './attachment-slot.tsx';
@@ -140,7 +140,7 @@ export function AppealForm({ appeal, clinicalNotesRequired }: { appeal: Appeal; 
     : save.isError
       ? null
       : savedAt
-        ? `Draft saved ${formatInstant(savedAt)}.`
+        ? `Draft saved ${formatDateTime(savedAt)}.`
         : null;
 
   return (

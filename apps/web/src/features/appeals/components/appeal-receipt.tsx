@@ -1,9 +1,8 @@
-import { APPEAL_SLOT_LABELS, type Appeal, appealReference, ROUTES } from '@hcp/contract';
+import { APPEAL_SLOT_LABELS, type Appeal, appealReference, formatDateTime, ROUTES } from '@hcp/contract';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import controls from '../../../components/controls.module.css';
 import { readSession } from '../../../lib/storage.ts';
-import { formatInstant } from '../utils/format.ts';
 import { formatBytes } from '../utils/read-file.ts';
 import styles from './appeals.module.css';
 
@@ -28,7 +27,7 @@ export function AppealReceipt({ appeal }: { appeal: Appeal }) {
         </div>
         <div>
           <dt>Submitted</dt>
-          <dd>{appeal.submittedAt ? formatInstant(appeal.submittedAt) : ''}</dd>
+          <dd>{appeal.submittedAt ? formatDateTime(appeal.submittedAt) : ''}</dd>
         </div>
         <div>
           <dt>Patient</dt>

@@ -1,4 +1,5 @@
 import {
+  formatDateTime,
   WEBHOOK_DELIVERY_STATUS_LABELS,
   WEBHOOK_DELIVERY_STATUSES,
   WEBHOOK_EVENT_LABELS,
@@ -17,8 +18,7 @@ import { useRedeliverFailedWebhooks } from '../api/redeliver-failed-webhooks.ts'
 import { useRedeliverWebhook } from '../api/redeliver-webhook.ts';
 import styles from '../routes/integrations.module.css';
 
-const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-const at = (iso: string | null) => (iso ? when.format(new Date(iso)) : '');
+const at = (iso: string | null) => formatDateTime(iso);
 
 function lastAnswer(d: WebhookDelivery): string {
   if (d.status === 'delivered') return `${d.lastStatus ?? 200}, ${at(d.deliveredAt)}`;

@@ -3,6 +3,7 @@ import {
   capitalizeName,
   commentBodySchema,
   formatApiDate,
+  formatDateTime,
   mayChangePatientData,
   normalizeError,
   ROUTES,
@@ -22,7 +23,6 @@ import { useMarkMentionsRead } from '../api/mark-mentions-read.ts';
 import { usePostReply } from '../api/post-reply.ts';
 import styles from '../components/new-comments.module.css';
 
-const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const replySchema = z.object({ comment: commentBodySchema });
 
 /** 'Jane Doe' for the thread's patient; the page is about one person and says who. */
@@ -70,7 +70,7 @@ export default function NewCommentsDetailRoute() {
             <li key={c.id} className={styles.comment}>
               <span className={styles.meta}>
                 {c.fromPatient && name ? `${name} (patient)` : c.authorName} ·{' '}
-                <time dateTime={c.createdAt}>{when.format(new Date(c.createdAt))}</time>
+                <time dateTime={c.createdAt}>{formatDateTime(c.createdAt)}</time>
                 {c.medication ? ` · about ${c.medication}` : null}
               </span>
               {c.unread ? <span className={styles.new}>New</span> : null}

@@ -1,5 +1,6 @@
 import {
   COMMUNICATION_MODE_LABELS,
+  formatDateTime,
   type MyPractice,
   PA_HANDLING_LABELS,
   REFILL_REQUEST_LABELS,
@@ -17,8 +18,7 @@ import { readSession } from '../../../lib/storage.ts';
 import { useMyPractices } from '../api/get-my-practices.ts';
 import { useSupportAccessLog } from '../api/get-support-access-log.ts';
 
-const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'short', timeStyle: 'short' });
-const at = (iso: string) => when.format(new Date(iso));
+const at = (iso: string) => formatDateTime(iso);
 
 /** Every read-only support window the provider opened on this practice (decision 0020): who, when, why. */
 function SupportAccessLog({ officeId }: { officeId: string }) {

@@ -79,11 +79,14 @@ export function RxTable({
   sort,
   onSort,
   isLoading,
+  emptyMessage = RX_LIST_EMPTY_MESSAGE,
 }: {
   rows: readonly RxListItem[];
   sort: RxListSort;
   onSort: (sort: RxListSort) => void;
   isLoading: boolean;
+  /** What an empty table says; a failed first load must not read as 'No Prescriptions found.'. */
+  emptyMessage?: string;
 }) {
   const scroller = useRef<HTMLElement>(null);
   const virtual = rows.length > VIRTUALIZE_ABOVE;
@@ -133,7 +136,7 @@ export function RxTable({
           ) : rows.length === 0 ? (
             <tr>
               <td colSpan={COLUMNS.length} className={styles.state}>
-                {RX_LIST_EMPTY_MESSAGE}
+                {emptyMessage}
               </td>
             </tr>
           ) : (

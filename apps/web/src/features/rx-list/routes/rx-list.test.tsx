@@ -1,4 +1,4 @@
-import type { RxListItem } from '@hcp/contract';
+import { formatApiDateTime, RX_LIST_LOAD_FAILED_MESSAGE, type RxListItem } from '@hcp/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -10,9 +10,10 @@ import { userDetails } from '../../../test/fixtures.ts';
 import RxListRoute from './rx-list.tsx';
 
 const pad = (n: number) => String(n).padStart(2, '0');
-const stamp = (d: Date) =>
-  `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:00`;
-const hoursAgo = (h: number) => stamp(new Date(Date.now() - h * 3_600_000));
+const hoursAgo = (h: number) => formatApiDateTime(new Date(Date.now() - h * 3_600_000));
+const typedDay = (d: Date) => `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${d.getFullYear()}`;
+const rxCalls = (fetchMock: ReturnType<typeof setup>) =>
+  (fetchMock.mock.calls as unknown as [string][]).filter(([u]) => String(u).includes('/rx-list'));
 
 function row(overrides: Partial<RxListItem>): RxListItem {
   return {
@@ -106,7 +107,7 @@ describe('New Prescriptions List', () => {
     expect(cells[2]).toHaveTextContent('Jane Doe04/05/1970');
     expect(cells[3]).toHaveTextContent('Alex Morgan614.555.0101Added on 02/03/2024');
     expect(cells[4]).toHaveTextContent('Morgan Family MedicineFamily Medicine');
-    expect(cells[5]).toHaveTextContent('Pending payment (cash: $12.50)Since 11/19, 14:05');
+    expect(cells[5]).toHaveTextContent('Pending payment (cash: $12.50)Since 11/19, 2:05 pm');
     expect(within(cells[5] as HTMLElement).getByRole('img', { name: 'Pending' })).toBeInTheDocument();
   });
 
@@ -163,5 +164,43 @@ describe('New Prescriptions List', () => {
     expect(await screen.findByText('Date input not valid.')).toBeInTheDocument();
     expect(from).toHaveAttribute('aria-invalid', 'true');
   });
+  it('a To date typed without a time means the end of that day: today’s prescriptions stay', async () => {
+    const minuteAgo = formatApiDateTime(new Date(Date.now() - 60_000));
+    const fetchMock = setup([{ status: 200, body: [row({ prescribedDate: minuteAgo })] }]);
+    await screen.findByRole('heading', { name: 'New Prescriptions List (1)' });
+    const to = screen.getByLabelText('To');
+    await userEvent.clear(to);
+    await userEvent.type(to, typedDay(new Date()));
+    await userEvent.tab();
+    expect(to).toHaveValue(`${typedDay(new Date())} 11:59 PM`);
+    await userEvent.click(screen.getByRole('button', { name: 'Load Rx' }));
+    await vi.waitFor(() => expect(rxCalls(fetchMock)).toHaveLength(2));
+    expect(await screen.findByRole('heading', { name: 'New Prescriptions List (1)' })).toBeInTheDocument();
+  });
+
+  it('says why a range over a year cannot load, and sends nothing', async () => {
+    const fetchMock = setup([{ status: 200, body: [] }]);
+    await screen.findByRole('heading', { name: 'New Prescriptions List (0)' });
+    const from = screen.getByLabelText('From');
+    await userEvent.clear(from);
+    const longAgo = new Date();
+    longAgo.setFullYear(longAgo.getFullYear() - 2);
+    await userEvent.type(from, typedDay(longAgo));
+    await userEvent.tab();
+    await vi.waitFor(() =>
+      expect(screen.getAllByRole('alert').map((a) => a.textContent)).toContain('Choose a range of at most one year.'),
+    );
+    expect(screen.getByRole('button', { name: 'Load Rx' })).toBeDisabled();
+    expect(rxCalls(fetchMock)).toHaveLength(1);
+  });
+
+  it('a failed first load says so instead of “No Prescriptions found.”', async () => {
+    setup([
+      { status: 500, body: { error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } } },
+    ]);
+    expect(await screen.findByText(RX_LIST_LOAD_FAILED_MESSAGE, { selector: 'td' })).toBeInTheDocument();
+    expect(screen.queryByText('No Prescriptions found.')).toBeNull();
+  });
+
   // Virtualisation of long lists is checked in Chromium (e2e/tests/rx-list.spec.ts): jsdom lays nothing out.
 });

@@ -1,12 +1,14 @@
 import {
-  calendarDateOf,
   DEFAULT_RX_LIST_SORT,
+  parseApiInstant,
   RX_LIST_FILTERS,
+  RX_LIST_LOAD_FAILED_MESSAGE,
   RX_LIST_MAX_ROWS,
   type RxListFilter,
   type RxListSort,
+  rxListWindowProblem,
   sortRxRows,
-  toIsoDate,
+  utcIsoDate,
 } from '@hcp/contract';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { DatePicker } from '../../../components/date-picker.tsx';
@@ -21,14 +23,19 @@ import styles from '../components/rx-list.module.css';
 import { RxTable } from '../components/rx-table.tsx';
 
 const DAY = 86_400_000;
-const isoOf = (date: Date) => toIsoDate(calendarDateOf(date));
 
-/** Rows prescribed within the chosen moments (the server filters by whole days; the pickers carry times). */
+/**
+ * Rows prescribed within the chosen moments. The server answers whole UTC days (the contract's query
+ * days) and each row carries its UTC instant, so the window is exact in any zone (issue 21).
+ */
 function withinMoments<T extends { prescribedDate: string }>(rows: readonly T[], from: Date, to: Date): T[] {
-  const stamp = (d: Date) => `${isoOf(d)} ${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}:00`;
-  const lo = stamp(from);
-  const hi = `${stamp(to).slice(0, 16)}:59`;
-  return rows.filter((r) => r.prescribedDate >= lo && r.prescribedDate <= hi);
+  const lo = from.getTime();
+  // The To moment includes its whole minute (pickers show minutes).
+  const hi = Math.floor(to.getTime() / 60_000) * 60_000 + 59_999;
+  return rows.filter((r) => {
+    const at = parseApiInstant(r.prescribedDate)?.getTime();
+    return at !== undefined && at >= lo && at <= hi;
+  });
 }
 
 export default function RxListRoute() {
@@ -43,7 +50,11 @@ export default function RxListRoute() {
   const [sort, setSort] = useState<RxListSort>(DEFAULT_RX_LIST_SORT);
   const { seesNoPatients } = useClinicalAccess(userId);
 
-  const params: RxListParams = { startdate: isoOf(applied.from), enddate: isoOf(applied.to), selectedFilter: applied.filter };
+  const params: RxListParams = {
+    startdate: utcIsoDate(applied.from),
+    enddate: utcIsoDate(applied.to),
+    selectedFilter: applied.filter,
+  };
   const query = useRxList(userId, params, loadCount);
 
   // Spec §4/§8: a failed load keeps the rows shown before and is reported without a message.
@@ -61,7 +72,10 @@ export default function RxListRoute() {
   }, [query.data, query.isError, applied, sort]);
 
   const capped = (query.data?.length ?? 0) >= RX_LIST_MAX_ROWS;
-  const canLoad = from !== null && to !== null && from.getTime() <= to.getTime();
+  // The server's own rule, checked before sending: a refused range must say why, not look like no rows.
+  const windowProblem = from && to ? rxListWindowProblem(from, to) : null;
+  const canLoad = from !== null && to !== null && windowProblem === null;
+  const failedEmpty = query.isError && rows.length === 0;
   return (
     <Page title={`New Prescriptions List (${rows.length})`}>
       {seesNoPatients ? <PatientDataNotice /> : null}
@@ -75,7 +89,7 @@ export default function RxListRoute() {
         }}
       >
         <DatePicker label="From" value={from} onChange={setFrom} maxDate={new Date()} />
-        <DatePicker label="To" value={to} onChange={setTo} maxDate={new Date()} />
+        <DatePicker label="To" value={to} onChange={setTo} maxDate={new Date()} typedDayMeans="end" />
         <div className={styles.select}>
           <label htmlFor={filterId}>Filter</label>
           <select
@@ -104,9 +118,9 @@ export default function RxListRoute() {
             <Spinner /> Loading…
           </span>
         ) : null}
-        {!canLoad && from && to ? (
+        {windowProblem ? (
           <p id={`${filterId}-range`} role="alert">
-            The From date must be before the To date.
+            {windowProblem}
           </p>
         ) : null}
       </form>
@@ -117,9 +131,15 @@ export default function RxListRoute() {
         </p>
       ) : null}
       <p className="visually-hidden" role="status" aria-live="polite">
-        {query.isFetching ? 'Loading prescriptions…' : `${rows.length} prescriptions`}
+        {query.isFetching ? 'Loading prescriptions…' : failedEmpty ? RX_LIST_LOAD_FAILED_MESSAGE : `${rows.length} prescriptions`}
       </p>
-      <RxTable rows={rows} sort={sort} onSort={setSort} isLoading={query.isFetching} />
+      <RxTable
+        rows={rows}
+        sort={sort}
+        onSort={setSort}
+        isLoading={query.isFetching}
+        emptyMessage={failedEmpty ? RX_LIST_LOAD_FAILED_MESSAGE : undefined}
+      />
     </Page>
   );
 }
