@@ -69,10 +69,11 @@ export const webPaths = {
 };
 
 /** The navigation tab a path belongs to (spec §2): any other path falls back to Action Needed. */
-export type NavTab = 'actionNeeded' | 'patients' | 'newComments' | 'prescribe' | 'manageComms';
+export type NavTab = 'actionNeeded' | 'patients' | 'rxList' | 'newComments' | 'prescribe' | 'manageComms';
 export function activeTabForPath(pathname: string): NavTab {
   const startsWith = (prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
   if (startsWith('/patient-search') || startsWith('/patients')) return 'patients';
+  if (startsWith('/rx-list')) return 'rxList';
   if (startsWith('/new-comments')) return 'newComments';
   if (startsWith('/prescribe')) return 'prescribe';
   if (startsWith('/manage-comms')) return 'manageComms';

@@ -99,6 +99,7 @@ describe('routes', () => {
   it('maps paths to the active tab', () => {
     expect(activeTabForPath('/patient-search')).toBe('patients');
     expect(activeTabForPath('/patients/1')).toBe('patients');
+    expect(activeTabForPath('/rx-list')).toBe('rxList');
     expect(activeTabForPath('/new-comments/2')).toBe('newComments');
     expect(activeTabForPath('/prescribe')).toBe('prescribe');
     expect(activeTabForPath('/manage-comms/hcps')).toBe('manageComms');

@@ -20,6 +20,15 @@ describe('buildMenu (spec §2 tabs)', () => {
     expect(buildMenu({ ...base, newCommentsCount: 2 }).map((i) => i.name)).toContain('newComments');
     expect(buildMenu({ ...base, newCommentsCount: 0 }).map((i) => i.name)).not.toContain('newComments');
   });
+  it('offers the New Prescriptions list to the practice’s people, beside All Patients', () => {
+    expect(buildMenu({ ...base, showRxList: true, newCommentsCount: 1 }).map((i) => [i.name, i.href])).toEqual([
+      ['actionNeeded', '/action-needed'],
+      ['patients', '/patient-search'],
+      ['rxList', '/rx-list'],
+      ['newComments', '/new-comments'],
+    ]);
+    expect(buildMenu(base).map((i) => i.name)).not.toContain('rxList');
+  });
   it('adds Manage Communications and Prescribe Rx (with the New badge) when permitted', () => {
     const items = buildMenu({ ...base, showManageComms: true, showPrescribe: true });
     expect(items.map((i) => i.displayName)).toEqual(['Action Needed', 'All Patients', 'Manage Communications', 'Prescribe Rx']);

@@ -1,4 +1,4 @@
-import { activeTabForPath, canManageCommunications, canPrescribe, type NavTab, ROUTES } from '@hcp/contract';
+import { activeTabForPath, canManageCommunications, canPrescribe, isProviderUser, type NavTab, ROUTES } from '@hcp/contract';
 import { Link, useLocation } from 'react-router';
 import { useFeatureFlags } from '../lib/current-user/get-feature-flags.ts';
 import { useUserDetails } from '../lib/current-user/get-user-details.ts';
@@ -21,6 +21,8 @@ export function buildMenu(input: {
   newCommentsCount: number | undefined;
   showManageComms: boolean;
   showPrescribe: boolean;
+  /** The practice's people: the Rx list holds their patients' prescriptions (the provider's users see none). */
+  showRxList?: boolean;
 }): MenuItem[] {
   const items: MenuItem[] = [
     {
@@ -32,6 +34,8 @@ export function buildMenu(input: {
     },
     { name: 'patients', displayName: 'All Patients', href: ROUTES.patientSearch },
   ];
+  // Our addition (issue 21): nothing led to /rx-list; it sits beside the lists it belongs with.
+  if (input.showRxList) items.push({ name: 'rxList', displayName: 'New Prescriptions', href: ROUTES.rxList });
   // Spec §2: New Comments is hidden while its count is zero.
   if (input.newCommentsCount && input.newCommentsCount > 0) {
     items.push({ name: 'newComments', displayName: 'New Comments', href: ROUTES.newComments, count: input.newCommentsCount });
@@ -71,6 +75,7 @@ export function NavTabs({
     newCommentsCount,
     showManageComms: user ? canManageCommunications(user) : false,
     showPrescribe: user && flags ? canPrescribe(user, flags) : false,
+    showRxList: user ? !isProviderUser(user) : false,
   });
   return (
     <nav aria-label="Main" className={styles.tabs}>
