@@ -8,13 +8,26 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type AuditVulnerability, auditProblems, type LockPackage, lockfileProblems, type Policy } from './supply-chain.ts';
+import semver from 'semver';
+import {
+  type AuditVulnerability,
+  auditProblems,
+  engineProblems,
+  type LockPackage,
+  lockfileProblems,
+  type Policy,
+} from './supply-chain.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const policy = JSON.parse(readFileSync(path.join(root, 'scripts/supply-chain-policy.json'), 'utf8')) as Policy;
 const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockPackage> };
 
 const problems = lockfileProblems(lock.packages, policy);
+// The oldest Node our own engines field accepts is the one every installed package must run on.
+const rootEngines = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { node: string } }).engines;
+const oldestNode = semver.minVersion(rootEngines.node)?.version ?? '20.19.0';
+problems.push(...engineProblems(lock.packages, oldestNode, (v, r) => semver.satisfies(v, r)));
+console.log(`supply chain: every locked package's engines field checked against Node ${oldestNode}`);
 const installed = Object.keys(lock.packages).filter((p) => p.startsWith('node_modules/')).length;
 console.log(`supply chain: ${installed} locked packages checked for integrity and install scripts`);
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { auditProblems, lockfileProblems, type Policy } from './supply-chain.ts';
+import semver from 'semver';
+import { auditProblems, engineProblems, lockfileProblems, type Policy } from './supply-chain.ts';
 
 const policy: Policy = {
   installScripts: { esbuild: 'not run' },
@@ -34,5 +35,21 @@ describe('supply-chain rules', () => {
     };
     expect(auditProblems(vulns, policy, '2026-11-24')).toEqual(['a: critical advisory without a recorded exception']);
     expect(auditProblems(vulns, policy, '2027-01-01')).toContain('old-lib: the exception expired on 2026-12-31');
+  });
+
+  it('names every package whose engines field refuses the oldest promised Node', () => {
+    const satisfies = (v: string, r: string) => semver.satisfies(v, r);
+    expect(
+      engineProblems(
+        {
+          'node_modules/content-disposition': { version: '3.0.0', engines: { node: '>=22' } },
+          'node_modules/old-ok': { version: '1.0.0', engines: { node: '>=18' } },
+          'node_modules/glob': { version: '13.0.7', engines: { node: '18 || 20 || >=22' } },
+          'node_modules/none': { version: '1.0.0' },
+        },
+        '20.19.0',
+        satisfies,
+      ),
+    ).toEqual(['content-disposition@3.0.0: needs Node >=22, the README promises Node 20.19.0']);
   });
 });

@@ -9,6 +9,7 @@ export interface LockPackage {
   link?: boolean;
   hasInstallScript?: boolean;
   dev?: boolean;
+  engines?: { node?: string };
 }
 export interface Policy {
   installScripts: Record<string, string>;
@@ -43,6 +44,26 @@ export function auditProblems(vulnerabilities: Record<string, AuditVulnerability
     const exception = policy.auditExceptions[v.name];
     if (!exception) problems.push(`${v.name}: ${v.severity} advisory without a recorded exception`);
     else if (exception.until < today) problems.push(`${v.name}: the exception expired on ${exception.until}`);
+  }
+  return problems;
+}
+
+/**
+ * Packages whose `engines.node` refuses the oldest Node the README promises (issue 21: content-disposition@3
+ * and cookie@2 want Node 22, so `npm install` warned on the Node 20 we run). `satisfies` is semver's.
+ */
+export function engineProblems(
+  packages: Record<string, LockPackage>,
+  oldestNode: string,
+  satisfies: (version: string, range: string) => boolean,
+): string[] {
+  const problems: string[] = [];
+  for (const [path, pkg] of Object.entries(packages)) {
+    const range = pkg.engines?.node;
+    if (!path.startsWith('node_modules/') || pkg.link || !range) continue;
+    if (!satisfies(oldestNode, range)) {
+      problems.push(`${packageName(path)}@${pkg.version}: needs Node ${range}, the README promises Node ${oldestNode}`);
+    }
   }
   return problems;
 }
