@@ -1,18 +1,27 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './support/app.ts';
 
+const INDEX_HTML = '<!doctype html><title>HCP Portal</title><div id="root"></div>';
+const BIG_JS = `export const rows = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ row: i, label: 'prescription' })))};`;
 let dist: string;
 let t: TestApp;
 
 beforeAll(async () => {
   dist = await mkdtemp(path.join(os.tmpdir(), 'hcp-web-dist-'));
   await mkdir(path.join(dist, 'assets'));
-  await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>HCP Portal</title><div id="root"></div>');
+  await writeFile(path.join(dist, 'index.html'), INDEX_HTML);
   await writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
   await writeFile(path.join(dist, 'assets', 'index-abc123.js.map'), '{"version":3,"sources":["src/app.tsx"]}');
+  // What the build's precompress step writes beside a large text file.
+  await writeFile(path.join(dist, 'assets', 'big-def456.js'), BIG_JS);
+  await writeFile(path.join(dist, 'assets', 'big-def456.js.br'), brotliCompressSync(BIG_JS));
+  await writeFile(path.join(dist, 'assets', 'big-def456.js.gz'), gzipSync(BIG_JS));
+  await writeFile(path.join(dist, 'index.html.br'), brotliCompressSync(INDEX_HTML));
+  await writeFile(path.join(dist, 'index.html.gz'), gzipSync(INDEX_HTML));
   t = await buildTestApp({ template: 'empty', env: { WEB_DIST: dist } });
 });
 afterAll(async () => {
@@ -33,6 +42,25 @@ describe('serving the web app', () => {
     const res = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toContain('immutable');
+  });
+
+  it('sends the brotli or gzip copy the browser accepts, with Vary: Accept-Encoding, and the plain file otherwise', async () => {
+    const url = '/assets/big-def456.js';
+    const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(String(br.headers.vary).toLowerCase()).toContain('accept-encoding');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(BIG_JS);
+    expect(br.rawPayload.length).toBeLessThan(BIG_JS.length / 4);
+    const gz = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(BIG_JS);
+    const plain = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG_JS);
+    // The app's page itself (any route) goes compressed too.
+    const page = await t.app.inject({ method: 'GET', url: '/action-needed', headers: { 'accept-encoding': 'br' } });
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(page.rawPayload).toString()).toBe(INDEX_HTML);
   });
 
   it('never serves source maps (the build keeps them for error reports, not for the public)', async () => {

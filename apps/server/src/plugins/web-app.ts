@@ -22,6 +22,9 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
       root: webDist,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each text file; the one the browser accepts goes out, with
+      // Vary: Accept-Encoding so caches keep them apart (issue 21).
+      preCompressed: true,
       // The build writes source maps (hidden) for error reports; they map the code back to its sources and
       // are not for the public (issue 21).
       allowedPath: (pathName) => !pathName.endsWith('.map'),
