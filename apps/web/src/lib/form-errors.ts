@@ -27,8 +27,12 @@ export function showSaveFailure<T extends FieldValues>(error: unknown, setError:
   if (!applyServerFieldErrors(error, setError, bodyPrefix)) setError('root.server', { message: failureText(error) });
 }
 
-/** The §8 message of the call, with the server's reason when it gave one (e.g. why a delete was refused). */
+/**
+ * What a person reads when a call failed: the server's reason when it gave one (why a delete was refused),
+ * in its own words — not glued to the §8 call name ('Failed to delete MD office: …' read like a log line,
+ * issue 21) — else the §8 message of the call.
+ */
 export function failureText(error: unknown): string {
-  if (error instanceof ServiceError) return error.reason ? `${error.message}: ${error.reason}` : error.message;
+  if (error instanceof ServiceError) return error.reason ?? error.message;
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,7 +1,7 @@
 /** Manage Accounts (spec §2 /manage-accounts; calls of our design, docs/decisions/0017-manage-accounts.md). */
 import { z } from 'zod';
 import { USER_ROLE_VALUES } from '../rules/roles.ts';
-import { emailSchema, fullNameSchema, idSchema, optionalField } from './fields.ts';
+import { emailSchema, fullNameSchema, optionalField, pickedIdSchema } from './fields.ts';
 
 export const USER_ROLE_LABELS: Record<(typeof USER_ROLE_VALUES)[number], string> = {
   'mdo.user': 'Office user',
@@ -38,7 +38,7 @@ export const accountInviteSchema = z
     userName: fullNameSchema,
     email: emailSchema,
     role: z.enum(USER_ROLE_VALUES, { message: 'Choose a role.' }),
-    mdOfficeId: optionalField(idSchema),
+    mdOfficeId: optionalField(pickedIdSchema('Choose a practice.')),
   })
   .superRefine(officeRule);
 export type AccountInvite = z.infer<typeof accountInviteSchema>;

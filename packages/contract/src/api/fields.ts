@@ -23,7 +23,13 @@ export function numberField<T extends z.ZodType<number>>(schema: T) {
   return z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), schema);
 }
 
-export const idSchema = z.string().uuid({ message: 'Must be a valid id.' });
+/**
+ * An id a person picks from a list (a practice, a product, a patient). The message is for people: they
+ * never type ids, so a bad one means nothing was picked (issue 21: 'Must be a valid id.' reached screens).
+ */
+export const idSchema = z.string().uuid({ message: 'Choose one from the list.' });
+/** The same, naming what to choose ('Choose a practice.'). */
+export const pickedIdSchema = (message: string) => z.string().uuid({ message });
 export const emailSchema = z
   .string()
   .trim()

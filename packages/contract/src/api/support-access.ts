@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { SUPPORT_ACCESS_LIMITS } from '../rules/clinical-access.ts';
-import { idSchema, numberField } from './fields.ts';
+import { numberField, pickedIdSchema } from './fields.ts';
 
 export const actionCountsSchema = z.object({
   altMed: z.number().int(),
@@ -45,7 +45,7 @@ export const supportAccessReasonSchema = z
 
 /** POST users/{id}/support-access: open it (an open window of the same user ends first). */
 export const supportAccessOpenSchema = z.object({
-  mdOfficeId: idSchema,
+  mdOfficeId: pickedIdSchema('Choose a practice.'),
   reason: supportAccessReasonSchema,
   minutes: numberField(
     z
