@@ -64,6 +64,8 @@ const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
 const proxied = ['/api', '/auth', '/auth-service', '/healthz', '/readyz'];
 
 export default defineConfig({
+  // APP_ENV (spec §9 environment names) picks the API, auth and operations addresses (lib/config.ts).
+  envPrefix: ['VITE_', 'APP_ENV'],
   plugins: [noInlineToastStyles(), react(), precompress()],
   server: {
     port: 5173,

@@ -5,6 +5,8 @@ import {
   apiPaths,
   compareRxRows,
   DEFAULT_RX_LIST_SORT,
+  ENVIRONMENT_ENDPOINTS,
+  endpointsFor,
   environmentKind,
   generateRequestId,
   isRequestId,
@@ -30,6 +32,16 @@ describe('environments', () => {
   it('maps names to production or dev', () => {
     for (const n of ['production', 'cks-prod', 'eks-prod']) expect(environmentKind(n)).toBe('production');
     for (const n of ['development', 'dev', 'cks-dev', 'eks-dev']) expect(environmentKind(n)).toBe('dev');
+    // APP_ENV picks each kind's API, auth and operations addresses; any other name is a local machine.
+    expect(endpointsFor('eks-prod')).toEqual(ENVIRONMENT_ENDPOINTS.production);
+    expect(endpointsFor('cks-dev')).toEqual(ENVIRONMENT_ENDPOINTS.dev);
+    expect(endpointsFor(undefined)).toEqual(ENVIRONMENT_ENDPOINTS.local);
+    expect(endpointsFor('production').operations).not.toBe(endpointsFor('dev').operations);
+    expect(endpointsFor('production', { api: 'https://api.example', operations: 'https://ops.example/o' })).toEqual({
+      api: 'https://api.example',
+      auth: 'https://api.example',
+      operations: 'https://ops.example/o',
+    });
     expect(environmentKind('staging')).toBeNull();
     expect(environmentKind(undefined)).toBeNull();
   });

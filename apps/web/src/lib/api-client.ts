@@ -2,6 +2,7 @@
  * The API client only adds headers, refreshes once on 401 and throws typed errors (spec §7, STYLE
  * "Avoid"): it shows nothing and navigates nowhere. The query client decides what a failure means.
  */
+
 import {
   API_HEADERS,
   APP_SOURCE,
@@ -15,6 +16,7 @@ import {
   refreshResponseSchema,
 } from '@hcp/contract';
 import type { z } from 'zod';
+import { webConfig } from './config.ts';
 import { clearSession, readSession, storage } from './storage.ts';
 
 export class ApiError extends Error implements NormalizedError {
@@ -253,8 +255,5 @@ function readAnswer<S extends z.ZodType | undefined>(
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
-/** The app's client; base URLs can be split later through Vite env (DESIGN §3). */
-export const api = createApiClient({
-  baseUrl: import.meta.env.VITE_API_BASE_URL ?? '',
-  authBaseUrl: import.meta.env.VITE_AUTH_BASE_URL ?? import.meta.env.VITE_API_BASE_URL ?? '',
-});
+/** The app's client, on the API and auth addresses of its environment (spec §9, lib/config.ts). */
+export const api = createApiClient({ baseUrl: webConfig.endpoints.api, authBaseUrl: webConfig.endpoints.auth });

@@ -1,5 +1,20 @@
+import { endpointsFor } from '@hcp/contract';
+
+/**
+ * The environment the build is for (spec §9 names; VITE_APP_ENV, else APP_ENV as the build saw it): it picks
+ * the API, auth and operations addresses, each of which an explicit VITE_* setting still overrides.
+ */
+const appEnv = import.meta.env.VITE_APP_ENV ?? import.meta.env.APP_ENV;
+const endpoints = endpointsFor(appEnv, {
+  api: import.meta.env.VITE_API_BASE_URL,
+  auth: import.meta.env.VITE_AUTH_BASE_URL,
+  operations: import.meta.env.VITE_OPERATIONS_ORDER_URL,
+});
+
 /** Build-time settings of the web app (Vite env), with working defaults for local use. */
 export const webConfig = {
+  appEnv: appEnv ?? 'development',
+  endpoints,
   /** The tutorial video (spec §2: an mp4 from a content-delivery address); a small local copy by default. */
   tutorialVideoUrl: import.meta.env.VITE_TUTORIAL_VIDEO_URL ?? '/media/tutorial.mp4',
   tutorialCaptionsUrl: import.meta.env.VITE_TUTORIAL_CAPTIONS_URL ?? '/media/tutorial.en.vtt',
@@ -11,7 +26,7 @@ export const webConfig = {
     email: import.meta.env.VITE_SUPPORT_EMAIL ?? 'support@hcp-portal.example',
   },
   /** The operations site that opens an order by number (spec §2 Rx list: `?orderNumber=`). */
-  operationsOrderUrl: import.meta.env.VITE_OPERATIONS_ORDER_URL ?? 'https://operations.hcp-portal.local/orders',
+  operationsOrderUrl: endpoints.operations,
 };
 
 export function operationsOrderHref(orderNumber: string): string {
