@@ -9,3 +9,9 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
 ];
+
+/** The one line that fixes a missing browser, for `npm test` to print before it starts anything. */
+export function chromiumMissingMessage(path: string, isRoot: boolean): string {
+  const install = `${isRoot ? '' : 'sudo '}apt-get update && ${isRoot ? '' : 'sudo '}apt-get install -y chromium`;
+  return `npm test needs Chromium for the browser tests and found none at ${path}. Run: ${install}  (or set CHROMIUM_PATH to a Chromium binary)`;
+}

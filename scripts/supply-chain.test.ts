@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import semver from 'semver';
+import { describe, expect, it } from 'vitest';
 import { auditProblems, engineProblems, lockfileProblems, type Policy } from './supply-chain.ts';
 
 const policy: Policy = {
