@@ -115,7 +115,7 @@ function Shell({ userId }: { userId: string }) {
           </Suspense>
         )}
       </main>
-      <Toaster position="top-center" richColors closeButton />
+      <Toaster position="bottom-center" richColors closeButton />
       <SettingsFooter />
     </>
   );

@@ -1,0 +1,138 @@
+/**
+ * Issue 21: every screen fits a 390 px phone without sideways scrolling, a new screen starts at its top
+ * with focus on its heading, and focus stays visible on the brand-coloured header.
+ */
+import type { Page } from '@playwright/test';
+import { expect, signInAs, test } from './fixtures.ts';
+
+const PHONE = { width: 390, height: 844 };
+
+/** Waits for the screen's heading, then measures: the page must not be wider than the window. */
+async function fitsWidth(page: Page, path: string): Promise<{ path: string; overflow: number }> {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+  // Let lazy content settle (tables, date pickers); the live-updates stream never lets the network idle.
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  await page.waitForTimeout(250);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  return { path, overflow };
+}
+
+async function firstHref(page: Page, path: string, selector: string): Promise<string> {
+  await page.goto(path);
+  const link = page.locator(selector).first();
+  await expect(link).toBeVisible();
+  return (await link.getAttribute('href')) as string;
+}
+
+test.describe('at 390 px wide', () => {
+  test.use({ viewport: PHONE });
+
+  test('signed out: sign-in, reset, get-covered and not-found screens fit', async ({ page }) => {
+    const results = [];
+    for (const path of ['/login', '/password-reset-request', '/get-covered', '/not-found']) {
+      results.push(await fitsWidth(page, path));
+    }
+    expect(results.filter((r) => r.overflow > 0)).toEqual([]);
+    console.log(`390 px: ${results.length} signed-out screens checked, none scrolls sideways`);
+  });
+
+  test('a prescriber’s screens fit', async ({ page }) => {
+    const tokens = await signInAs(page, 'dr.morgan@demo.hcp');
+    const detail = await firstHref(page, '/action-needed', 'a[href^="/action-needed/"]');
+    const headers = { authorization: `Bearer ${tokens.accessToken}`, 'x-user-id': tokens.userID };
+    const queue = await page.request.get(`/api/mdo/v2/users/${tokens.userID}/action-needed?actionType=ACTION_NEEDED_ALL`, {
+      headers,
+    });
+    const patientId = (await queue.json()).doctors[0].patients[0].id as string;
+    const paths = [
+      '/action-needed',
+      detail,
+      '/patient-search',
+      `/patients/${patientId}`,
+      `/new-comments/${patientId}`,
+      '/rx-list',
+      '/prescribe',
+      '/preferences',
+      '/practice-preferences',
+      '/terms-of-use',
+    ];
+    const results = [];
+    for (const path of paths) results.push(await fitsWidth(page, path));
+    expect(results.filter((r) => r.overflow > 0)).toEqual([]);
+    console.log(`390 px: ${results.length} prescriber screens checked, none scrolls sideways`);
+  });
+
+  test('the provider admin’s screens fit', async ({ page }) => {
+    await signInAs(page, 'admin@demo.hcp');
+    const practice = await firstHref(
+      page,
+      '/manage-comms/practices',
+      'a[href^="/manage-comms/practices/"][href$="/edit/details"]',
+    );
+    const paths = [
+      '/action-needed',
+      '/manage-comms/practices',
+      practice,
+      '/manage-comms/hcps',
+      '/manage-accounts',
+      '/manage-integrations',
+      '/preferences',
+    ];
+    const results = [];
+    for (const path of paths) results.push(await fitsWidth(page, path));
+    expect(results.filter((r) => r.overflow > 0)).toEqual([]);
+    console.log(`390 px: ${results.length} admin screens checked, none scrolls sideways`);
+  });
+});
+
+test('a detail page opens at its top with focus on its heading, not at the list’s scroll position', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signInAs(page, 'dr.morgan@demo.hcp');
+  await page.goto('/action-needed');
+  const links = page.locator('main a[href^="/action-needed/"]');
+  await expect(links.first()).toBeVisible();
+  const last = links.last();
+  await last.scrollIntoViewIfNeeded();
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+  await last.click();
+  await expect(page).toHaveURL(/\/action-needed\/[^/]+\/[^/]+$/);
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toBeFocused();
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  // Back returns to the list where it was.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/action-needed$/);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+});
+
+test('the focus ring on the brand-coloured header is white with a dark edge (3:1 or more on any brand colour)', async ({
+  page,
+}) => {
+  await signInAs(page, 'dr.morgan@demo.hcp');
+  await page.goto('/preferences');
+  await expect(page.getByRole('heading', { level: 1, name: 'Preferences' })).toBeVisible();
+  const button = page.locator('header button').first();
+  await button.focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  const ring = await button.evaluate((el) => {
+    const style = getComputedStyle(el);
+    return { outline: style.outlineColor, width: style.outlineWidth, shadow: style.boxShadow };
+  });
+  expect(ring.outline).toBe('rgb(255, 255, 255)');
+  expect(ring.width).toBe('3px');
+  expect(ring.shadow).toContain('rgb(27, 36, 48)');
+});
+
+test('after “Do not show this again” on the tutorial, focus is on the page heading, not lost on <body>', async ({ page }) => {
+  await signInAs(page, 'dr.morgan@demo.hcp', { showTutorial: true });
+  await page.goto('/preferences');
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Do not show this again' }).click();
+  await expect(dialog).toBeHidden();
+  const focused = () =>
+    page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent?.slice(0, 40)}`);
+  await expect.poll(focused).toBe('H1 Preferences');
+});
