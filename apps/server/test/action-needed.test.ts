@@ -87,7 +87,15 @@ describe('GET /api/mdo/v2/users/{userId}/action-needed', () => {
       expect(counts[type], type).toBeGreaterThan(0);
     }
     const groups = buildCardGroups(entries);
-    expect(groups.all.length).toBe(new Set(entries.map((e) => e.patient.id)).size);
+    // One card per prescriber and patient; every prescription on a card is that prescriber's.
+    expect(groups.all.length).toBe(new Set(entries.map((e) => `${e.doctor.doctorId}/${e.patient.id}`)).size);
+    const rxRows = await t.database.db
+      .select({ id: s.prescriptions.id, prescriberId: s.prescriptions.prescriberId })
+      .from(s.prescriptions);
+    const prescriberOf = new Map(rxRows.map((r) => [r.id, r.prescriberId]));
+    for (const card of groups.all) {
+      for (const rx of card.prescriptions) expect(prescriberOf.get(rx.id)).toBe(card.doctor.doctorId);
+    }
   });
 
   it('lists exactly the prescriptions of the user’s offices that need action (checked against the table)', async () => {

@@ -150,12 +150,17 @@ describe('card groups', () => {
         { id: 'p2', prescriptions: [{ ...none, id: 'r4', patientID: 'p2', priorAuthStatus: 'PRIOR_AUTH_REQUIRED' }] },
       ],
     },
+    // The same patient also sees a second prescriber: their request gets its own card under that name.
+    { doctorId: 'd2', patients: [{ id: 'p1', prescriptions: [{ ...none, id: 'r5', patientID: 'p1', needsRefillAuth: true }] }] },
   ];
   const entries = flattenActionNeeded(doctors);
   const groups = buildCardGroups(entries);
 
   it('makes one card per patient per category with that category’s prescriptions', () => {
-    expect(groups.refillAuth.map((c) => [c.patient.id, c.prescriptions.map((r) => r.id)])).toEqual([['p1', ['r1', 'r2']]]);
+    expect(groups.refillAuth.map((c) => [c.doctor.doctorId, c.patient.id, c.prescriptions.map((r) => r.id)])).toEqual([
+      ['d1', 'p1', ['r1', 'r2']],
+      ['d2', 'p1', ['r5']],
+    ]);
     expect(groups.phoneExceptions.map((c) => c.prescriptions.map((r) => r.id))).toEqual([['r1']]);
     expect(groups.priorAuth.map((c) => c.patient.id)).toEqual(['p2']);
     expect(groups.altMeds).toEqual([]);
@@ -163,9 +168,10 @@ describe('card groups', () => {
   });
 
   it('all holds every prescription that needs something, once', () => {
-    expect(groups.all.map((c) => [c.patient.id, c.prescriptions.map((r) => r.id)])).toEqual([
-      ['p1', ['r1', 'r2']],
-      ['p2', ['r4']],
+    expect(groups.all.map((c) => [c.doctor.doctorId, c.patient.id, c.prescriptions.map((r) => r.id)])).toEqual([
+      ['d1', 'p1', ['r1', 'r2']],
+      ['d1', 'p2', ['r4']],
+      ['d2', 'p1', ['r5']],
     ]);
   });
 

@@ -211,8 +211,13 @@ const GROUP_OF: Record<ActionType, Exclude<keyof CardGroups<unknown, unknown, un
   refillAuth: 'refillAuth',
 };
 
-/** One card per patient and category, holding that patient's prescriptions of the category, in answer order. */
-export function buildCardGroups<R extends { id: string }, P extends { id: string }, D>(
+/**
+ * One card per prescriber, patient and category, holding that patient's prescriptions of the category by
+ * that prescriber, in answer order — as the §3 nested answer groups them. A card names one prescriber, so
+ * it never holds another's prescriptions (issue 21: a patient seen by two doctors showed both doctors'
+ * prescriptions under the first one's name).
+ */
+export function buildCardGroups<R extends { id: string }, P extends { id: string }, D extends { doctorId: string }>(
   entries: readonly ActionEntry<R, P, D>[],
 ): CardGroups<R, P, D> {
   const groups: CardGroups<R, P, D> = {
@@ -225,7 +230,7 @@ export function buildCardGroups<R extends { id: string }, P extends { id: string
   };
   const index = new Map<string, PatientCard<R, P, D>>();
   const add = (group: keyof CardGroups<R, P, D>, entry: ActionEntry<R, P, D>) => {
-    const key = `${group}\u0000${entry.patient.id}`;
+    const key = `${group}\u0000${entry.doctor.doctorId}\u0000${entry.patient.id}`;
     let card = index.get(key);
     if (!card) {
       card = { doctor: entry.doctor, patient: entry.patient, prescriptions: [] };
