@@ -1,6 +1,7 @@
 import {
   actionNeededQueryEnabled,
   canManageAccounts,
+  formatPhoneDisplay,
   isProviderUser,
   manageCommsAccess,
   ROUTES,
@@ -16,6 +17,7 @@ import { FullPageLoader } from '../components/full-page-loader.tsx';
 import { useActionNeeded } from '../features/action-needed/api/get-action-needed.ts';
 import { useNewComments } from '../features/new-comments/api/get-new-comments.ts';
 import { BrandStyle, useBrand } from '../lib/brand/brand.tsx';
+import { webConfig } from '../lib/config.ts';
 import { useUserDetails } from '../lib/current-user/get-user-details.ts';
 import { readSession, storage } from '../lib/storage.ts';
 import { Header } from './header.tsx';
@@ -47,8 +49,31 @@ export function PublicLayout() {
           <Outlet />
         </Suspense>
       </main>
+      <PublicFooter />
     </>
   );
+}
+
+/**
+ * Signed out, the page still says where the terms are and how to reach a person (issue 21: the sign-in
+ * page had no footer, no Terms and no support line).
+ */
+function PublicFooter() {
+  const { phone, email } = webConfig.support;
+  return (
+    <footer className={styles.footer}>
+      <Link to={ROUTES.termsOfUse}>Terms of Use</Link>
+      <span>
+        Help: <a href={`tel:${phone.replace(/[^\d+]/g, '')}`}>{formatPhoneDisplay(phone)}</a> ·{' '}
+        <a href={`mailto:${email}`}>{email}</a>
+      </span>
+    </footer>
+  );
+}
+
+/** Pages for everyone (the terms): inside the shell when signed in, else on the public layout. */
+export function EitherLayout() {
+  return readSession() ? <SignedInShell /> : <PublicLayout />;
 }
 
 /** The signed-in shell: needs an access token and a user id in local storage, else login (spec §2). */

@@ -46,6 +46,19 @@ describe('routing', () => {
     expect(screen.getByRole('link', { name: 'Go to sign in' })).toHaveAttribute('href', '/login');
   });
 
+  it('the sign-in page has a footer with the terms and a support line; the terms open signed out', async () => {
+    const router = renderAt('/login');
+    await screen.findByRole('heading', { level: 1, name: 'Sign in' });
+    const footer = screen.getByRole('contentinfo');
+    expect(within(footer).getByRole('link', { name: 'Terms of Use' })).toHaveAttribute('href', '/terms-of-use');
+    expect(within(footer).getByRole('link', { name: /@/ })).toHaveAttribute('href', expect.stringMatching(/^mailto:/));
+    expect(within(footer).getByRole('link', { name: /\d{3}/ })).toHaveAttribute('href', expect.stringMatching(/^tel:\+?\d+$/));
+    await userEvent.click(within(footer).getByRole('link', { name: 'Terms of Use' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Terms of Use' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/terms-of-use');
+    expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
+  });
+
   it('needs both an access token and a user id', async () => {
     window.localStorage.setItem('hcp.accessToken', 'a');
     const router = renderAt('/rx-list');

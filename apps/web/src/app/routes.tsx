@@ -3,7 +3,7 @@ import { ROUTES } from '@hcp/contract';
 import type { ComponentType } from 'react';
 import { type LoaderFunction, Navigate, type RouteObject } from 'react-router';
 import { FullPageLoader } from '../components/full-page-loader.tsx';
-import { PublicLayout, SignedInShell } from './layouts.tsx';
+import { EitherLayout, PublicLayout, SignedInShell } from './layouts.tsx';
 import { RouteError } from './route-error.tsx';
 
 /** A lazy screen module: its component, and a loader when the screen must act before it renders. */
@@ -47,7 +47,6 @@ export const routes: RouteObject[] = [
       { path: ROUTES.preferences, lazy: page(() => import('../features/preferences/routes/preferences.tsx')) },
       { path: ROUTES.manageAccounts, lazy: page(() => import('../features/manage-accounts/routes/manage-accounts.tsx')) },
       { path: `${ROUTES.manageComms}/*`, lazy: page(() => import('../features/manage-comms/routes/manage-comms.tsx')) },
-      { path: ROUTES.termsOfUse, lazy: page(() => import('../features/legal/routes/terms-of-use.tsx')) },
       {
         path: ROUTES.practicePreferences,
         lazy: page(() => import('../features/practice-preferences/routes/practice-preferences.tsx')),
@@ -63,6 +62,13 @@ export const routes: RouteObject[] = [
         lazy: page(() => import('../features/integrations/routes/manage-integrations.tsx')),
       },
     ],
+  },
+  {
+    // The terms are for everyone: signed out, the sign-in page's footer links here (issue 21).
+    element: <EitherLayout />,
+    hydrateFallbackElement: <FullPageLoader />,
+    errorElement: <RouteError />,
+    children: [{ path: ROUTES.termsOfUse, lazy: page(() => import('../features/legal/routes/terms-of-use.tsx')) }],
   },
   { path: '*', element: <Navigate to={ROUTES.notFound} replace /> },
 ];

@@ -11,10 +11,13 @@ export function Page({
   title,
   children,
   headingHidden = false,
+  narrow = false,
 }: {
   title: string;
   children?: ReactNode;
   headingHidden?: boolean;
+  /** A one-column screen (sign-in and its steps): centred at a readable width instead of pinned left. */
+  narrow?: boolean;
 }) {
   const { tenant } = useBrand();
   const documentTitle = `${title} · ${tenant.title}`;
@@ -22,7 +25,7 @@ export function Page({
   useLayoutEffect(() => {
     document.title = documentTitle;
   }, [documentTitle]);
-  return (
+  const content = (
     <>
       {/* Focusable from script (not by Tab) so a screen can move focus to its heading after navigation. */}
       <h1 className={headingHidden ? 'visually-hidden' : undefined} tabIndex={-1}>
@@ -31,4 +34,5 @@ export function Page({
       {children}
     </>
   );
+  return narrow ? <div className="narrow-page">{content}</div> : content;
 }

@@ -27,7 +27,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
 export default function GoogleLoginRoute() {
   const { error } = useLoaderData<typeof loader>();
   return (
-    <Page title="Sign in with Google">
+    <Page title="Sign in with Google" narrow>
       <div className={styles.card}>
         {error ? <FormAlert message={error} /> : <p role="status">Taking you to the portal…</p>}
         <p className={styles.links}>

@@ -10,7 +10,7 @@ export default function LoginVerifyRoute() {
   const maskedEmail = storage.get('maskedEmail');
   const maskedPhone = storage.get('maskedPhone');
   return (
-    <Page title="Verify it’s you">
+    <Page title="Verify it’s you" narrow>
       <p>
         We sent a 6-digit verification code to {maskedEmail ? <strong>{maskedEmail}</strong> : 'your e-mail'}
         {maskedPhone ? (

@@ -22,7 +22,7 @@ function GoogleSignIn() {
 export default function LoginRoute() {
   if (readSession()) return <Navigate to={ROUTES.actionNeeded} replace />;
   return (
-    <Page title="Sign in">
+    <Page title="Sign in" narrow>
       <p>Sign in to act on the prescriptions that need you.</p>
       <LoginFormCard />
       <GoogleSignIn />

@@ -19,7 +19,7 @@ export default function PasswordResetRequestRoute() {
     formState: { errors },
   } = useForm<z.infer<typeof schema>>({ resolver: zodResolver(schema) });
   return (
-    <Page title="Reset your password">
+    <Page title="Reset your password" narrow>
       {mutation.isSuccess ? (
         <div className={styles.card}>
           <p role="status">{PASSWORD_RESET_MESSAGES.requested}</p>

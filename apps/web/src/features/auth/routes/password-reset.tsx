@@ -70,7 +70,7 @@ function ResetForm({ token }: { token: string }) {
 export default function PasswordResetRoute() {
   const { token } = useParams();
   return (
-    <Page title="Choose a new password">
+    <Page title="Choose a new password" narrow>
       {token ? <ResetForm token={token} /> : <Navigate to={ROUTES.passwordResetRequest} replace />}
     </Page>
   );
