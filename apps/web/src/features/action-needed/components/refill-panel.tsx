@@ -14,7 +14,7 @@ import {
 } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type UseFormRegisterReturn, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { useAuthorizeRefillErx } from '../api/authorize-refill-erx.ts';
@@ -216,22 +216,11 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
               ) : null}
             </fieldset>
             {postponing ? (
-              <label className={styles.label} htmlFor={ids.denyDate}>
-                Ask me again on (MM/DD/YYYY)
-                <input
-                  id={ids.denyDate}
-                  inputMode="numeric"
-                  autoComplete="off"
-                  aria-invalid={denyForm.formState.errors.date ? true : undefined}
-                  aria-describedby={denyForm.formState.errors.date ? `${ids.denyDate}-error` : undefined}
-                  {...denyForm.register('date')}
-                />
-                {denyForm.formState.errors.date ? (
-                  <span id={`${ids.denyDate}-error`} className={styles.fieldError}>
-                    {denyForm.formState.errors.date.message}
-                  </span>
-                ) : null}
-              </label>
+              <AskAgainDateField
+                id={ids.denyDate}
+                error={denyForm.formState.errors.date?.message}
+                {...denyForm.register('date')}
+              />
             ) : null}
             <div className={styles.row}>
               <button type="submit" className={styles.secondary} disabled={busy}>
@@ -254,22 +243,7 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
         })}
       >
         <h3 id="postpone-heading">Postpone</h3>
-        <label className={styles.label} htmlFor={ids.date}>
-          Ask me again on (MM/DD/YYYY)
-          <input
-            id={ids.date}
-            inputMode="numeric"
-            autoComplete="off"
-            aria-invalid={postponeForm.formState.errors.date ? true : undefined}
-            aria-describedby={postponeForm.formState.errors.date ? `${ids.date}-error` : undefined}
-            {...postponeForm.register('date')}
-          />
-          {postponeForm.formState.errors.date ? (
-            <span id={`${ids.date}-error`} className={styles.fieldError}>
-              {postponeForm.formState.errors.date.message}
-            </span>
-          ) : null}
-        </label>
+        <AskAgainDateField id={ids.date} error={postponeForm.formState.errors.date?.message} {...postponeForm.register('date')} />
         <div className={styles.row}>
           <button type="submit" className={styles.secondary} disabled={busy}>
             Postpone
@@ -277,5 +251,27 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
         </div>
       </form>
     </section>
+  );
+}
+
+/** 'Ask me again on (MM/DD/YYYY)' with its error: the Postpone form and the postponing denial reason. */
+function AskAgainDateField({ id, error, ...field }: { id: string; error: string | undefined } & UseFormRegisterReturn) {
+  return (
+    <label className={styles.label} htmlFor={id}>
+      Ask me again on (MM/DD/YYYY)
+      <input
+        id={id}
+        inputMode="numeric"
+        autoComplete="off"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        {...field}
+      />
+      {error ? (
+        <span id={`${id}-error`} className={styles.fieldError}>
+          {error}
+        </span>
+      ) : null}
+    </label>
   );
 }
