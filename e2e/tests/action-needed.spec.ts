@@ -50,6 +50,11 @@ test('keyboard only: authorise a refill by fax; the item leaves the list and the
   await expectAccessible(page);
   await tabTo(page, /^Authorize by fax$/);
   await page.keyboard.press('Enter');
+  // What goes to the pharmacy, shown before it goes; confirmed by keyboard too.
+  const confirm = page.getByRole('dialog', { name: 'Send this refill authorization by fax?' });
+  await expect(confirm).toContainText('To the pharmacy, by fax:');
+  await tabTo(page, /^Send by fax$/);
+  await page.keyboard.press('Enter');
   await expect(page.getByText('Refill authorized by fax.')).toBeVisible();
   await expect(page).toHaveURL(/\/action-needed$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Action Needed' })).toBeFocused();
@@ -72,6 +77,10 @@ test('alternative medication: print the request in a new window, then send a cho
   await popup.close();
   await page.getByRole('radio').first().check();
   await page.getByRole('button', { name: 'Send to pharmacy' }).click();
+  await page
+    .getByRole('dialog', { name: 'Send this choice to the pharmacy?' })
+    .getByRole('button', { name: 'Send choice' })
+    .click();
   await expect(page.getByText(/^Sent: /)).toBeVisible();
   await page.getByRole('link', { name: /^Alternative medications/ }).click();
   await expect.poll(() => categoryCount(page, 'Alternative medications')).toBe(before - 1);
@@ -109,6 +118,9 @@ test('phone exception: a wrong shape is refused, the corrected number clears it'
   await expect(page.getByText('Enter a phone number as (555) 555-5555.')).toBeVisible();
   await input.fill('(614) 555-0199');
   await page.getByRole('button', { name: 'Save phone number' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Send this phone number to the pharmacy?' });
+  await expect(confirm).toContainText('614.555.0199');
+  await confirm.getByRole('button', { name: 'Send number' }).click();
   await expect(page.getByText('Phone number corrected.')).toBeVisible();
   await page.getByRole('link', { name: /^Phone exceptions/ }).click();
   await expect.poll(() => categoryCount(page, 'Phone exceptions')).toBeLessThan(before);

@@ -15,6 +15,10 @@ test('a refill request posted by the pharmacy simulator reaches the prescriber, 
   await expect(page.getByText('Refill authorization requested by the pharmacy')).toBeVisible();
   await expectAccessible(page);
   await page.getByRole('button', { name: 'Authorize by fax' }).click();
+  await page
+    .getByRole('dialog', { name: 'Send this refill authorization by fax?' })
+    .getByRole('button', { name: 'Send by fax' })
+    .click();
   await expect(page.getByText('Refill authorized by fax.')).toBeVisible();
   await expect(page).toHaveURL(/\/action-needed$/);
   await page.goto(`/action-needed/${prescription}/refillAuth`);

@@ -50,6 +50,10 @@ test('a decision reaches the pharmacy’s webhook, signed, and the timeline says
     await signInAs(doctor, 'dr.morgan@demo.hcp');
     await doctor.goto(`/action-needed/${prescription}/refillAuth`);
     await doctor.getByRole('button', { name: 'Authorize by fax' }).click();
+    await doctor
+      .getByRole('dialog', { name: 'Send this refill authorization by fax?' })
+      .getByRole('button', { name: 'Send by fax' })
+      .click();
     await expect(doctor.getByText('Refill authorized by fax.')).toBeVisible();
 
     await expect.poll(() => received.filter((r) => r.body.includes(prescription)).length, { timeout: 15_000 }).toBe(1);

@@ -211,6 +211,33 @@ describe('refill actions', () => {
     expect((await row(prescription.id))?.refills).toBe(3);
   });
 
+  it('saves “don’t ask me again before sending” with a faxed decision, keeps it out of the pharmacy’s message, and saves nothing when refused', async () => {
+    const userRow = async () => (await t.database.db.select().from(s.users).where(eq(s.users.id, morgan.userID)))[0];
+    await t.database.db.update(s.users).set({ skipSendConfirmation: false }).where(eq(s.users.id, morgan.userID));
+    const { prescription } = await pick('refillAuth');
+    // A refused call saves nothing, the choice included (an id outside the user's reach).
+    const missing = await write(rxUrl('00000000-0000-4000-8000-000000000000', 'refills-denied'), {
+      reason: 'NEED_OFFICE_VISIT',
+      senderName: 'Dr. Alex Morgan',
+      skipSendConfirmation: true,
+    });
+    expect(missing.statusCode).toBe(404);
+    expect((await userRow())?.skipSendConfirmation).toBe(false);
+
+    const res = await write(rxUrl(prescription.id, 'refills-denied'), {
+      reason: 'NEED_OFFICE_VISIT',
+      senderName: 'Dr. Alex Morgan',
+      skipSendConfirmation: true,
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await userRow())?.skipSendConfirmation).toBe(true);
+    const [message] = await outboxOf(prescription.id);
+    expect(JSON.stringify(message?.payload)).not.toContain('skipSendConfirmation');
+    const details = await injectAs(t.app, morgan, { method: 'GET', url: `/api/mdo/v1/users/${morgan.userID}/mdo-user-details` });
+    expect(details.json().mdOfficeUserPrefs.skipSendConfirmation).toBe(true);
+    await t.database.db.update(s.users).set({ skipSendConfirmation: false }).where(eq(s.users.id, morgan.userID));
+  });
+
   it('a repeated request id answers the first answer and acts once', async () => {
     const { prescription } = await pick('refillAuth');
     const requestId = generateRequestId();

@@ -51,6 +51,16 @@ describe('user preferences', () => {
     expect(audits?.n).toBe(2);
   });
 
+  it('saves the check before faxed decisions when sent, and leaves it as it is when left out', async () => {
+    const on = await post(staff, staff.userID, { ...prefs, skipSendConfirmation: true });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(on.json().mdOfficeUserPrefs.skipSendConfirmation).toBe(true);
+    const untouched = await post(staff, staff.userID, prefs);
+    expect(untouched.json().mdOfficeUserPrefs.skipSendConfirmation).toBe(true);
+    const off = await post(staff, staff.userID, { ...prefs, skipSendConfirmation: false });
+    expect(off.json().mdOfficeUserPrefs.skipSendConfirmation).toBe(false);
+  });
+
   it('takes a name with a hyphen and an apostrophe, and still refuses other signs', async () => {
     const named = await post(staff, staff.userID, { ...prefs, userName: "Mary-Jane O'Neil" });
     expect(named.statusCode, named.body).toBe(200);

@@ -138,6 +138,8 @@ export const users = pgTable(
     googleSubject: text('google_subject'),
     skipPriorAuthDismissNotice: boolean('skip_prior_auth_dismiss_notice').notNull().default(false),
     skipErxConfirmation: boolean('skip_erx_confirmation').notNull().default(true),
+    /** Our addition (issue 21): no 'what will be sent, to whom' check before a decision goes to the pharmacy. */
+    skipSendConfirmation: boolean('skip_send_confirmation').notNull().default(false),
     /** The user gets the practice's e-mail digest of new requests (issue 20); off in their Preferences. */
     newRequestNotices: boolean('new_request_notices').notNull().default(true),
     failedLogins: integer('failed_logins').notNull().default(0),

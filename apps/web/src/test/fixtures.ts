@@ -68,7 +68,12 @@ export const userDetails = (overrides: Partial<UserDetails> = {}): UserDetails =
   role: 'mdo.user',
   mdOfficeUser: { userType: 'mdo_user.prescriber', role: 'MD' },
   mdOfficePrefs: { prescribeVia: 'eRx', harrowPortalAccess: false, prescribingEnabled: false, notOnboarded: false },
-  mdOfficeUserPrefs: { skipPriorAuthDismissNotice: false, skipErxConfirmation: false, newRequestNotices: true },
+  mdOfficeUserPrefs: {
+    skipPriorAuthDismissNotice: false,
+    skipErxConfirmation: false,
+    skipSendConfirmation: false,
+    newRequestNotices: true,
+  },
   details: { mdOfficeId: 'o1', mdStaffId: 's1' },
   isVAMPracticeUser: false,
   brand: 'main',

@@ -147,20 +147,27 @@ export type RxListItem = z.infer<typeof rxListItemSchema>;
 export const rxListResponseSchema = z.array(rxListItemSchema);
 
 const senderName = z.string().trim().min(1, { message: 'Sender name is required.' }).max(120);
+/**
+ * 'Don't ask me again before sending', ticked in the confirmation that showed what goes to the pharmacy
+ * (issue 21): saved as the user's preference with the call, as skipErxConfirmation is for eRx.
+ */
+const skipSendConfirmation = z.boolean().optional();
 
 export const refillAuthorizedFaxSchema = z.object({
   refills: z.number().int().min(0).max(11),
   sig: z.string().trim().min(1, { message: 'Sig is required.' }).max(1000),
   senderName,
+  skipSendConfirmation,
 });
 export const refillAuthorizedErxSchema = z.object({ skipErxConfirmation: z.boolean().optional() });
-export const refillDeniedSchema = z.object({ reason: z.enum(REFILL_DENIAL_REASONS), senderName });
+export const refillDeniedSchema = z.object({ reason: z.enum(REFILL_DENIAL_REASONS), senderName, skipSendConfirmation });
 export const refillPostponedSchema = z.object({ refillPostponedToDate: isoDateSchema, senderName });
 export const alternativeMedSchema = z.object({
   noSubstitute: z.boolean(),
   selectedAlternativeMed: z.string().trim().max(200).nullable().optional(),
   notes: z.string().max(2000).optional(),
   senderName,
+  skipSendConfirmation,
 });
 const prescriptionIds = z
   .array(z.uuid({ message: 'Each prescription id must be a prescription id.' }))
@@ -175,12 +182,14 @@ export const mdSignatureReceivedSchema = z.object({ prescriptionIds });
 export const chartNotesSentSchema = z.object({
   chartNote: z.string().trim().min(1, { message: 'Chart note is required.' }).max(5000),
   isICD10TriedAndFailed: z.boolean(),
+  skipSendConfirmation,
 });
 export const resolveExceptionsSchema = z.object({
   patientPhoneNumberUpdates: z
     .array(z.object({ patientId: z.uuid({ message: 'patientId must be a patient id.' }), phoneNumber: usPhoneSchema }))
     .min(1)
     .max(100),
+  skipSendConfirmation,
 });
 
 /** The answer of every action call: which prescriptions changed (spec §7 rejects a status of 'ERROR'). */

@@ -55,6 +55,8 @@ export const userDetailsSchema = z.object({
   mdOfficeUserPrefs: z.object({
     skipPriorAuthDismissNotice: z.boolean(),
     skipErxConfirmation: z.boolean(),
+    /** Our addition (issue 21): no confirmation of what will be sent before a decision goes to the pharmacy. */
+    skipSendConfirmation: z.boolean(),
     /** Our addition (issue 20): the user gets the practice's e-mail digest of new requests. */
     newRequestNotices: z.boolean(),
   }),
@@ -78,6 +80,7 @@ export const userPreferencesSchema = z.object({
   skipErxConfirmation: z.boolean(),
   /** Optional so that a client that does not know it leaves it as it is. */
   newRequestNotices: z.boolean().optional(),
+  skipSendConfirmation: z.boolean().optional(),
 });
 export type UserPreferences = z.infer<typeof userPreferencesSchema>;
 export type UserPreferencesFormValues = z.input<typeof userPreferencesSchema>;

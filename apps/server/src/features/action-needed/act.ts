@@ -15,7 +15,13 @@ import { assertMayAct } from '../../lib/office-scope.ts';
 import type { SignedInContext } from '../../lib/route-helpers.ts';
 import * as repo from './repository.ts';
 
-export type ActionContext = SignedInContext;
+export interface ActionContext extends SignedInContext {
+  /**
+   * 'Don't ask me again before sending' ticked in the confirmation of this very call (issue 21): saved in the
+   * action's transaction, as the eRx call saves its own choice. Undefined leaves the preference as it is.
+   */
+  skipSendConfirmation?: boolean | undefined;
+}
 
 export const PRESCRIPTION_NOT_FOUND = 'Prescription not found.';
 
@@ -36,6 +42,13 @@ export interface ActionDeps {
   todayIso: () => string;
 }
 export type Act = ReturnType<typeof createAct>;
+
+/** Saves the 'don't ask me again before sending' choice given with a call, inside its transaction. */
+export async function saveSendChoice(tx: Executor, ctx: ActionContext): Promise<void> {
+  if (typeof ctx.skipSendConfirmation === 'boolean') {
+    await repo.setUserPreference(tx, ctx.userId, { skipSendConfirmation: ctx.skipSendConfirmation });
+  }
+}
 
 export function createAct({ db, todayIso }: ActionDeps) {
   return async function act(
@@ -59,6 +72,7 @@ export function createAct({ db, todayIso }: ActionDeps) {
           const state = { ...rx, refillDue: isRefillDue(rx.needsRefillAuth, rx.refillPostponedUntil, today) };
           if (!isActionAllowed(action, state)) throw new AppError('CONFLICT', CONFLICT_MESSAGES[action]);
         }
+        await saveSendChoice(tx, ctx);
         for (const rx of rows) {
           const { event, data, changes, notify } = step(rx);
           await repo.updatePrescription(tx, rx.id, changes);

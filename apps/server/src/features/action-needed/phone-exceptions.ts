@@ -5,7 +5,7 @@ import { auditingRefusals, entryOf, writeAudit } from '../../lib/audit.ts';
 import { recordDecision } from '../../lib/decisions.ts';
 import { AppError } from '../../lib/errors.ts';
 import { assertMayAct } from '../../lib/office-scope.ts';
-import type { ActionContext } from './act.ts';
+import { type ActionContext, saveSendChoice } from './act.ts';
 import * as repo from './repository.ts';
 
 export function phoneExceptionActions(db: Database) {
@@ -43,6 +43,7 @@ export function phoneExceptionActions(db: Database) {
             await repo.setPatientPhones(tx, update.patientId, [update.phoneNumber, ...others]);
           }
           await repo.clearPhoneExceptions(tx, patientIds);
+          await saveSendChoice(tx, ctx);
           const corrected = new Map(updates.map((u) => [u.patientId, u.phoneNumber]));
           for (const rx of open) {
             await recordDecision(tx, {

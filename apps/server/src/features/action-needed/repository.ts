@@ -120,7 +120,7 @@ export async function updatePrescription(db: Executor, id: string, changes: Part
 export async function setUserPreference(
   db: Executor,
   userId: string,
-  prefs: { skipErxConfirmation?: boolean; skipPriorAuthDismissNotice?: boolean },
+  prefs: { skipErxConfirmation?: boolean; skipPriorAuthDismissNotice?: boolean; skipSendConfirmation?: boolean },
 ) {
   await db.update(users).set(prefs).where(eq(users.id, userId));
 }

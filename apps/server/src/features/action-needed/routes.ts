@@ -19,7 +19,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
-import { type SignedInContext, sendJsonText, signedInContext } from '../../lib/route-helpers.ts';
+import { sendJsonText, signedInContext } from '../../lib/route-helpers.ts';
+import type { ActionContext } from './act.ts';
 import { alternativeMedsRequestHtml } from './print.ts';
 import type { ActionNeededService } from './service.ts';
 
@@ -57,11 +58,13 @@ export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededSe
   function rxAction<B extends z.ZodType>(
     path: string,
     body: B,
-    act: (ctx: SignedInContext, id: string, input: z.infer<B>) => Promise<ActionResult>,
+    act: (ctx: ActionContext, id: string, input: z.infer<B>) => Promise<ActionResult>,
   ) {
-    app.post(rx(path), { ...write, schema: { tags, params: rxParams, body, response: result } }, async (request) =>
-      act(signedInContext(request), request.params.id, request.body as z.infer<B>),
-    );
+    app.post(rx(path), { ...write, schema: { tags, params: rxParams, body, response: result } }, async (request) => {
+      // The confirmation choice travels with the call but is the user's, not part of what the pharmacy hears.
+      const { skipSendConfirmation, ...input } = request.body as z.infer<B> & { skipSendConfirmation?: boolean };
+      return act({ ...signedInContext(request), skipSendConfirmation }, request.params.id, input as z.infer<B>);
+    });
   }
   rxAction('refills-authorized/fax', refillAuthorizedFaxSchema, service.refillAuthorizedFax);
   rxAction('refills-authorized/erx', refillAuthorizedErxSchema, service.refillAuthorizedErx);
@@ -83,7 +86,11 @@ export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededSe
   app.post(
     '/api/mdo/v1/patient-numbers/resolve-exceptions',
     { ...write, schema: { tags, body: resolveExceptionsSchema, response: result } },
-    async (request) => service.resolvePhoneExceptions(signedInContext(request), request.body.patientPhoneNumberUpdates),
+    async (request) =>
+      service.resolvePhoneExceptions(
+        { ...signedInContext(request), skipSendConfirmation: request.body.skipSendConfirmation },
+        request.body.patientPhoneNumberUpdates,
+      ),
   );
 
   app.get(rx('alternative-meds-request-print'), { ...read, schema: { tags, params: rxParams } }, async (request, reply) => {

@@ -13,6 +13,7 @@ export async function findUserDetails(db: Executor, userId: string) {
       userType: users.userType,
       skipPriorAuthDismissNotice: users.skipPriorAuthDismissNotice,
       skipErxConfirmation: users.skipErxConfirmation,
+      skipSendConfirmation: users.skipSendConfirmation,
       newRequestNotices: users.newRequestNotices,
       staffRole: mdStaff.role,
       mdStaffId: users.mdStaffId,
@@ -46,7 +47,7 @@ export async function updateUserPreferences(
   db: Executor,
   userId: string,
   values: Pick<typeof users.$inferInsert, 'displayName' | 'phone' | 'skipPriorAuthDismissNotice' | 'skipErxConfirmation'> &
-    Partial<Pick<typeof users.$inferInsert, 'newRequestNotices'>>,
+    Partial<Pick<typeof users.$inferInsert, 'newRequestNotices' | 'skipSendConfirmation'>>,
 ): Promise<boolean> {
   const rows = await db
     .update(users)

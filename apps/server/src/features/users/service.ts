@@ -38,6 +38,7 @@ export function createUsersService(deps: { db: Database }) {
       mdOfficeUserPrefs: {
         skipPriorAuthDismissNotice: row.skipPriorAuthDismissNotice,
         skipErxConfirmation: row.skipErxConfirmation,
+        skipSendConfirmation: row.skipSendConfirmation,
         newRequestNotices: row.newRequestNotices,
       },
       details: { mdOfficeId: row.office?.id ?? null, mdStaffId: row.mdStaffId ?? null },
@@ -69,6 +70,7 @@ export function createUsersService(deps: { db: Database }) {
           skipPriorAuthDismissNotice: prefs.skipPriorAuthDismissNotice,
           skipErxConfirmation: prefs.skipErxConfirmation,
           ...(prefs.newRequestNotices === undefined ? {} : { newRequestNotices: prefs.newRequestNotices }),
+          ...(prefs.skipSendConfirmation === undefined ? {} : { skipSendConfirmation: prefs.skipSendConfirmation }),
         });
         if (!changed) throw notFound('User');
         await writeAudit(tx, {

@@ -33,3 +33,7 @@ export function usePrescriptionAction<Input extends { prescriptionId?: string; p
     },
   });
 }
+
+/** The send-confirmation choice a decision call carries (skipSendConfirmation), to keep the cached user true. */
+export const savesSendChoice = (input: { skipSendConfirmation?: true | undefined }) =>
+  input.skipSendConfirmation ? { skipSendConfirmation: true } : null;

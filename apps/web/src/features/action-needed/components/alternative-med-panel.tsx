@@ -8,7 +8,9 @@ import { getAlternativeMedsPrint } from '../api/get-alternative-meds-print.ts';
 import { useSendAlternativeMed } from '../api/send-alternative-med.ts';
 import { SUBSTITUTION_REASON_TEXT } from '../utils/labels.ts';
 import styles from './action-needed.module.css';
+import { patientName } from './patient-card.tsx';
 import { failure, type PanelProps } from './refill-panel.tsx';
+import { sendChoice, useSendConfirmation } from './send-confirmation.tsx';
 
 const NO_SUBSTITUTE = '__no_substitute__';
 const schema = z.object({
@@ -24,8 +26,10 @@ export function AlternativeMedPanel({ entry, user, onDone }: PanelProps) {
   const send = useSendAlternativeMed();
   const form = useForm<z.infer<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { notes: '' } });
   const error = form.formState.errors.choice?.message;
+  const { confirmSend, dialog: sendDialog } = useSendConfirmation(user);
   return (
     <section className={styles.panel} aria-labelledby="alt-heading">
+      {sendDialog}
       <h2 id="alt-heading">Alternative medication</h2>
       <p>{SUBSTITUTION_REASON_TEXT[rx.substitutionStatus ?? ''] ?? 'The pharmacy proposes an alternative.'}</p>
       <FormAlert message={failure(send.error)} />
@@ -35,16 +39,31 @@ export function AlternativeMedPanel({ entry, user, onDone }: PanelProps) {
         aria-labelledby="alt-heading"
         onSubmit={form.handleSubmit(({ choice, notes }) => {
           const noSubstitute = choice === NO_SUBSTITUTE;
-          send.mutate(
-            {
-              prescriptionId: rx.id,
-              noSubstitute,
-              selectedAlternativeMed: noSubstitute ? null : choice,
-              notes,
-              senderName: user.userName,
-            },
-            { onSuccess: () => onDone(noSubstitute ? 'Sent: no substitution.' : `Sent: ${choice}.`) },
-          );
+          confirmSend({
+            title: 'Send this choice to the pharmacy?',
+            confirmLabel: 'Send choice',
+            summary: (
+              <p>
+                To the pharmacy, by fax, for {patientName(entry.patient)}:{' '}
+                {noSubstitute
+                  ? `no substitution, dispense ${rx.drugName} as prescribed`
+                  : `dispense ${choice} instead of ${rx.drugName}`}
+                {notes ? `. Notes: “${notes}”` : ''}. Signed {user.userName}.
+              </p>
+            ),
+            send: (skip) =>
+              send.mutate(
+                {
+                  prescriptionId: rx.id,
+                  noSubstitute,
+                  selectedAlternativeMed: noSubstitute ? null : choice,
+                  notes,
+                  senderName: user.userName,
+                  ...sendChoice(skip),
+                },
+                { onSuccess: () => onDone(noSubstitute ? 'Sent: no substitution.' : `Sent: ${choice}.`) },
+              ),
+          });
         })}
       >
         <fieldset className={styles.fieldset} aria-describedby={error ? 'alt-error' : undefined}>

@@ -6,11 +6,14 @@ import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { useResolvePhoneExceptions } from '../api/resolve-phone-exceptions.ts';
 import styles from './action-needed.module.css';
+import { patientName } from './patient-card.tsx';
 import { failure, type PanelProps } from './refill-panel.tsx';
+import { sendChoice, useSendConfirmation } from './send-confirmation.tsx';
 
 const schema = z.object({ phoneNumber: usPhoneSchema });
 
-export function PhoneExceptionPanel({ entry, onDone }: PanelProps) {
+export function PhoneExceptionPanel({ entry, user, onDone }: PanelProps) {
+  const { confirmSend, dialog: sendDialog } = useSendConfirmation(user);
   const phoneId = useId();
   const resolve = useResolvePhoneExceptions();
   const form = useForm<z.infer<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { phoneNumber: '' } });
@@ -18,6 +21,7 @@ export function PhoneExceptionPanel({ entry, onDone }: PanelProps) {
   const numbers = entry.patient.phoneNumbers;
   return (
     <section className={styles.panel} aria-labelledby="phone-heading">
+      {sendDialog}
       <h2 id="phone-heading">Phone number exception</h2>
       <p>
         The pharmacy could not reach the patient at{' '}
@@ -29,10 +33,25 @@ export function PhoneExceptionPanel({ entry, onDone }: PanelProps) {
         className={styles.fieldset}
         aria-labelledby="phone-heading"
         onSubmit={form.handleSubmit(({ phoneNumber }) =>
-          resolve.mutate(
-            { prescriptionIds: [entry.prescription.id], updates: [{ patientId: entry.patient.id, phoneNumber }] },
-            { onSuccess: () => onDone('Phone number corrected.') },
-          ),
+          confirmSend({
+            title: 'Send this phone number to the pharmacy?',
+            confirmLabel: 'Send number',
+            summary: (
+              <p>
+                To the pharmacy: {patientName(entry.patient)} can be reached at {formatPhoneDisplay(phoneNumber)}. It becomes the
+                patient’s first number.
+              </p>
+            ),
+            send: (skip) =>
+              resolve.mutate(
+                {
+                  prescriptionIds: [entry.prescription.id],
+                  updates: [{ patientId: entry.patient.id, phoneNumber }],
+                  ...sendChoice(skip),
+                },
+                { onSuccess: () => onDone('Phone number corrected.') },
+              ),
+          }),
         )}
       >
         <label className={styles.label} htmlFor={phoneId}>

@@ -9,7 +9,9 @@ import { useSendChartNotes } from '../api/send-chart-notes.ts';
 import { PRIOR_AUTH_METHOD_TEXT, PRIOR_AUTH_STATUS_TEXT } from '../utils/labels.ts';
 import styles from './action-needed.module.css';
 import { ConfirmDialog } from './confirm-dialog.tsx';
+import { patientName } from './patient-card.tsx';
 import { failure, type PanelProps } from './refill-panel.tsx';
+import { sendChoice, useSendConfirmation } from './send-confirmation.tsx';
 
 const chartSchema = z.object({
   chartNote: z.string().trim().min(1, { message: 'Enter the chart notes.' }).max(5000),
@@ -23,6 +25,7 @@ export function PriorAuthPanel({ entry, user, onDone }: PanelProps) {
   const chart = useSendChartNotes();
   const dismiss = useDismissPriorAuth();
   const [noticeOpen, setNoticeOpen] = useState(false);
+  const { confirmSend, dialog: sendDialog } = useSendConfirmation(user);
   const form = useForm<z.infer<typeof chartSchema>>({
     resolver: zodResolver(chartSchema),
     defaultValues: { chartNote: '', isICD10TriedAndFailed: false },
@@ -39,6 +42,7 @@ export function PriorAuthPanel({ entry, user, onDone }: PanelProps) {
 
   return (
     <section className={styles.panel} aria-labelledby="pa-heading">
+      {sendDialog}
       <h2 id="pa-heading">Prior authorization</h2>
       <p>
         {PRIOR_AUTH_STATUS_TEXT[status] ?? status}
@@ -70,7 +74,24 @@ export function PriorAuthPanel({ entry, user, onDone }: PanelProps) {
           className={styles.fieldset}
           aria-labelledby="chart-heading"
           onSubmit={form.handleSubmit((v) =>
-            chart.mutate({ prescriptionId: rx.id, ...v }, { onSuccess: () => onDone('Chart notes sent.') }),
+            confirmSend({
+              title: 'Send these chart notes?',
+              confirmLabel: 'Send chart notes',
+              summary: (
+                <>
+                  <p>
+                    To the pharmacy, by fax, for the prior authorization of {rx.drugName} for {patientName(entry.patient)}
+                    {v.isICD10TriedAndFailed ? ' (ICD-10 alternatives tried and failed)' : ''}:
+                  </p>
+                  <blockquote>{v.chartNote}</blockquote>
+                </>
+              ),
+              send: (skip) =>
+                chart.mutate(
+                  { prescriptionId: rx.id, ...v, ...sendChoice(skip) },
+                  { onSuccess: () => onDone('Chart notes sent.') },
+                ),
+            }),
           )}
         >
           <h3 id="chart-heading">{status === 'PRIOR_AUTH_ICD10_NEEDED' ? 'ICD-10 code and chart notes' : 'Chart notes'}</h3>

@@ -24,6 +24,8 @@ import type { Entry } from '../api/get-action-needed.ts';
 import { usePostponeRefill } from '../api/postpone-refill.ts';
 import styles from './action-needed.module.css';
 import { ConfirmDialog } from './confirm-dialog.tsx';
+import { patientName } from './patient-card.tsx';
+import { sendChoice, useSendConfirmation } from './send-confirmation.tsx';
 
 export const DENIAL_REASON_LABELS: Record<RefillDenialReason, string> = {
   NEED_OFFICE_VISIT: 'The patient needs an office visit',
@@ -86,6 +88,8 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
   const deny = useDenyRefill();
   const postpone = usePostponeRefill();
   const [confirming, setConfirming] = useState(false);
+  const { confirmSend, dialog: sendDialog } = useSendConfirmation(user);
+  const about = `${rx.drugName}${rx.strength ? ` ${rx.strength}` : ''} for ${patientName(entry.patient)}`;
   const faxForm = useForm<z.input<typeof faxSchema>, unknown, z.output<typeof faxSchema>>({
     resolver: zodResolver(faxSchema),
     defaultValues: { refills: rx.refills, sig: rx.sig ?? '' },
@@ -114,6 +118,7 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
 
   return (
     <section className={styles.panel} aria-labelledby="refill-heading">
+      {sendDialog}
       <h2 id="refill-heading">Refill authorization</h2>
       <FormAlert message={failure(fax.error ?? erx.error ?? deny.error ?? postpone.error)} />
 
@@ -124,10 +129,20 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
             aria-labelledby="fax-heading"
             noValidate
             onSubmit={faxForm.handleSubmit((v) =>
-              fax.mutate(
-                { prescriptionId: rx.id, refills: v.refills, sig: v.sig, senderName },
-                { onSuccess: () => onDone('Refill authorized by fax.') },
-              ),
+              confirmSend({
+                title: 'Send this refill authorization by fax?',
+                confirmLabel: 'Send by fax',
+                summary: (
+                  <p>
+                    To the pharmacy, by fax: {about}. {v.refills} refill(s), “{v.sig}”. Signed {senderName}.
+                  </p>
+                ),
+                send: (skip) =>
+                  fax.mutate(
+                    { prescriptionId: rx.id, refills: v.refills, sig: v.sig, senderName, ...sendChoice(skip) },
+                    { onSuccess: () => onDone('Refill authorized by fax.') },
+                  ),
+              }),
             )}
           >
             <h3 id="fax-heading">Authorize{preferred === 'Fax' ? ' (your practice prefers fax)' : ''}</h3>
@@ -197,7 +212,21 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
             onSubmit={denyForm.handleSubmit((v) => {
               const until = v.reason === 'POSTPONE_REFILL_AUTH' ? parseDateInput(v.date ?? '') : null;
               if (until) return postponeTo(until);
-              deny.mutate({ prescriptionId: rx.id, reason: v.reason, senderName }, { onSuccess: () => onDone('Refill denied.') });
+              confirmSend({
+                title: 'Send this refill denial?',
+                confirmLabel: 'Send denial',
+                summary: (
+                  <p>
+                    To the pharmacy, by fax: {about}. Refill denied: {DENIAL_REASON_LABELS[v.reason].toLowerCase()}. Signed{' '}
+                    {senderName}.
+                  </p>
+                ),
+                send: (skip) =>
+                  deny.mutate(
+                    { prescriptionId: rx.id, reason: v.reason, senderName, ...sendChoice(skip) },
+                    { onSuccess: () => onDone('Refill denied.') },
+                  ),
+              });
             })}
           >
             <h3 id="deny-heading">Deny</h3>

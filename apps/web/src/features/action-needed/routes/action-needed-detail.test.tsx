@@ -46,6 +46,13 @@ describe('refill authorization screen', () => {
     await userEvent.clear(screen.getByLabelText('Sig (directions)'));
     await userEvent.type(screen.getByLabelText('Sig (directions)'), 'Take one at night');
     await userEvent.click(screen.getByRole('button', { name: 'Authorize by fax' }));
+    // What goes, how and to whom, before it goes (issue 21); nothing is sent until it is confirmed.
+    const dialog = await screen.findByRole('dialog', { name: 'Send this refill authorization by fax?' });
+    expect(dialog).toHaveTextContent(
+      'To the pharmacy, by fax: Atorvastatin 20 mg for Jane Doe. 5 refill(s), “Take one at night”. Signed Dr. Alex Morgan.',
+    );
+    expect(posted(fetchMock, '/refills-authorized/fax')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send by fax' }));
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/action-needed'));
     const [[url, init]] = posted(fetchMock, '/refills-authorized/fax') as [[string, RequestInit]];
     expect(url).toBe(`/api/mdo/v1/prescriptions/${RX}/refills-authorized/fax`);
@@ -82,7 +89,12 @@ describe('refill authorization screen', () => {
           ? {
               status: 200,
               body: userDetails({
-                mdOfficeUserPrefs: { skipErxConfirmation: skip, skipPriorAuthDismissNotice: false, newRequestNotices: true },
+                mdOfficeUserPrefs: {
+                  skipErxConfirmation: skip,
+                  skipPriorAuthDismissNotice: false,
+                  skipSendConfirmation: false,
+                  newRequestNotices: true,
+                },
               }),
             }
           : undefined;
@@ -114,10 +126,83 @@ describe('refill authorization screen', () => {
     expect(JSON.parse(String(posted(fetchMock, '/refills-authorized/erx')[1]?.[1].body))).toEqual({});
   });
 
+  it('a denial shows what goes first; Cancel sends nothing; “don’t ask again” is saved with the call and holds at once', async () => {
+    let skip = false;
+    const fetchMock = stubServer({
+      routes: (url, init) => {
+        if (init.method === 'POST') {
+          if (JSON.parse(String(init.body)).skipSendConfirmation) skip = true;
+          return { status: 200, body: { status: 'OK', prescriptionIds: [RX] } };
+        }
+        return url.includes('/mdo-user-details')
+          ? {
+              status: 200,
+              body: userDetails({
+                mdOfficeUserPrefs: {
+                  skipErxConfirmation: false,
+                  skipPriorAuthDismissNotice: false,
+                  skipSendConfirmation: skip,
+                  newRequestNotices: true,
+                },
+              }),
+            }
+          : undefined;
+      },
+    });
+    const router = renderDetail(`/action-needed/${RX}/refillAuth`);
+    await userEvent.click(await screen.findByLabelText('The patient needs an office visit'));
+    await userEvent.click(screen.getByRole('button', { name: 'Deny refill' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Send this refill denial?' });
+    expect(dialog).toHaveTextContent(
+      'To the pharmacy, by fax: Atorvastatin 20 mg for Jane Doe. Refill denied: the patient needs an office visit. Signed Dr. Alex Morgan.',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(posted(fetchMock, '/refills-denied')).toHaveLength(0);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Deny refill' }));
+    dialog = await screen.findByRole('dialog', { name: 'Send this refill denial?' });
+    await userEvent.click(within(dialog).getByLabelText('Don’t ask me again before sending'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send denial' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/action-needed'));
+    const [[, init]] = posted(fetchMock, '/refills-denied') as [[string, RequestInit]];
+    expect(JSON.parse(String(init.body))).toEqual({
+      reason: 'NEED_OFFICE_VISIT',
+      senderName: 'Dr. Alex Morgan',
+      skipSendConfirmation: true,
+    });
+  });
+
+  it('sends a faxed decision at once when the user chose not to be shown it first', async () => {
+    const fetchMock = stubServer({
+      user: userDetails({
+        mdOfficeUserPrefs: {
+          skipErxConfirmation: false,
+          skipPriorAuthDismissNotice: false,
+          skipSendConfirmation: true,
+          newRequestNotices: true,
+        },
+      }),
+      routes: (_url, init) =>
+        init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+    });
+    renderDetail(`/action-needed/${RX}/refillAuth`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Authorize by fax' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await vi.waitFor(() => expect(posted(fetchMock, '/refills-authorized/fax')).toHaveLength(1));
+    const [[, init]] = posted(fetchMock, '/refills-authorized/fax') as [[string, RequestInit]];
+    expect(JSON.parse(String(init.body))).not.toHaveProperty('skipSendConfirmation');
+  });
+
   it('sends by eRx at once when the user chose not to be asked', async () => {
     const fetchMock = stubServer({
       user: userDetails({
-        mdOfficeUserPrefs: { skipErxConfirmation: true, skipPriorAuthDismissNotice: false, newRequestNotices: true },
+        mdOfficeUserPrefs: {
+          skipErxConfirmation: true,
+          skipPriorAuthDismissNotice: false,
+          skipSendConfirmation: false,
+          newRequestNotices: true,
+        },
       }),
       routes: (_url, init) =>
         init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
@@ -183,6 +268,11 @@ describe('refill authorization screen', () => {
     renderDetail(`/action-needed/${RX}/refillAuth`);
     await userEvent.click(await screen.findByLabelText('The patient needs an office visit'));
     await userEvent.click(screen.getByRole('button', { name: 'Deny refill' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Send this refill denial?' })).getByRole('button', {
+        name: 'Send denial',
+      }),
+    );
     expect(await screen.findByRole('alert')).toHaveTextContent('This prescription no longer needs a refill authorization.');
     expect(reports[0]?.[0]).toBe('Refill Auth Deny Error');
     expect(reports[0]?.[1].prescriptionId).toBe(RX);
@@ -209,6 +299,9 @@ describe('other requests', () => {
     expect(await screen.findByText('Choose an alternative, or no substitution.')).toBeInTheDocument();
     await userEvent.click(screen.getByLabelText('Tradjenta'));
     await userEvent.click(screen.getByRole('button', { name: 'Send to pharmacy' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send this choice to the pharmacy?' });
+    expect(dialog).toHaveTextContent('dispense Tradjenta instead of');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send choice' }));
     await vi.waitFor(() => expect(posted(fetchMock, '/substitution/alternative-med')).toHaveLength(1));
     const [[, init]] = posted(fetchMock, '/substitution/alternative-med') as [[string, RequestInit]];
     expect(JSON.parse(String(init.body))).toEqual({
@@ -253,6 +346,11 @@ describe('other requests', () => {
     await userEvent.clear(input);
     await userEvent.type(input, '(614) 555-0199');
     await userEvent.click(screen.getByRole('button', { name: 'Save phone number' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Send this phone number to the pharmacy?' })).getByRole('button', {
+        name: 'Send number',
+      }),
+    );
     await vi.waitFor(() => expect(posted(fetchMock, '/resolve-exceptions')).toHaveLength(1));
     const [[, init]] = posted(fetchMock, '/resolve-exceptions') as [[string, RequestInit]];
     expect(JSON.parse(String(init.body))).toEqual({

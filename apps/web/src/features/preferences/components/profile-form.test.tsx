@@ -43,6 +43,17 @@ describe('ProfileForm notices', () => {
     await vi.waitFor(() => expect(box).not.toBeChecked());
   });
 
+  it('turns the check before faxed decisions off (or back on) and sends it with the rest', async () => {
+    const fetchMock = setup();
+    const box = screen.getByRole('checkbox', { name: /^Send faxed decisions .* without showing me what will be sent first$/ });
+    expect(box).not.toBeChecked();
+    await userEvent.click(box);
+    await userEvent.click(screen.getByRole('button', { name: 'Save preferences' }));
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(JSON.parse(String(init.body))).toMatchObject({ skipSendConfirmation: true });
+  });
+
   it('is not offered to someone without a practice (the provider’s users get no practice notices)', () => {
     setup(
       userDetails({ userId: 'u1', role: 'provider.admin', mdOfficeUser: null, details: { mdOfficeId: null, mdStaffId: null } }),

@@ -20,6 +20,7 @@ const valuesOf = (user: UserDetails): UserPreferencesFormValues => ({
   phoneNumber: user.phoneNumber ?? '',
   skipPriorAuthDismissNotice: user.mdOfficeUserPrefs.skipPriorAuthDismissNotice,
   skipErxConfirmation: user.mdOfficeUserPrefs.skipErxConfirmation,
+  skipSendConfirmation: user.mdOfficeUserPrefs.skipSendConfirmation,
   newRequestNotices: user.mdOfficeUserPrefs.newRequestNotices,
 });
 
@@ -61,6 +62,11 @@ export function ProfileForm({ user }: { user: UserDetails }) {
         <label className={styles.check}>
           <input type="checkbox" {...register('skipErxConfirmation')} />
           Send eRx refill authorizations without asking me to confirm
+        </label>
+        <label className={styles.check}>
+          <input type="checkbox" {...register('skipSendConfirmation')} />
+          Send faxed decisions (authorizations, denials, chart notes, alternatives, phone numbers) without showing me what will be
+          sent first
         </label>
         {user.details.mdOfficeId ? (
           <label className={styles.check}>

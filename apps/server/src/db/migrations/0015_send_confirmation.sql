@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "skip_send_confirmation" boolean DEFAULT false NOT NULL;
