@@ -130,6 +130,8 @@ test('after “Do not show this again” on the tutorial, focus is on the page h
   await page.goto('/preferences');
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
+  // A person closes it once the page behind has drawn (the dialog can open before a lazy screen has).
+  await expect(page.getByRole('heading', { level: 1, name: 'Preferences' })).toBeAttached();
   await dialog.getByRole('button', { name: 'Do not show this again' }).click();
   await expect(dialog).toBeHidden();
   const focused = () =>

@@ -3,7 +3,7 @@ import { ROUTES } from '@hcp/contract';
 import type { ComponentType } from 'react';
 import { type LoaderFunction, Navigate, type RouteObject } from 'react-router';
 import { FullPageLoader } from '../components/full-page-loader.tsx';
-import { EitherLayout, PublicLayout, SignedInShell } from './layouts.tsx';
+import { PublicLayout } from './layouts.tsx';
 import { RouteError } from './route-error.tsx';
 
 /** A lazy screen module: its component, and a loader when the screen must act before it renders. */
@@ -33,7 +33,7 @@ export const routes: RouteObject[] = [
     ],
   },
   {
-    element: <SignedInShell />,
+    lazy: async () => ({ Component: (await import('./signed-in-shell.tsx')).SignedInShell }),
     hydrateFallbackElement: <FullPageLoader />,
     errorElement: <RouteError />,
     children: [
@@ -65,7 +65,7 @@ export const routes: RouteObject[] = [
   },
   {
     // The terms are for everyone: signed out, the sign-in page's footer links here (issue 21).
-    element: <EitherLayout />,
+    lazy: async () => ({ Component: (await import('./signed-in-shell.tsx')).EitherLayout }),
     hydrateFallbackElement: <FullPageLoader />,
     errorElement: <RouteError />,
     children: [{ path: ROUTES.termsOfUse, lazy: page(() => import('../features/legal/routes/terms-of-use.tsx')) }],

@@ -1,0 +1,166 @@
+/**
+ * The signed-in shell and what only it needs (tabs, live updates, modals, toasts, the settings footer): its
+ * own chunk, so the sign-in page does not download it (issue 21: initial JS).
+ */
+import {
+  actionNeededQueryEnabled,
+  canManageAccounts,
+  isProviderUser,
+  manageCommsAccess,
+  ROUTES,
+  shouldAutoOpenTutorial,
+  shouldLeaveNewComments,
+  shouldRedirectToPatientSearch,
+} from '@hcp/contract';
+import { Suspense, useState } from 'react';
+import { Link, matchPath, Navigate, Outlet, useLocation } from 'react-router';
+import { Toaster } from 'sonner';
+import 'sonner/dist/styles.css';
+import { FullPageLoader } from '../components/full-page-loader.tsx';
+import { useActionNeeded } from '../features/action-needed/api/get-action-needed.ts';
+import { useNewComments } from '../features/new-comments/api/get-new-comments.ts';
+import { BrandStyle, useBrand } from '../lib/brand/brand.tsx';
+import { useUserDetails } from '../lib/current-user/get-user-details.ts';
+import { readSession, storage } from '../lib/storage.ts';
+import { Header } from './header.tsx';
+import styles from './layout.module.css';
+import { PublicLayout, SkipLink } from './layouts.tsx';
+import { LiveUpdates } from './live-updates.tsx';
+import { SupportModal } from './modals/support-modal.tsx';
+import { TutorialModal } from './modals/tutorial-modal.tsx';
+import { NavTabs } from './nav-tabs.tsx';
+import { RouteFocus } from './route-focus.tsx';
+import { SupportAccessBanner } from './support-access-banner.tsx';
+
+/** The signed-in shell: needs an access token and a user id in local storage, else login (spec §2). */
+export function SignedInShell() {
+  const location = useLocation();
+  const session = readSession();
+  if (!session) return <Navigate to={ROUTES.login} replace state={{ from: location.pathname }} />;
+  return <Shell userId={session.userId} />;
+}
+
+function Shell({ userId }: { userId: string }) {
+  const location = useLocation();
+  const authType = matchPath(ROUTES.actionNeededDetail, location.pathname)?.params.authType;
+  const enabled = actionNeededQueryEnabled(location.pathname);
+  const actionNeeded = useActionNeeded(userId, { enabled });
+  const firstLoad = enabled && actionNeeded.isPending;
+  const count = actionNeeded.data?.counts.total;
+  const persisted = (location.state as { persist?: boolean } | null)?.persist === true;
+  const newComments = useNewComments(userId);
+  const user = useUserDetails(userId).data;
+  const newCommentsCount = newComments.data?.total;
+  if (
+    newComments.isSuccess &&
+    shouldLeaveNewComments({
+      pathname: location.pathname,
+      count: newCommentsCount ?? 0,
+      isLoading: newComments.isFetching,
+      persisted,
+    })
+  ) {
+    return <Navigate to={ROUTES.patientSearch} replace />;
+  }
+  if (
+    actionNeeded.isSuccess &&
+    shouldRedirectToPatientSearch({
+      pathname: location.pathname,
+      count: count ?? 0,
+      isLoading: actionNeeded.isFetching,
+      authType,
+      persisted,
+      // The provider's users see their practice overview there (decision 0020); wait for the user to know.
+      showsPracticeOverview: !user || isProviderUser(user),
+    })
+  ) {
+    return <Navigate to={ROUTES.patientSearch} replace />;
+  }
+  return (
+    <>
+      <BrandStyle />
+      <RouteFocus />
+      <SkipLink />
+      <ShellModals />
+      <NavTabs actionNeededCount={count} actionNeededLoading={firstLoad} newCommentsCount={newCommentsCount} />
+      <SupportAccessBanner userId={userId} />
+      {/* The practice's people see new and answered items as they happen (the provider's users have no items). */}
+      {user && !isProviderUser(user) ? <LiveUpdates userId={userId} actionNeededCount={count} /> : null}
+      <main id="main" className={styles.main} tabIndex={-1}>
+        {/* Spec §2: a full-page loader while the action-needed list first loads. */}
+        {firstLoad ? (
+          <FullPageLoader label="Loading the prescriptions that need you…" />
+        ) : (
+          <Suspense fallback={<FullPageLoader />}>
+            <Outlet />
+          </Suspense>
+        )}
+      </main>
+      <Toaster position="bottom-center" richColors closeButton />
+      <SettingsFooter />
+    </>
+  );
+}
+
+/** Settings footer (spec §2): 'Manage Accounts' for admin users, and 'Terms of Use'. */
+function SettingsFooter() {
+  const { user } = useBrand();
+  return (
+    <footer className={styles.footer}>
+      {user && canManageAccounts(user) ? <Link to={ROUTES.manageAccounts}>Manage Accounts</Link> : null}
+      {user && canManageAccounts(user) ? <Link to={ROUTES.manageIntegrations}>Pharmacy Systems</Link> : null}
+      {/* Our additions: the user's own settings, and an office user's practice preferences. */}
+      <Link to={ROUTES.preferences}>Preferences</Link>
+      {user && manageCommsAccess(user) === 'officePreferences' ? (
+        <Link to={ROUTES.practicePreferences}>Practice Preferences</Link>
+      ) : null}
+      <Link to={ROUTES.termsOfUse}>Terms of Use</Link>
+    </footer>
+  );
+}
+
+type TutorialState = { open: boolean; automatic: boolean };
+
+/**
+ * The header with its two modals. The tutorial opens by itself after sign-in unless 'Do not show this
+ * again' was chosen (kept) or it was closed in this session (spec §1, §4).
+ */
+function ShellModals() {
+  const { user } = useBrand();
+  const [tutorial, setTutorial] = useState<TutorialState>(() => ({
+    open: shouldAutoOpenTutorial({
+      dismissedForever: storage.get('tutorialDismissed') === 'true',
+      closedThisSession: storage.get('tutorialClosed') === 'true',
+    }),
+    automatic: true,
+  }));
+  const [contactOpen, setContactOpen] = useState(false);
+  const closeTutorial = () => {
+    storage.set('tutorialClosed', 'true');
+    setTutorial({ open: false, automatic: false });
+  };
+  return (
+    <>
+      <Header
+        signedIn
+        onOpenTutorial={() => setTutorial({ open: true, automatic: false })}
+        onOpenContact={() => setContactOpen(true)}
+      />
+      <TutorialModal
+        open={tutorial.open}
+        openedAutomatically={tutorial.automatic}
+        onClose={closeTutorial}
+        onDoNotShowAgain={() => {
+          storage.set('tutorialDismissed', 'true');
+          closeTutorial();
+        }}
+      />
+      <SupportModal open={contactOpen} onClose={() => setContactOpen(false)} user={user} />
+    </>
+  );
+}
+
+/** Pages for everyone (the terms): inside the shell when signed in, else on the public layout. */
+export function EitherLayout() {
+  return readSession() ? <SignedInShell /> : <PublicLayout />;
+}
