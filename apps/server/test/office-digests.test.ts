@@ -187,6 +187,8 @@ describe('fax cover sheets', () => {
     expect(text).toContain('Refill authorizations: 1');
     expect(text).toContain('Phone exceptions: 1');
     expect(text.some((line) => line.startsWith(`To: ${patel.name}`) && line.endsWith('2 new requests'))).toBe(true);
+    // Times read as everywhere in the portal (MM/DD/YYYY h:mm am), with the zone named.
+    expect(text.some((line) => / · \d{2}\/\d{2}\/\d{4} \d{1,2}:\d{2} [ap]m [A-Z]{3,5} · /.test(line))).toBe(true);
     expect(text.some((line) => /^https:\/\/portal\.test\/notice\/[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/.test(line))).toBe(true);
     await expectNoPatientData([text.join('\n')]);
     expect(digestsTo('office@patel.test')).toEqual([]);

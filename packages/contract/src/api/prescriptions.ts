@@ -30,7 +30,7 @@ export const actionNeededPrescriptionSchema = z.object({
   daysSupply: z.number().int().nullable(),
   refills: z.number().int(),
   sig: z.string().nullable(),
-  /** 'YYYY-MM-DD HH:mm:ss' */
+  /** 'YYYY-MM-DD HH:mm:ssZ', a UTC instant (decision 0026). */
   prescribedDate: z.string(),
   lastProcessedDate: z.string().nullable(),
   orderNumber: z.string().nullable(),

@@ -27,7 +27,7 @@ export function nextRxListSort(current: RxListSort, clicked: RxListSortKey): RxL
 type Row = Partial<Record<RxListSortKey, string | null>>;
 
 /**
- * Comparator for rows. Dates arrive as 'YYYY-MM-DD HH:mm:ss', so plain string order is time order.
+ * Comparator for rows. Dates arrive as 'YYYY-MM-DD HH:mm:ssZ' (all UTC), so plain string order is time order.
  * Empty values sort last in both directions: a missing date is never "the newest".
  */
 export function compareRxRows(sort: RxListSort): (a: Row, b: Row) => number {

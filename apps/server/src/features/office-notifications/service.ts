@@ -13,6 +13,7 @@ import {
   type CommunicationMode,
   calendarDateOf,
   DIGEST_INTERVAL_MINUTES,
+  formatDateTime,
   formatNoticeCode,
   isActionType,
   NOTICE_CODE_ALPHABET,
@@ -36,16 +37,16 @@ function noticeCode(): string {
   return [...randomBytes(NOTICE_CODE_LENGTH)].map((b) => NOTICE_CODE_ALPHABET[b % 32]).join('');
 }
 
-/** How a time reads on the cover sheet: the server's business clock (like every date of the portal), zone named. */
-const readable = (at: Date) =>
-  at.toLocaleString('en-US', {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
+/**
+ * How a time reads on the cover sheet: the portal's one date-time format (MM/DD/YYYY h:mm am) on the
+ * server's clock, with the zone named, since the sheet cannot know the reader's.
+ */
+const readable = (at: Date) => {
+  const zone = new Intl.DateTimeFormat('en-US', { timeZoneName: 'short' })
+    .formatToParts(at)
+    .find((p) => p.type === 'timeZoneName');
+  return `${formatDateTime(at)} ${zone?.value ?? 'UTC'}`;
+};
 
 export function createOfficeDigests(deps: {
   db: Database;
