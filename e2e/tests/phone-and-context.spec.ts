@@ -138,3 +138,22 @@ test('after “Do not show this again” on the tutorial, focus is on the page h
     page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent?.slice(0, 40)}`);
   await expect.poll(focused).toBe('H1 Preferences');
 });
+
+test('the All Patients search box is one box with one clear control inside it, no blank space', async ({ page }) => {
+  await signInAs(page, 'dr.morgan@demo.hcp');
+  await page.goto('/patient-search');
+  const box = page.getByLabel('Search patients');
+  await box.fill('mo');
+  const clear = page.getByRole('button', { name: 'Clear search' });
+  await expect(clear).toBeVisible();
+  const input = (await box.boundingBox()) as { x: number; y: number; width: number; height: number };
+  const button = (await clear.boundingBox()) as { x: number; y: number; width: number; height: number };
+  const wrap = (await box.locator('..').boundingBox()) as { height: number };
+  expect(wrap.height).toBeLessThan(input.height + 8);
+  // The × sits inside the box, vertically centred on it.
+  expect(button.y).toBeGreaterThanOrEqual(input.y - 1);
+  expect(button.y + button.height).toBeLessThanOrEqual(input.y + input.height + 1);
+  // The browser's own clear control is hidden, so ours is the only one.
+  const nativeCancel = await box.evaluate((el) => getComputedStyle(el, '::-webkit-search-cancel-button').appearance);
+  expect(nativeCancel).toBe('none');
+});

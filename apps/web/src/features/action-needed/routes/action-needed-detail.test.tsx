@@ -1,3 +1,4 @@
+import type { UserDetails } from '@hcp/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -33,11 +34,17 @@ const posted = (fetchMock: ReturnType<typeof stubServer>, fragment: string) =>
     RequestInit,
   ][];
 
+/** The signed-in user with some of their own choices changed. */
+const userWith = (prefs: Partial<UserDetails['mdOfficeUserPrefs']>) =>
+  userDetails({ mdOfficeUserPrefs: { ...userDetails().mdOfficeUserPrefs, ...prefs } });
+/** Every action call succeeds. */
+const actionsSucceed = (_url: string, init: RequestInit) =>
+  init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined;
+
 describe('refill authorization screen', () => {
   it('authorizes by fax with refills and sig, then returns to the list', async () => {
     const fetchMock = stubServer({
-      routes: (_url, init) =>
-        init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+      routes: actionsSucceed,
     });
     const router = renderDetail(`/action-needed/${RX}/refillAuth`);
     expect(await screen.findByRole('heading', { level: 1, name: 'Refill authorization: Atorvastatin' })).toBeInTheDocument();
@@ -62,8 +69,7 @@ describe('refill authorization screen', () => {
 
   it('asks before sending by eRx; "don’t ask again" is saved with the call', async () => {
     const fetchMock = stubServer({
-      routes: (_url, init) =>
-        init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+      routes: actionsSucceed,
     });
     renderDetail(`/action-needed/${RX}/refillAuth`);
     await userEvent.click(await screen.findByRole('button', { name: 'Authorize by eRx' }));
@@ -88,14 +94,7 @@ describe('refill authorization screen', () => {
         return url.includes('/mdo-user-details')
           ? {
               status: 200,
-              body: userDetails({
-                mdOfficeUserPrefs: {
-                  skipErxConfirmation: skip,
-                  skipPriorAuthDismissNotice: false,
-                  skipSendConfirmation: false,
-                  newRequestNotices: true,
-                },
-              }),
+              body: userWith({ skipErxConfirmation: skip }),
             }
           : undefined;
       },
@@ -137,14 +136,7 @@ describe('refill authorization screen', () => {
         return url.includes('/mdo-user-details')
           ? {
               status: 200,
-              body: userDetails({
-                mdOfficeUserPrefs: {
-                  skipErxConfirmation: false,
-                  skipPriorAuthDismissNotice: false,
-                  skipSendConfirmation: skip,
-                  newRequestNotices: true,
-                },
-              }),
+              body: userWith({ skipSendConfirmation: skip }),
             }
           : undefined;
       },
@@ -175,16 +167,8 @@ describe('refill authorization screen', () => {
 
   it('sends a faxed decision at once when the user chose not to be shown it first', async () => {
     const fetchMock = stubServer({
-      user: userDetails({
-        mdOfficeUserPrefs: {
-          skipErxConfirmation: false,
-          skipPriorAuthDismissNotice: false,
-          skipSendConfirmation: true,
-          newRequestNotices: true,
-        },
-      }),
-      routes: (_url, init) =>
-        init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+      user: userWith({ skipSendConfirmation: true }),
+      routes: actionsSucceed,
     });
     renderDetail(`/action-needed/${RX}/refillAuth`);
     await userEvent.click(await screen.findByRole('button', { name: 'Authorize by fax' }));
@@ -196,16 +180,8 @@ describe('refill authorization screen', () => {
 
   it('sends by eRx at once when the user chose not to be asked', async () => {
     const fetchMock = stubServer({
-      user: userDetails({
-        mdOfficeUserPrefs: {
-          skipErxConfirmation: true,
-          skipPriorAuthDismissNotice: false,
-          skipSendConfirmation: false,
-          newRequestNotices: true,
-        },
-      }),
-      routes: (_url, init) =>
-        init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+      user: userWith({ skipErxConfirmation: true }),
+      routes: actionsSucceed,
     });
     renderDetail(`/action-needed/${RX}/refillAuth`);
     await userEvent.click(await screen.findByRole('button', { name: 'Authorize by eRx' }));
@@ -230,8 +206,7 @@ describe('refill authorization screen', () => {
 
   it('denial reason "Postpone the refill authorization" asks for the date and postpones to it (never a dateless denial)', async () => {
     const fetchMock = stubServer({
-      routes: (_url, init) =>
-        init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+      routes: actionsSucceed,
     });
     const router = renderDetail(`/action-needed/${RX}/refillAuth`);
     await userEvent.click(await screen.findByLabelText('Postpone the refill authorization'));
@@ -291,8 +266,7 @@ describe('other requests', () => {
           alternativeMeds: ['Sitagliptin (generic)', 'Tradjenta'],
         }),
       ]),
-      routes: (_url, init) =>
-        init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+      routes: actionsSucceed,
     });
     renderDetail(`/action-needed/${RX}/altMed`);
     await userEvent.click(await screen.findByRole('button', { name: 'Send to pharmacy' }));
@@ -317,8 +291,7 @@ describe('other requests', () => {
       actionNeeded: actionNeeded([
         prescription({ needsRefillAuth: false, priorAuthStatus: 'PRIOR_AUTH_REQUIRED', priorAuthMethod: 'CMM_PA' }),
       ]),
-      routes: (_url, init) =>
-        init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+      routes: actionsSucceed,
     });
     renderDetail(`/action-needed/${RX}/priorAuth`);
     expect(await screen.findByText('A prior authorization is required (CoverMyMeds).')).toBeInTheDocument();
@@ -335,8 +308,7 @@ describe('other requests', () => {
   it('phone exception: checks the US phone shape, then sends the corrected number', async () => {
     const fetchMock = stubServer({
       actionNeeded: actionNeeded([prescription({ needsRefillAuth: false, phoneException: true })]),
-      routes: (_url, init) =>
-        init.method === 'POST' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+      routes: actionsSucceed,
     });
     renderDetail(`/action-needed/${RX}/phoneException`);
     const input = await screen.findByLabelText('Correct phone number, as (555) 555-5555');
