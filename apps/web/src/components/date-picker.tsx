@@ -116,6 +116,8 @@ export function DatePicker({
         minDate={min}
         maxDate={max}
         portalId="date-picker-portal"
+        // Under the field from its left edge: centred, the calendar and its times ran off a phone's left side.
+        popperPlacement="bottom-start"
         ariaInvalid={error ? 'true' : undefined}
         ariaDescribedBy={error ? errorId : undefined}
         className={styles.input}

@@ -14,7 +14,6 @@ export function SearchBox({
   placeholder,
   hint,
   minLength = 0,
-  type = 'text',
   primary = false,
   value,
   onSearch,
@@ -25,7 +24,6 @@ export function SearchBox({
   placeholder?: string;
   hint?: string;
   minLength?: number;
-  type?: 'text' | 'search';
   /** The page's main action (a primary button) rather than a filter beside other content. */
   primary?: boolean;
   value: string;
@@ -71,7 +69,9 @@ export function SearchBox({
           <input
             id={inputId}
             ref={input}
-            type={type}
+            // A text box with a 'search' Enter key: type="search" would add the browser's own × beside ours.
+            type="text"
+            enterKeyHint="search"
             className={styles.input}
             placeholder={placeholder}
             value={draft}

@@ -55,7 +55,6 @@ export default function PatientSearchRoute() {
         formLabel="Patients"
         hint="Name, date of birth (MM/DD/YYYY) or phone number"
         minLength={PATIENT_SEARCH_MIN_LENGTH}
-        type="search"
         primary
         value={searchText}
         onSearch={(text) => setSearch(text ? { q: text } : {})}
