@@ -323,19 +323,22 @@ export function createAuthService(deps: AuthServiceDeps) {
     const ended = new AppError('UNAUTHORIZED', REFRESH_FAILED_MESSAGE);
     if (!row || row.revokedAt || row.expiresAt < new Date()) throw ended;
     const now = new Date();
-    if (row.rotatedAt) {
-      const ageSeconds = (now.getTime() - row.rotatedAt.getTime()) / 1000;
-      if (ageSeconds > AUTH_LIMITS.refreshReuseGraceSeconds) {
-        // A token used twice, well apart: someone else holds a copy. End every session of that family.
-        await revokeFamily(row.familyId, now);
-        await auditUser(db, row.userId, 'auth.refresh.reuse', ctx);
-      }
+    // Within the grace window a rotated token is a race, not theft: a page that sent it and navigated away
+    // before storing the answer, or two tabs. It gets a fresh pair in the same family instead of a 401 that
+    // signs the person out (seen in e2e: a reload at the wrong moment ended the session).
+    const racing =
+      row.rotatedAt !== null && (now.getTime() - row.rotatedAt.getTime()) / 1000 <= AUTH_LIMITS.refreshReuseGraceSeconds;
+    if (row.rotatedAt && !racing) {
+      // A token used twice, well apart: someone else holds a copy. End every session of that family.
+      await revokeFamily(row.familyId, now);
+      await auditUser(db, row.userId, 'auth.refresh.reuse', ctx);
       throw ended;
     }
     const user = await repo.findUserById(db, row.userId);
     if (!user || user.disabledAt) throw ended;
+    if (racing) await auditUser(db, row.userId, 'auth.refresh.race', ctx);
     const rotated = await db.transaction(async (tx) => {
-      if (!(await repo.markRotated(tx, row.id, now))) return null;
+      if (!racing && !(await repo.markRotated(tx, row.id, now))) return null;
       const next = randomToken();
       await repo.insertRefreshToken(tx, {
         familyId: row.familyId,
