@@ -67,6 +67,8 @@ const bodyRows = () =>
 describe('New Prescriptions List', () => {
   it('loads the last 24 hours on open and shows the count in the title', async () => {
     const fetchMock = setup([{ status: 200, body: [row({}), row({ id: 'b', practiceName: 'Another Practice' })] }]);
+    // No count is known while loading: the title must not say "(0)".
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^New Prescriptions List$/);
     expect(await screen.findByRole('heading', { level: 1, name: 'New Prescriptions List (2)' })).toBeInTheDocument();
     const url = new URL(
       String((fetchMock.mock.calls as unknown as [string][]).find(([u]) => String(u).includes('/rx-list'))?.[0]),
@@ -200,6 +202,7 @@ describe('New Prescriptions List', () => {
     ]);
     expect(await screen.findByText(RX_LIST_LOAD_FAILED_MESSAGE, { selector: 'td' })).toBeInTheDocument();
     expect(screen.queryByText('No Prescriptions found.')).toBeNull();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^New Prescriptions List$/);
   });
 
   // Virtualisation of long lists is checked in Chromium (e2e/tests/rx-list.spec.ts): jsdom lays nothing out.

@@ -76,8 +76,10 @@ export default function RxListRoute() {
   const windowProblem = from && to ? rxListWindowProblem(from, to) : null;
   const canLoad = from !== null && to !== null && windowProblem === null;
   const failedEmpty = query.isError && rows.length === 0;
+  // No count until one is known: "(0)" while loading, or after a failed first load, would be a silent zero.
+  const countKnown = (query.isSuccess && !query.isPlaceholderData) || lastGood.current !== undefined;
   return (
-    <Page title={`New Prescriptions List (${rows.length})`}>
+    <Page title={countKnown ? `New Prescriptions List (${rows.length})` : 'New Prescriptions List'}>
       {seesNoPatients ? <PatientDataNotice /> : null}
       <form
         className={styles.controls}
