@@ -19,10 +19,13 @@ import { allForBrandedDrug } from '../utils/special-drugs.ts';
 
 export type Entry = ActionEntry<ActionNeededPrescription, ActionNeededPatient, ActionNeededDoctor>;
 
-/** GET /api/mdo/v2/users/{userId}/action-needed?actionType=ACTION_NEEDED_ALL (spec §7). */
-export const getActionNeeded = (userId: string, signal?: AbortSignal) =>
+/**
+ * GET /api/mdo/v2/users/{userId}/action-needed?actionType=ACTION_NEEDED_ALL (spec §7), with `filterBy` (a
+ * prescriber id, decision 0011) when the list shows one prescriber's requests.
+ */
+export const getActionNeeded = (userId: string, signal?: AbortSignal, filterBy?: string) =>
   api.request(apiPaths.actionNeeded(userId), {
-    query: { actionType: ACTION_NEEDED_QUERY_TYPES.all },
+    query: { actionType: ACTION_NEEDED_QUERY_TYPES.all, ...(filterBy ? { filterBy } : {}) },
     schema: actionNeededResponseSchema,
     signal,
   });
@@ -42,16 +45,17 @@ export function deriveActionNeeded(answer: ActionNeededResponse) {
 }
 export type ActionNeededView = ReturnType<typeof deriveActionNeeded>;
 
+/** Every Action Needed query of the user, whole or for one prescriber: invalidating this key refreshes them all. */
 export const actionNeededQueryKey = (userId: string) => ['action-needed', userId] as const;
 
 /** Spec §9: refetched on window focus; the shell turns it off on manage-comms paths. */
-export const actionNeededQueryOptions = (userId: string) =>
+export const actionNeededQueryOptions = (userId: string, filterBy?: string) =>
   queryOptions({
-    queryKey: actionNeededQueryKey(userId),
-    queryFn: ({ signal }) => getActionNeeded(userId, signal),
+    queryKey: filterBy ? ([...actionNeededQueryKey(userId), { filterBy }] as const) : actionNeededQueryKey(userId),
+    queryFn: ({ signal }) => getActionNeeded(userId, signal, filterBy),
     select: deriveActionNeeded,
     refetchOnWindowFocus: true,
   });
 
-export const useActionNeeded = (userId: string, options: { enabled?: boolean } = {}) =>
-  useQuery({ ...actionNeededQueryOptions(userId), enabled: options.enabled ?? true });
+export const useActionNeeded = (userId: string, options: { enabled?: boolean; filterBy?: string | null } = {}) =>
+  useQuery({ ...actionNeededQueryOptions(userId, options.filterBy ?? undefined), enabled: options.enabled ?? true });

@@ -12,7 +12,7 @@ import {
   parseIsoDate,
   webPaths,
 } from '@hcp/contract';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { displayDrugName } from '../utils/special-drugs.ts';
 import styles from './action-needed.module.css';
 
@@ -41,6 +41,8 @@ export function PatientCard({
   only: ActionType | null;
 }) {
   const name = patientName(patient);
+  // The detail page goes back to the list as it was (category and prescriber), not to its start.
+  const listSearch = useLocation().search;
   const headingId = `patient-${patient.id}-${doctor.doctorId}`;
   return (
     <li className={styles.card} aria-labelledby={headingId}>
@@ -62,6 +64,7 @@ export function PatientCard({
                   <li key={type}>
                     <Link
                       to={webPaths.actionNeededDetail(rx.id, type)}
+                      state={{ listSearch }}
                       aria-label={`${ACTION_TYPE_LABELS[type].request}: ${displayDrugName(rx)} for ${name}`}
                     >
                       {ACTION_TYPE_LABELS[type].request}

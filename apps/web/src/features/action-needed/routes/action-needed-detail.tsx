@@ -8,7 +8,7 @@ import {
   mayTakeAction,
   ROUTES,
 } from '@hcp/contract';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { FullPageLoader } from '../../../components/full-page-loader.tsx';
 import { Page } from '../../../components/page.tsx';
@@ -38,6 +38,9 @@ const PANELS = {
 export default function ActionNeededDetailRoute() {
   const { prescriptionId = '', authType } = useParams();
   const navigate = useNavigate();
+  // Opened from the list: back to it with its category and prescriber (only a query string is taken from state).
+  const listSearch = (useLocation().state as { listSearch?: unknown } | null)?.listSearch;
+  const listHref = `${ROUTES.actionNeeded}${typeof listSearch === 'string' && listSearch.startsWith('?') ? listSearch : ''}`;
   const userId = readSession()?.userId ?? '';
   const list = useActionNeeded(userId);
   const user = useUserDetails(userId).data;
@@ -51,7 +54,7 @@ export default function ActionNeededDetailRoute() {
       <Page title="Prescription">
         <p>This prescription no longer needs this action. Someone may have handled it already.</p>
         <p>
-          <Link to={ROUTES.actionNeeded}>Back to Action Needed</Link>
+          <Link to={listHref}>Back to Action Needed</Link>
         </p>
         {/* Who handled it, when, and whether the pharmacy's system has it (none for an id outside the user's reach). */}
         {prescriptionId ? <Timeline prescriptionId={prescriptionId} hideWhenNotFound /> : null}
@@ -63,12 +66,12 @@ export default function ActionNeededDetailRoute() {
   // After an action: say so, go back to the list (the item has left it) and put focus on its heading.
   const onDone = (message: string) => {
     toast.success(message);
-    navigate(ROUTES.actionNeeded, { state: { acted: true } });
+    navigate(listHref, { state: { acted: true } });
   };
   return (
     <Page title={`${ACTION_TYPE_LABELS[type].request}: ${displayDrugName(rx)}`}>
       <p>
-        <Link to={ROUTES.actionNeeded}>Back to Action Needed</Link>
+        <Link to={listHref}>Back to Action Needed</Link>
       </p>
       <div className={styles.detail}>
         <div>

@@ -1,19 +1,36 @@
 import { ACTION_TYPE_LABELS, ACTION_TYPES, type ActionType, isActionType, mayTakeAction } from '@hcp/contract';
-import { useEffect } from 'react';
+import { useEffect, useId } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
 import { readSession } from '../../../lib/storage.ts';
 import { useClinicalAccess } from '../../../lib/support-access/use-clinical-access.ts';
-import { useActionNeeded } from '../api/get-action-needed.ts';
+import { type ActionNeededView, useActionNeeded } from '../api/get-action-needed.ts';
 import styles from '../components/action-needed.module.css';
 import { BulkDismiss } from '../components/bulk-dismiss.tsx';
 import { PatientCard } from '../components/patient-card.tsx';
 import { PracticeOverview } from '../components/practice-overview.tsx';
 import { GROUP_OF_TYPE } from '../utils/labels.ts';
 
+/** The list's address with one choice changed and the other kept (?category=…&prescriber=…). */
+function listSearch(params: URLSearchParams, key: 'category' | 'prescriber', value: string | null): string {
+  const next = new URLSearchParams(params);
+  if (value === null) next.delete(key);
+  else next.set(key, value);
+  const text = next.toString();
+  return text ? `?${text}` : '?';
+}
+
 /** The categories as links (?category=…), so the browser's back button and shared links keep the choice. */
-function CategoryNav({ counts, current }: { counts: Record<ActionType | 'total', number>; current: ActionType | null }) {
+function CategoryNav({
+  counts,
+  current,
+  params,
+}: {
+  counts: Record<ActionType | 'total', number>;
+  current: ActionType | null;
+  params: URLSearchParams;
+}) {
   const items: { type: ActionType | null; label: string; count: number }[] = [
     { type: null, label: 'All', count: counts.total },
     ...ACTION_TYPES.map((type) => ({ type, label: ACTION_TYPE_LABELS[type].category, count: counts[type] })),
@@ -34,7 +51,7 @@ function CategoryNav({ counts, current }: { counts: Record<ActionType | 'total',
                   {content}
                 </span>
               ) : (
-                <Link to={type ? `?category=${type}` : '?'}>{content}</Link>
+                <Link to={listSearch(params, 'category', type)}>{content}</Link>
               )}
             </li>
           );
@@ -58,10 +75,53 @@ export default function ActionNeededRoute() {
   return <ActionNeededList userId={userId} canDismiss={access !== undefined && mayTakeAction(access, 'priorAuthDismiss')} />;
 }
 
+/**
+ * Whose requests the list shows (?prescriber=…): offered when the user's requests belong to more than one
+ * prescriber. The choice travels to the server as `filterBy` (spec §7), so the counts and cards are that
+ * prescriber's alone; the navigation's count stays the whole list's.
+ */
+function PrescriberFilter({
+  doctors,
+  current,
+  params,
+}: {
+  doctors: ActionNeededView['doctors'];
+  current: string | null;
+  params: URLSearchParams;
+}) {
+  const id = useId();
+  const [, setParams] = useSearchParams();
+  // A prescriber no longer in the list (all their requests handled) stays selectable, so the choice is visible.
+  const known = current === null || doctors.some((d) => d.doctorId === current);
+  return (
+    <div className={styles.prescriberFilter}>
+      <label htmlFor={id}>Prescriber</label>
+      <select
+        id={id}
+        className={styles.select}
+        value={current ?? ''}
+        onChange={(event) => setParams(new URLSearchParams(listSearch(params, 'prescriber', event.target.value || null)))}
+      >
+        <option value="">All prescribers</option>
+        {doctors.map((doctor) => (
+          <option key={doctor.doctorId} value={doctor.doctorId}>
+            {doctor.name}, {doctor.role}
+          </option>
+        ))}
+        {known ? null : <option value={current ?? ''}>A prescriber with nothing waiting</option>}
+      </select>
+    </div>
+  );
+}
+
 function ActionNeededList({ userId, canDismiss }: { userId: string; canDismiss: boolean }) {
-  const query = useActionNeeded(userId);
-  const user = useUserDetails(userId).data;
   const [params] = useSearchParams();
+  const prescriber = params.get('prescriber') || null;
+  // The whole list names the prescribers to choose from (the shell has it already for the navigation's count).
+  const whole = useActionNeeded(userId);
+  const narrowed = useActionNeeded(userId, { filterBy: prescriber, enabled: prescriber !== null });
+  const query = prescriber === null ? whole : narrowed;
+  const user = useUserDetails(userId).data;
   const requested = params.get('category');
   const category = isActionType(requested) ? requested : null;
   const acted = (useLocation().state as { acted?: boolean } | null)?.acted === true;
@@ -84,9 +144,13 @@ function ActionNeededList({ userId, canDismiss }: { userId: string; canDismiss: 
   }
   const { counts, groups, singleBrandedDrug, priorAuthRequiredIds } = query.data;
   const cards = category ? groups[GROUP_OF_TYPE[category]] : groups.all;
+  const doctors = whole.data?.doctors ?? [];
   return (
     <Page title="Action Needed">
-      <CategoryNav counts={counts} current={category} />
+      {doctors.length > 1 || prescriber !== null ? (
+        <PrescriberFilter doctors={doctors} current={prescriber} params={params} />
+      ) : null}
+      <CategoryNav counts={counts} current={category} params={params} />
       {singleBrandedDrug ? <p className={styles.notice}>Every prescription here is for Xifaxan.</p> : null}
       {category === 'priorAuth' && user && canDismiss ? <BulkDismiss ids={priorAuthRequiredIds} user={user} /> : null}
       {cards.length === 0 ? (
