@@ -176,7 +176,9 @@ export function stubServer(
               ? { status: 200, body: options.user ?? userDetails() }
               : url.includes('/feature-flags')
                 ? { status: 200, body: featureFlags }
-                : { status: 404, body: { error: { code: 'NOT_FOUND', message: 'Not found.' } } });
+                : url.includes('/rx-list')
+                  ? { status: 200, body: [] }
+                  : { status: 404, body: { error: { code: 'NOT_FOUND', message: 'Not found.' } } });
     return new Response(JSON.stringify(answer.body), { status: answer.status });
   });
   vi.stubGlobal('fetch', mock);
