@@ -3,6 +3,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BrandProvider } from '../lib/brand/brand.tsx';
 import { createQueryClient } from '../lib/query-client.ts';
 import { saveSession } from '../lib/storage.ts';
 import { commentRecord, newComments, patientDetail, stubServer, threadPatient } from '../test/fixtures.ts';
@@ -227,4 +228,48 @@ describe('routing', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'All Patients' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/patient-search');
   });
+
+  it('draws the header whole, once the user and the feature flags are known (no links popping in, no layout shift)', async () => {
+    let releaseUser: () => void = () => {};
+    const userKnown = new Promise<void>((resolve) => {
+      releaseUser = resolve;
+    });
+    const base = stubServer();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (String(url).includes('/mdo-user-details')) await userKnown;
+        return base(url, init);
+      }),
+    );
+    signIn();
+    // With the brand provider, as the app runs: the header reads the user through it.
+    render(
+      <QueryClientProvider client={createQueryClient(() => {})}>
+        <BrandProvider>
+          <RouterProvider router={createMemoryRouter(routes, { initialEntries: ['/patient-search'] })} />
+        </BrandProvider>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading…');
+    expect(screen.queryByRole('navigation', { name: 'Account' })).toBeNull();
+    releaseUser();
+    const account = await screen.findByRole('navigation', { name: 'Account' });
+    // Everything the user's details decide is there in the first drawing of the header.
+    expect(within(account).getByText('Dr. Alex Morgan')).toBeInTheDocument();
+    expect(within(account).getByRole('link', { name: 'Log Out' })).toBeInTheDocument();
+  });
+
+  it('a failed user-details call still draws the shell (with what it can), not an endless loader', async () => {
+    stubServer({
+      routes: (url) =>
+        url.includes('/mdo-user-details')
+          ? { status: 500, body: { error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } } }
+          : undefined,
+    });
+    signIn();
+    renderAt('/patient-search');
+    // After the query client's retries (about 3 s), not never.
+    expect(await screen.findByRole('navigation', { name: 'Account' }, { timeout: 12_000 })).toBeInTheDocument();
+  }, 15_000);
 });

@@ -1,0 +1,144 @@
+/**
+ * Lighthouse scores of the screens issue 21 names, mobile and desktop, each with a cold HTTP cache:
+ * sign-in (signed out), Action Needed and the Rx list (signed in as the demo prescriber).
+ *
+ *   npm start                                             # in another terminal: the portal with demo data
+ *   npm install --prefix /tmp/lighthouse lighthouse@12.8.2  # once, outside the project (~200 packages)
+ *   LIGHTHOUSE_DIR=/tmp/lighthouse npm run lighthouse -- [--url http://localhost:3000] [--out reports/lighthouse]
+ *
+ * Lighthouse is not a dependency: its ~200 packages would slow every `npm ci` for a measurement run by hand.
+ *
+ * Lighthouse's own storage reset would also sign the browser out, so the signed-in runs keep storage and
+ * clear the HTTP cache through the DevTools protocol before each run instead. Mobile uses Lighthouse's
+ * default simulated slow 4G and 4x CPU slowdown; desktop its desktop preset.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
+
+const { values } = parseArgs({
+  options: {
+    url: { type: 'string', default: 'http://localhost:3000' },
+    out: { type: 'string', default: 'reports/lighthouse' },
+    email: { type: 'string', default: 'dr.morgan@demo.hcp' },
+    password: { type: 'string', default: 'demo-password-2026' },
+  },
+});
+const base = (values.url ?? '').replace(/\/$/, '');
+
+const lighthouseDir = path.resolve(process.env.LIGHTHOUSE_DIR ?? '/tmp/lighthouse');
+
+async function load<T>(name: string): Promise<T> {
+  try {
+    const resolved = createRequire(path.join(lighthouseDir, 'package.json')).resolve(name);
+    return (await import(pathToFileURL(resolved).href)) as T;
+  } catch {
+    console.error(`${name} is not in ${lighthouseDir}. Run: npm install --prefix ${lighthouseDir} lighthouse@12.8.2`);
+    process.exit(2);
+  }
+}
+
+type Flags = Record<string, unknown>;
+type LighthouseRun = (
+  url: string,
+  flags: Flags,
+  config: unknown,
+  page: unknown,
+) => Promise<{ lhr: Lhr; report: string | string[] } | undefined>;
+interface Lhr {
+  categories: Record<string, { score: number | null }>;
+  audits: Record<string, { numericValue?: number; displayValue?: string }>;
+}
+
+const lighthouse = (await load<{ default: LighthouseRun }>('lighthouse')).default;
+const desktopConfig = (await load<{ default: unknown }>('lighthouse/core/config/desktop-config.js')).default;
+const puppeteer = (
+  await load<{
+    default: {
+      launch: (o: object) => Promise<{
+        newPage: () => Promise<PuppeteerPage>;
+        close: () => Promise<void>;
+      }>;
+    };
+  }>('puppeteer-core')
+).default;
+interface PuppeteerPage {
+  goto: (url: string, o?: object) => Promise<unknown>;
+  type: (selector: string, text: string) => Promise<void>;
+  click: (selector: string) => Promise<void>;
+  waitForSelector: (selector: string, o?: object) => Promise<unknown>;
+  waitForFunction: (fn: string, o?: object) => Promise<unknown>;
+  evaluate: (fn: string) => Promise<unknown>;
+  createCDPSession: () => Promise<{ send: (method: string) => Promise<unknown> }>;
+}
+
+const browser = await puppeteer.launch({
+  executablePath: CHROMIUM_PATH,
+  headless: true,
+  args: CHROMIUM_ARGS.filter((flag) => flag !== '--headless'),
+});
+const page = await browser.newPage();
+const outDir = path.resolve(values.out ?? 'reports/lighthouse');
+mkdirSync(outDir, { recursive: true });
+
+async function signIn() {
+  await page.goto(`${base}/login`, { waitUntil: 'networkidle0' });
+  await page.waitForSelector('input[autocomplete="username"]');
+  await page.type('input[autocomplete="username"]', values.email ?? '');
+  await page.type('input[type="password"]', values.password ?? '');
+  await page.click('button[type="submit"]');
+  await page.waitForFunction('location.pathname !== "/login"', { timeout: 30_000 });
+}
+
+async function run(name: string, route: string, mode: 'mobile' | 'desktop', signedIn: boolean) {
+  const cdp = await page.createCDPSession();
+  await cdp.send('Network.clearBrowserCache');
+  const result = await lighthouse(
+    `${base}${route}`,
+    {
+      output: 'html',
+      logLevel: 'error',
+      disableStorageReset: signedIn,
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+    },
+    mode === 'desktop' ? desktopConfig : undefined,
+    page,
+  );
+  if (!result) throw new Error(`Lighthouse gave no result for ${route}`);
+  const { lhr } = result;
+  writeFileSync(path.join(outDir, `${name}-${mode}.html`), String(result.report));
+  const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+  const ms = (id: string) => `${((lhr.audits[id]?.numericValue ?? 0) / 1000).toFixed(1)} s`;
+  return {
+    screen: name,
+    mode,
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    bestPractices: score('best-practices'),
+    fcp: ms('first-contentful-paint'),
+    lcp: ms('largest-contentful-paint'),
+    tbt: `${Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0)} ms`,
+    cls: (lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3),
+    bytes: `${Math.round((lhr.audits['total-byte-weight']?.numericValue ?? 0) / 1024)} KiB`,
+  };
+}
+
+const rows = [];
+try {
+  for (const mode of ['mobile', 'desktop'] as const) rows.push(await run('sign-in', '/login', mode, false));
+  await signIn();
+  for (const [name, route] of [
+    ['action-needed', '/action-needed'],
+    ['rx-list', '/rx-list'],
+  ] as const) {
+    for (const mode of ['mobile', 'desktop'] as const) rows.push(await run(name, route, mode, true));
+  }
+} finally {
+  await browser.close();
+}
+console.table(rows);
+writeFileSync(path.join(outDir, 'summary.json'), `${JSON.stringify(rows, null, 2)}\n`);
+console.log(`Reports in ${outDir}`);
