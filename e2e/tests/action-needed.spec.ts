@@ -56,7 +56,8 @@ test('keyboard only: authorise a refill by fax; the item leaves the list and the
   await tabTo(page, /^Send by fax$/);
   await page.keyboard.press('Enter');
   await expect(page.getByText('Refill authorized by fax.')).toBeVisible();
-  await expect(page).toHaveURL(/\/action-needed$/);
+  // Back to the list as it was: still in the category the prescriber was working through.
+  await expect(page).toHaveURL(/\/action-needed\?category=refillAuth$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Action Needed' })).toBeFocused();
   await expect.poll(() => categoryCount(page, 'Refill authorizations')).toBe(before - 1);
 });
@@ -82,7 +83,8 @@ test('alternative medication: print the request in a new window, then send a cho
     .getByRole('button', { name: 'Send choice' })
     .click();
   await expect(page.getByText(/^Sent: /)).toBeVisible();
-  await page.getByRole('link', { name: /^Alternative medications/ }).click();
+  // The list comes back in the same category.
+  await expect(page).toHaveURL(/\/action-needed\?category=altMed$/);
   await expect.poll(() => categoryCount(page, 'Alternative medications')).toBe(before - 1);
 });
 
@@ -100,7 +102,8 @@ test('prior authorization: dismiss with the notice', async ({ page }) => {
   await expectAccessible(page);
   await dialog.getByRole('button', { name: 'Dismiss' }).click();
   await expect(page.getByText('Prior authorization dismissed.')).toBeVisible();
-  await page.getByRole('link', { name: /^Prior authorizations/ }).click();
+  // The list comes back in the same category.
+  await expect(page).toHaveURL(/\/action-needed\?category=priorAuth$/);
   await expect.poll(() => categoryCount(page, 'Prior authorizations')).toBeLessThan(before);
 });
 
@@ -122,6 +125,7 @@ test('phone exception: a wrong shape is refused, the corrected number clears it'
   await expect(confirm).toContainText('614.555.0199');
   await confirm.getByRole('button', { name: 'Send number' }).click();
   await expect(page.getByText('Phone number corrected.')).toBeVisible();
-  await page.getByRole('link', { name: /^Phone exceptions/ }).click();
+  // The list comes back in the same category.
+  await expect(page).toHaveURL(/\/action-needed\?category=phoneException$/);
   await expect.poll(() => categoryCount(page, 'Phone exceptions')).toBeLessThan(before);
 });
