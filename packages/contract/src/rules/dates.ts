@@ -161,8 +161,7 @@ export function parseApiDateTime(text: string | null | undefined): DateTimeParts
 
 /** 'YYYY-MM-DD HH:mm:ssZ' — the API's date-time: the instant in UTC, with its zone (spec §3, issue 21). */
 export function formatApiDateTime(date: Date): string {
-  const day = toIsoDate({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() });
-  return `${day} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}Z`;
+  return `${utcIsoDate(date)} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}Z`;
 }
 
 /** The UTC calendar day of an instant, YYYY-MM-DD (the days the Rx list query speaks in). */
@@ -202,15 +201,18 @@ export function formatMonthDayTime(text: string | null | undefined): string {
  * spec §2's 12-hour clock). Every screen that shows when something happened uses it (issue 21 found four).
  */
 export function formatDateTime(value: string | Date | null | undefined): string {
-  const instant = value instanceof Date ? value : parseApiInstant(value);
-  if (!instant || Number.isNaN(instant.getTime())) return '';
-  const parts = localParts(instant);
-  return `${formatUsDate(parts)} ${formatClock12(parts.hour, parts.minute)}`;
+  const parts = localPartsOf(value);
+  return parts ? `${formatUsDate(parts)} ${formatClock12(parts.hour, parts.minute)}` : '';
 }
 
 /** 'h:mm am/pm' of an instant in the reader's zone. */
 export function formatTime(value: string | Date | null | undefined): string {
+  const parts = localPartsOf(value);
+  return parts ? formatClock12(parts.hour, parts.minute) : '';
+}
+
+/** A Date or an API date-time as the reader's calendar and clock; null when it is no instant. */
+function localPartsOf(value: string | Date | null | undefined): DateTimeParts | null {
   const instant = value instanceof Date ? value : parseApiInstant(value);
-  if (!instant || Number.isNaN(instant.getTime())) return '';
-  return formatClock12(instant.getHours(), instant.getMinutes());
+  return instant && !Number.isNaN(instant.getTime()) ? localParts(instant) : null;
 }

@@ -1,9 +1,9 @@
 import { formatPhoneDisplay, usPhoneSchema } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
+import { TextField } from '../../../components/text-field.tsx';
 import { useResolvePhoneExceptions } from '../api/resolve-phone-exceptions.ts';
 import styles from './action-needed.module.css';
 import { patientName } from './patient-card.tsx';
@@ -14,7 +14,6 @@ const schema = z.object({ phoneNumber: usPhoneSchema });
 
 export function PhoneExceptionPanel({ entry, user, onDone }: PanelProps) {
   const { confirmSend, dialog: sendDialog } = useSendConfirmation(user);
-  const phoneId = useId();
   const resolve = useResolvePhoneExceptions();
   const form = useForm<z.infer<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { phoneNumber: '' } });
   const error = form.formState.errors.phoneNumber?.message;
@@ -54,22 +53,13 @@ export function PhoneExceptionPanel({ entry, user, onDone }: PanelProps) {
           }),
         )}
       >
-        <label className={styles.label} htmlFor={phoneId}>
-          Correct phone number, as (555) 555-5555
-          <input
-            id={phoneId}
-            type="tel"
-            autoComplete="off"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${phoneId}-error` : undefined}
-            {...form.register('phoneNumber')}
-          />
-          {error ? (
-            <span id={`${phoneId}-error`} className={styles.fieldError}>
-              {error}
-            </span>
-          ) : null}
-        </label>
+        <TextField
+          label="Correct phone number, as (555) 555-5555"
+          type="tel"
+          autoComplete="off"
+          error={error}
+          {...form.register('phoneNumber')}
+        />
         <div className={styles.row}>
           <button type="submit" className={styles.button} disabled={resolve.isPending}>
             Save phone number

@@ -14,9 +14,10 @@ import {
 } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
-import { type UseFormRegisterReturn, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
+import { TextField, type TextFieldProps } from '../../../components/text-field.tsx';
 import { useAuthorizeRefillErx } from '../api/authorize-refill-erx.ts';
 import { useAuthorizeRefillFax } from '../api/authorize-refill-fax.ts';
 import { useDenyRefill } from '../api/deny-refill.ts';
@@ -82,7 +83,7 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
   // Authorise and deny are the prescriber's decision (one rule for all of them, decision 0020).
   const canSign = mayTakeAction(access, 'refillAuthorizedFax');
   const rx = entry.prescription;
-  const ids = { refills: useId(), sig: useId(), date: useId(), denyDate: useId() };
+  const ids = { refills: useId(), sig: useId() };
   const fax = useAuthorizeRefillFax();
   const erx = useAuthorizeRefillErx();
   const deny = useDenyRefill();
@@ -245,11 +246,7 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
               ) : null}
             </fieldset>
             {postponing ? (
-              <AskAgainDateField
-                id={ids.denyDate}
-                error={denyForm.formState.errors.date?.message}
-                {...denyForm.register('date')}
-              />
+              <AskAgainDateField error={denyForm.formState.errors.date?.message} {...denyForm.register('date')} />
             ) : null}
             <div className={styles.row}>
               <button type="submit" className={styles.secondary} disabled={busy}>
@@ -272,7 +269,7 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
         })}
       >
         <h3 id="postpone-heading">Postpone</h3>
-        <AskAgainDateField id={ids.date} error={postponeForm.formState.errors.date?.message} {...postponeForm.register('date')} />
+        <AskAgainDateField error={postponeForm.formState.errors.date?.message} {...postponeForm.register('date')} />
         <div className={styles.row}>
           <button type="submit" className={styles.secondary} disabled={busy}>
             Postpone
@@ -283,24 +280,7 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
   );
 }
 
-/** 'Ask me again on (MM/DD/YYYY)' with its error: the Postpone form and the postponing denial reason. */
-function AskAgainDateField({ id, error, ...field }: { id: string; error: string | undefined } & UseFormRegisterReturn) {
-  return (
-    <label className={styles.label} htmlFor={id}>
-      Ask me again on (MM/DD/YYYY)
-      <input
-        id={id}
-        inputMode="numeric"
-        autoComplete="off"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        {...field}
-      />
-      {error ? (
-        <span id={`${id}-error`} className={styles.fieldError}>
-          {error}
-        </span>
-      ) : null}
-    </label>
-  );
+/** 'Ask me again on (MM/DD/YYYY)': the Postpone form and the postponing denial reason. */
+function AskAgainDateField(props: Omit<TextFieldProps, 'label'>) {
+  return <TextField label="Ask me again on (MM/DD/YYYY)" inputMode="numeric" autoComplete="off" {...props} />;
 }

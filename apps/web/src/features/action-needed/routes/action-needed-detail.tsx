@@ -63,10 +63,10 @@ export default function ActionNeededDetailRoute() {
   }
   const rx = entry.prescription;
   const Panel = PANELS[type];
-  // After an action: say so, go back to the list (the item has left it) and put focus on its heading.
+  // After an action: say so and go back to the list (the item has left it); RouteFocus puts focus on its heading.
   const onDone = (message: string) => {
     toast.success(message);
-    navigate(listHref, { state: { acted: true } });
+    navigate(listHref);
   };
   return (
     <Page title={`${ACTION_TYPE_LABELS[type].request}: ${displayDrugName(rx)}`}>

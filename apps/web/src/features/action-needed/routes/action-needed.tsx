@@ -1,6 +1,6 @@
 import { ACTION_TYPE_LABELS, ACTION_TYPES, type ActionType, isActionType, mayTakeAction } from '@hcp/contract';
-import { useEffect, useId } from 'react';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { useId } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
 import { readSession } from '../../../lib/storage.ts';
@@ -13,24 +13,16 @@ import { PracticeOverview } from '../components/practice-overview.tsx';
 import { GROUP_OF_TYPE } from '../utils/labels.ts';
 
 /** The list's address with one choice changed and the other kept (?category=…&prescriber=…). */
-function listSearch(params: URLSearchParams, key: 'category' | 'prescriber', value: string | null): string {
+function withChoice(params: URLSearchParams, key: 'category' | 'prescriber', value: string | null): URLSearchParams {
   const next = new URLSearchParams(params);
   if (value === null) next.delete(key);
   else next.set(key, value);
-  const text = next.toString();
-  return text ? `?${text}` : '?';
+  return next;
 }
 
 /** The categories as links (?category=…), so the browser's back button and shared links keep the choice. */
-function CategoryNav({
-  counts,
-  current,
-  params,
-}: {
-  counts: Record<ActionType | 'total', number>;
-  current: ActionType | null;
-  params: URLSearchParams;
-}) {
+function CategoryNav({ counts, current }: { counts: Record<ActionType | 'total', number>; current: ActionType | null }) {
+  const [params] = useSearchParams();
   const items: { type: ActionType | null; label: string; count: number }[] = [
     { type: null, label: 'All', count: counts.total },
     ...ACTION_TYPES.map((type) => ({ type, label: ACTION_TYPE_LABELS[type].category, count: counts[type] })),
@@ -51,7 +43,7 @@ function CategoryNav({
                   {content}
                 </span>
               ) : (
-                <Link to={listSearch(params, 'category', type)}>{content}</Link>
+                <Link to={`?${withChoice(params, 'category', type)}`}>{content}</Link>
               )}
             </li>
           );
@@ -80,17 +72,9 @@ export default function ActionNeededRoute() {
  * prescriber. The choice travels to the server as `filterBy` (spec §7), so the counts and cards are that
  * prescriber's alone; the navigation's count stays the whole list's.
  */
-function PrescriberFilter({
-  doctors,
-  current,
-  params,
-}: {
-  doctors: ActionNeededView['doctors'];
-  current: string | null;
-  params: URLSearchParams;
-}) {
+function PrescriberFilter({ doctors, current }: { doctors: ActionNeededView['doctors']; current: string | null }) {
   const id = useId();
-  const [, setParams] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   // A prescriber no longer in the list (all their requests handled) stays selectable, so the choice is visible.
   const known = current === null || doctors.some((d) => d.doctorId === current);
   return (
@@ -100,7 +84,7 @@ function PrescriberFilter({
         id={id}
         className={styles.select}
         value={current ?? ''}
-        onChange={(event) => setParams(new URLSearchParams(listSearch(params, 'prescriber', event.target.value || null)))}
+        onChange={(event) => setParams(withChoice(params, 'prescriber', event.target.value || null))}
       >
         <option value="">All prescribers</option>
         {doctors.map((doctor) => (
@@ -124,12 +108,6 @@ function ActionNeededList({ userId, canDismiss }: { userId: string; canDismiss: 
   const user = useUserDetails(userId).data;
   const requested = params.get('category');
   const category = isActionType(requested) ? requested : null;
-  const acted = (useLocation().state as { acted?: boolean } | null)?.acted === true;
-  const ready = query.isSuccess;
-  // Back from an action: focus the heading, so keyboard and screen-reader users continue from the list's top.
-  useEffect(() => {
-    if (acted && ready) document.querySelector<HTMLElement>('#main h1')?.focus();
-  }, [acted, ready]);
 
   if (query.isPending) return <Page title="Action Needed" />;
   if (query.isError) {
@@ -147,10 +125,8 @@ function ActionNeededList({ userId, canDismiss }: { userId: string; canDismiss: 
   const doctors = whole.data?.doctors ?? [];
   return (
     <Page title="Action Needed">
-      {doctors.length > 1 || prescriber !== null ? (
-        <PrescriberFilter doctors={doctors} current={prescriber} params={params} />
-      ) : null}
-      <CategoryNav counts={counts} current={category} params={params} />
+      {doctors.length > 1 || prescriber !== null ? <PrescriberFilter doctors={doctors} current={prescriber} /> : null}
+      <CategoryNav counts={counts} current={category} />
       {singleBrandedDrug ? <p className={styles.notice}>Every prescription here is for Xifaxan.</p> : null}
       {category === 'priorAuth' && user && canDismiss ? <BulkDismiss ids={priorAuthRequiredIds} user={user} /> : null}
       {cards.length === 0 ? (

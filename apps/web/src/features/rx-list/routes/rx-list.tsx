@@ -77,7 +77,7 @@ export default function RxListRoute() {
   const canLoad = from !== null && to !== null && windowProblem === null;
   const failedEmpty = query.isError && rows.length === 0;
   // No count until one is known: "(0)" while loading, or after a failed first load, would be a silent zero.
-  const countKnown = (query.isSuccess && !query.isPlaceholderData) || lastGood.current !== undefined;
+  const countKnown = lastGood.current !== undefined;
   return (
     <Page title={countKnown ? `New Prescriptions List (${rows.length})` : 'New Prescriptions List'}>
       {seesNoPatients ? <PatientDataNotice /> : null}
