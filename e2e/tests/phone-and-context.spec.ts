@@ -18,6 +18,14 @@ async function fitsWidth(page: Page, path: string): Promise<{ path: string; over
   return { path, overflow };
 }
 
+/** Every screen of `paths` fits the phone's width; prints how many were checked for whom. */
+async function expectAllFit(page: Page, paths: string[], whose: string) {
+  const results = [];
+  for (const path of paths) results.push(await fitsWidth(page, path));
+  expect(results.filter((r) => r.overflow > 0)).toEqual([]);
+  console.log(`390 px: ${results.length} ${whose} screens checked, none scrolls sideways`);
+}
+
 async function firstHref(page: Page, path: string, selector: string): Promise<string> {
   await page.goto(path);
   const link = page.locator(selector).first();
@@ -29,12 +37,7 @@ test.describe('at 390 px wide', () => {
   test.use({ viewport: PHONE });
 
   test('signed out: sign-in, reset, get-covered and not-found screens fit', async ({ page }) => {
-    const results = [];
-    for (const path of ['/login', '/password-reset-request', '/get-covered', '/not-found']) {
-      results.push(await fitsWidth(page, path));
-    }
-    expect(results.filter((r) => r.overflow > 0)).toEqual([]);
-    console.log(`390 px: ${results.length} signed-out screens checked, none scrolls sideways`);
+    await expectAllFit(page, ['/login', '/password-reset-request', '/get-covered', '/not-found'], 'signed-out');
   });
 
   test('a prescriber’s screens fit', async ({ page }) => {
@@ -57,10 +60,7 @@ test.describe('at 390 px wide', () => {
       '/practice-preferences',
       '/terms-of-use',
     ];
-    const results = [];
-    for (const path of paths) results.push(await fitsWidth(page, path));
-    expect(results.filter((r) => r.overflow > 0)).toEqual([]);
-    console.log(`390 px: ${results.length} prescriber screens checked, none scrolls sideways`);
+    await expectAllFit(page, paths, 'prescriber');
     // The Rx list's date picker opens inside the screen (it was clipped on the left).
     await page.goto('/rx-list');
     await page.getByLabel('To').click();
@@ -87,10 +87,7 @@ test.describe('at 390 px wide', () => {
       '/manage-integrations',
       '/preferences',
     ];
-    const results = [];
-    for (const path of paths) results.push(await fitsWidth(page, path));
-    expect(results.filter((r) => r.overflow > 0)).toEqual([]);
-    console.log(`390 px: ${results.length} admin screens checked, none scrolls sideways`);
+    await expectAllFit(page, paths, 'admin');
   });
 });
 
