@@ -24,6 +24,7 @@ export * from './rules/brand.ts';
 export * from './rules/clinical-access.ts';
 export * from './rules/dates.ts';
 export * from './rules/environment.ts';
+export * from './rules/errors.ts';
 export * from './rules/events.ts';
 export * from './rules/masking.ts';
 export * from './rules/navigation.ts';

@@ -88,6 +88,8 @@ export const API_HEADERS = {
   appSource: 'x-app-source',
 } as const;
 export const APP_SOURCE = 'md-dashboard';
+/** The dashboard named in sign-in and session calls (spec §3). */
+export const DASHBOARD = 'MD Dashboard';
 
 export const API_BASE = '/api/mdo';
 export const AUTH_SERVICE_BASE = '/auth-service';

@@ -6,9 +6,12 @@ import {
   compareRxRows,
   DEFAULT_RX_LIST_SORT,
   ENVIRONMENT_ENDPOINTS,
+  ERROR_CODES,
   endpointsFor,
   environmentKind,
+  errorBodySchema,
   generateRequestId,
+  isErrorBody,
   isRequestId,
   nextRxListSort,
   normalizeError,
@@ -85,6 +88,39 @@ describe('Rx list sorting', () => {
 });
 
 describe('errors', () => {
+  it('the zod-free guard accepts exactly the bodies the schema accepts', () => {
+    const detail = fc.record({ path: fc.string(), message: fc.string() }, { requiredKeys: [] });
+    const nearBody = fc.record(
+      {
+        error: fc.oneof(
+          fc.record(
+            {
+              code: fc.oneof(fc.constantFrom(...ERROR_CODES), fc.string(), fc.integer()),
+              message: fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
+              details: fc.oneof(fc.array(fc.oneof(detail, fc.string(), fc.constant(null))), fc.constant(null), fc.string()),
+              extra: fc.anything(),
+            },
+            { requiredKeys: [] },
+          ),
+          fc.array(fc.anything()),
+          fc.string(),
+          fc.constant(null),
+        ),
+        status: fc.anything(),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.oneof(nearBody, fc.anything()), (value) => {
+        expect(isErrorBody(value)).toBe(errorBodySchema.safeParse(value).success);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  it('keeps only the path and message of each detail, as the schema does', () => {
+    const body = { error: { code: 'VALIDATION_FAILED', message: 'Bad.', details: [{ path: 'body.x', message: 'No.', at: 1 }] } };
+    expect(normalizeError(body).details).toEqual([{ path: 'body.x', message: 'No.' }]);
+  });
   it('normalizes our error body', () => {
     expect(normalizeError({ error: { code: 'CONFLICT', message: 'Already done.' } })).toEqual({
       code: 'CONFLICT',

@@ -1,8 +1,8 @@
 /** Authentication payloads and answers (spec §3, §7 Authentication). */
 import { z } from 'zod';
+import { DASHBOARD } from '../routes.ts';
 import { emailSchema, newPasswordSchema, passwordSchema } from './fields.ts';
 
-export const DASHBOARD = 'MD Dashboard';
 export const RESET_SOURCE = 'MD';
 
 export const loginRequestSchema = z.object({
