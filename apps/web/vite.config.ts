@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -67,6 +68,12 @@ export default defineConfig({
   // APP_ENV (spec §9 environment names) picks the API, auth and operations addresses (lib/config.ts).
   envPrefix: ['VITE_', 'APP_ENV'],
   plugins: [noInlineToastStyles(), react(), precompress()],
+  resolve: {
+    // Every `zod` import (ours and the contract's) goes through src/zod-jitless.ts, which configures zod for the
+    // CSP before anything can use it. zod is not part of the first load (decision 0028), so no entry-point
+    // import could guarantee that order.
+    alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/zod-jitless.ts', import.meta.url)) }],
+  },
   server: {
     port: 5173,
     proxy: Object.fromEntries(proxied.map((prefix) => [prefix, { target: apiTarget, changeOrigin: false }])),
@@ -77,13 +84,5 @@ export default defineConfig({
     sourcemap: 'hidden',
     // No inline module-preload polyfill: the server's CSP allows no inline script.
     modulePreload: { polyfill: false },
-    rollupOptions: {
-      output: {
-        // zod and src/zod-config.ts alone in one chunk, loaded first: `jitless` is set after zod loads and before
-        // any schema is built (zod probes `new Function` while building an object schema; the CSP reports it).
-        manualChunks: (id: string) =>
-          /[\\/]node_modules[\\/]zod[\\/]/.test(id) || /[\\/]src[\\/]zod-config\.ts$/.test(id) ? 'zod' : undefined,
-      },
-    },
   },
 });

@@ -99,6 +99,35 @@ describe('api client errors', () => {
     const ok = client(() => json({ total: 3 }));
     await expect(ok.api.request('/x', { schema: z.object({ total: z.number() }) })).resolves.toEqual({ total: 3 });
   });
+
+  it('loads a lazy schema while the request is out and checks the answer with it', async () => {
+    const order: string[] = [];
+    const schema = z.object({ total: z.number() });
+    const load = vi.fn(async () => {
+      order.push('schema');
+      return schema;
+    });
+    const { api } = client(() => {
+      order.push('fetch');
+      return json({ total: 3 });
+    });
+    const total: number = (await api.request('/x', { schema: load })).total;
+    expect(total).toBe(3);
+    expect(order).toEqual(['schema', 'fetch']);
+    const bad = client(() => json({ total: 'many' }));
+    await expect(bad.api.request('/x', { schema: load })).rejects.toMatchObject({ code: 'INTERNAL' });
+  });
+
+  it('a lazy schema that never arrives is a network failure, but the server’s own refusal still wins', async () => {
+    const missing = () => Promise.reject(new TypeError('Failed to fetch dynamically imported module'));
+    const { api } = client(() => json({ total: 3 }));
+    await expect(api.request('/x', { schema: missing })).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      message: NETWORK_ERROR_MESSAGE,
+    });
+    const refused = client(() => json({ error: { code: 'NOT_FOUND', message: 'Not found.' } }, 404));
+    await expect(refused.api.request('/x', { schema: missing })).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
+  });
 });
 
 describe('session renewal', () => {

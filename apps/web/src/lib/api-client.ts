@@ -13,7 +13,6 @@ import {
   generateRequestId,
   type NormalizedError,
   normalizeError,
-  refreshResponseSchema,
 } from '@hcp/contract';
 import type { z } from 'zod';
 import { webConfig } from './config.ts';
@@ -41,7 +40,13 @@ export class SessionExpiredError extends ApiError {
 
 export const NETWORK_ERROR_MESSAGE = 'Cannot reach the HCP Portal server. Check your connection and try again.';
 
-export interface RequestOptions<S extends z.ZodType | undefined = undefined> {
+/**
+ * A schema, or a function that loads it. A loader keeps zod and the schema out of the first load: it starts
+ * with the request, and the answer is checked once both have arrived (docs/decisions/0028).
+ */
+export type SchemaSource = z.ZodType | (() => Promise<z.ZodType>);
+
+export interface RequestOptions<S extends SchemaSource | undefined = undefined> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   query?: Record<string, string | number | boolean | undefined | null>;
   body?: unknown;
@@ -67,7 +72,17 @@ export interface UploadOptions<S extends z.ZodType | undefined = undefined> {
   onProgress?: (sent: number, total: number) => void;
 }
 
-type Answer<S> = S extends z.ZodType ? z.infer<S> : unknown;
+type Answer<S> = S extends z.ZodType ? z.infer<S> : S extends () => Promise<infer T extends z.ZodType> ? z.infer<T> : unknown;
+
+const networkError = (requestId: string) =>
+  new ApiError({ code: 'SERVICE_UNAVAILABLE', status: 0, message: NETWORK_ERROR_MESSAGE, details: [] }, requestId);
+
+/** Starts loading a lazy schema; a failure is seen when the answer is read, never as an unhandled rejection. */
+function startLoading(source: SchemaSource | undefined): Promise<z.ZodType | undefined> {
+  const loading = Promise.resolve(typeof source === 'function' ? source() : source);
+  loading.catch(() => {});
+  return loading;
+}
 
 export interface ApiClientConfig {
   baseUrl?: string;
@@ -90,7 +105,7 @@ export function createApiClient(config: ApiClientConfig = {}) {
     return `${base}${path}${qs ? `?${qs}` : ''}`;
   }
 
-  async function send(path: string, options: RequestOptions<z.ZodType | undefined>, requestId: string): Promise<Response> {
+  async function send(path: string, options: RequestOptions<SchemaSource | undefined>, requestId: string): Promise<Response> {
     const headers: Record<string, string> = {
       [API_HEADERS.requestId]: requestId,
       [API_HEADERS.appSource]: APP_SOURCE,
@@ -116,7 +131,7 @@ export function createApiClient(config: ApiClientConfig = {}) {
       });
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
-      throw new ApiError({ code: 'SERVICE_UNAVAILABLE', status: 0, message: NETWORK_ERROR_MESSAGE, details: [] }, requestId);
+      throw networkError(requestId);
     }
   }
 
@@ -138,6 +153,7 @@ export function createApiClient(config: ApiClientConfig = {}) {
         // Another tab may have rotated the shared refresh token first: its new tokens are ours too.
         const rotatedElsewhere = () => storage.get('refreshToken') !== refreshToken && storage.get('accessToken') !== null;
         if (!res.ok) return rotatedElsewhere();
+        const { refreshResponseSchema } = await import('./boot-schemas.ts');
         const tokens = refreshResponseSchema.safeParse(await res.json());
         if (!tokens.success) return rotatedElsewhere();
         storage.set('accessToken', tokens.data.accessToken);
@@ -152,11 +168,12 @@ export function createApiClient(config: ApiClientConfig = {}) {
     return refreshing;
   }
 
-  async function request<S extends z.ZodType | undefined = undefined>(
+  async function request<S extends SchemaSource | undefined = undefined>(
     path: string,
     options: RequestOptions<S> = {},
   ): Promise<Answer<S>> {
     const requestId = generateRequestId();
+    const schema = startLoading(options.schema);
     const usedToken = readSession()?.accessToken;
     let res = await send(path, options, requestId);
     if (res.status === 401 && options.auth !== false && readSession()) {
@@ -175,7 +192,15 @@ export function createApiClient(config: ApiClientConfig = {}) {
     }
     if (options.as === 'blob' && res.ok) return (await res.blob()) as Answer<S>;
     if (options.as === 'stream' && res.ok) return res as Answer<S>;
-    return readAnswer(res.status, await res.text(), options, requestId);
+    const body = readBody(res.status, await res.text(), options.as, requestId);
+    let resolved: z.ZodType | undefined;
+    try {
+      resolved = await schema;
+    } catch {
+      // The schema's module did not arrive: as good as no answer.
+      throw networkError(requestId);
+    }
+    return checked(body, resolved, requestId) as Answer<S>;
   }
 
   /**
@@ -201,13 +226,13 @@ export function createApiClient(config: ApiClientConfig = {}) {
       xhr.upload.onprogress = (event) => options.onProgress?.(event.loaded, event.total);
       xhr.onload = () => {
         try {
-          resolve(readAnswer(xhr.status, xhr.responseText, options, requestId));
+          const body = readBody(xhr.status, xhr.responseText, undefined, requestId);
+          resolve(checked(body, options.schema, requestId) as Answer<S>);
         } catch (error) {
           reject(error);
         }
       };
-      xhr.onerror = () =>
-        reject(new ApiError({ code: 'SERVICE_UNAVAILABLE', status: 0, message: NETWORK_ERROR_MESSAGE, details: [] }, requestId));
+      xhr.onerror = () => reject(networkError(requestId));
       xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
       options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
       xhr.send(form);
@@ -217,15 +242,10 @@ export function createApiClient(config: ApiClientConfig = {}) {
   return { request, upload };
 }
 
-/** Turns an answer into its (validated) body or a typed error. */
-function readAnswer<S extends z.ZodType | undefined>(
-  status: number,
-  text: string,
-  options: { schema?: S; as?: RequestOptions['as'] },
-  requestId: string,
-): Answer<S> {
+/** The answer's body (its text when asked for text), or the typed error it carries. */
+function readBody(status: number, text: string, as: RequestOptions['as'], requestId: string): unknown {
   const ok = status >= 200 && status < 300;
-  if (options.as === 'text' && ok) return text as Answer<S>;
+  if (as === 'text' && ok) return text;
   let body: unknown = null;
   if (text) {
     try {
@@ -240,17 +260,20 @@ function readAnswer<S extends z.ZodType | undefined>(
     const normalized = normalizeError(body);
     throw new ApiError({ ...normalized, status: ok ? normalized.status : status }, requestId);
   }
-  if (options.schema) {
-    const parsed = options.schema.safeParse(body);
-    if (!parsed.success) {
-      throw new ApiError(
-        { code: 'INTERNAL', status: 500, message: 'The server answered in an unexpected shape.', details: [] },
-        requestId,
-      );
-    }
-    return parsed.data as Answer<S>;
+  return body;
+}
+
+/** A good answer's body, checked against its schema when it has one. */
+function checked(body: unknown, schema: z.ZodType | undefined, requestId: string): unknown {
+  if (!schema) return body;
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw new ApiError(
+      { code: 'INTERNAL', status: 500, message: 'The server answered in an unexpected shape.', details: [] },
+      requestId,
+    );
   }
-  return body as Answer<S>;
+  return parsed.data;
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;

@@ -1,4 +1,4 @@
-import { apiPaths, tenantResponseSchema } from '@hcp/contract';
+import { apiPaths } from '@hcp/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
 
@@ -6,7 +6,7 @@ import { api } from '../api-client.ts';
 export const getTenant = (storedChoice: string | null, signal?: AbortSignal) =>
   api.request(apiPaths.tenant, {
     query: storedChoice ? { brand: storedChoice } : {},
-    schema: tenantResponseSchema,
+    schema: () => import('../boot-schemas.ts').then((m) => m.tenantResponseSchema),
     auth: false,
     signal,
   });

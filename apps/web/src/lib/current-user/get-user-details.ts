@@ -1,10 +1,12 @@
 /** The signed-in user's details: read by the shell and by many features (sender names, preferences), so it lives below them in lib/. */
-import { apiPaths, type UserDetails, userDetailsSchema } from '@hcp/contract';
+import { apiPaths, type UserDetails } from '@hcp/contract';
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
 
 export function getUserDetails(userId: string): Promise<UserDetails> {
-  return api.request(apiPaths.userDetails(userId), { schema: userDetailsSchema });
+  return api.request(apiPaths.userDetails(userId), {
+    schema: () => import('../boot-schemas.ts').then((m) => m.userDetailsSchema),
+  });
 }
 
 export const userDetailsQueryOptions = (userId: string) =>
