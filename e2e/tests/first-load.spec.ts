@@ -1,0 +1,42 @@
+/**
+ * What a phone downloads before the first screen (issue 21, decision 0028): the entry script and the modules
+ * index.html preloads, as the server sends them gzipped, stay within 120 KiB, and zod is not among them (the
+ * schemas load on demand, while the first requests are out).
+ */
+import { get } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { expect, test } from './fixtures.ts';
+
+const BUDGET_BYTES = 120 * 1024;
+
+/** The bytes as sent: Playwright's and Node's fetch both unpack gzip, which would hide the size. */
+function rawGet(url: string): Promise<{ status: number; encoding: string | undefined; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }),
+      );
+    }).on('error', reject);
+  });
+}
+
+test('the first load is at most 120 KiB of gzipped script, without zod', async ({ request, baseURL }) => {
+  const html = await (await request.get('/login')).text();
+  const entry = [...html.matchAll(/<script type="module"[^>]+src="([^"]+\.js)"/g)].map((m) => m[1] as string);
+  const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]+href="([^"]+\.js)"/g)].map((m) => m[1] as string);
+  expect(entry).toHaveLength(1);
+  let total = 0;
+  for (const src of [...entry, ...preloads]) {
+    const res = await rawGet(new URL(src, baseURL).href);
+    expect(res.status, src).toBe(200);
+    expect(res.encoding, src).toBe('gzip');
+    total += res.body.length;
+    // zod names its classes in strings ('$ZodObject', 'ZodError'), which survive minification.
+    const text = gunzipSync(res.body).toString('utf8');
+    expect(text.includes('$ZodObject') || text.includes('ZodError'), `${src} carries zod`).toBe(false);
+  }
+  console.log(`first load: ${entry.length + preloads.length} scripts, ${(total / 1024).toFixed(1)} KiB gzip`);
+  expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
+});
