@@ -25,8 +25,13 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'reports/lighthouse' },
     email: { type: 'string', default: 'dr.morgan@demo.hcp' },
     password: { type: 'string', default: 'demo-password-2026' },
+    /** Comma-separated subsets, for quicker runs while working on one screen: sign-in,action-needed,rx-list */
+    screens: { type: 'string', default: 'sign-in,action-needed,rx-list' },
+    modes: { type: 'string', default: 'mobile,desktop' },
   },
 });
+const screens = new Set((values.screens ?? '').split(','));
+const modes = (values.modes ?? '').split(',').filter((m): m is 'mobile' | 'desktop' => m === 'mobile' || m === 'desktop');
 const base = (values.url ?? '').replace(/\/$/, '');
 
 const lighthouseDir = path.resolve(process.env.LIGHTHOUSE_DIR ?? '/tmp/lighthouse');
@@ -99,7 +104,7 @@ async function run(name: string, route: string, mode: 'mobile' | 'desktop', sign
   const result = await lighthouse(
     `${base}${route}`,
     {
-      output: 'html',
+      output: ['html', 'json'],
       logLevel: 'error',
       disableStorageReset: signedIn,
       onlyCategories: ['performance', 'accessibility', 'best-practices'],
@@ -109,7 +114,10 @@ async function run(name: string, route: string, mode: 'mobile' | 'desktop', sign
   );
   if (!result) throw new Error(`Lighthouse gave no result for ${route}`);
   const { lhr } = result;
-  writeFileSync(path.join(outDir, `${name}-${mode}.html`), String(result.report));
+  const [html, json] = result.report as string[];
+  writeFileSync(path.join(outDir, `${name}-${mode}.html`), String(html));
+  // The JSON is what to read when a score moves: long tasks, the LCP element and its phases, the request chain.
+  writeFileSync(path.join(outDir, `${name}-${mode}.json`), String(json));
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const ms = (id: string) => `${((lhr.audits[id]?.numericValue ?? 0) / 1000).toFixed(1)} s`;
   return {
@@ -128,13 +136,16 @@ async function run(name: string, route: string, mode: 'mobile' | 'desktop', sign
 
 const rows = [];
 try {
-  for (const mode of ['mobile', 'desktop'] as const) rows.push(await run('sign-in', '/login', mode, false));
-  await signIn();
-  for (const [name, route] of [
-    ['action-needed', '/action-needed'],
-    ['rx-list', '/rx-list'],
-  ] as const) {
-    for (const mode of ['mobile', 'desktop'] as const) rows.push(await run(name, route, mode, true));
+  if (screens.has('sign-in')) for (const mode of modes) rows.push(await run('sign-in', '/login', mode, false));
+  const signedInScreens = (
+    [
+      ['action-needed', '/action-needed'],
+      ['rx-list', '/rx-list'],
+    ] as const
+  ).filter(([name]) => screens.has(name));
+  if (signedInScreens.length > 0) await signIn();
+  for (const [name, route] of signedInScreens) {
+    for (const mode of modes) rows.push(await run(name, route, mode, true));
   }
 } finally {
   await browser.close();
