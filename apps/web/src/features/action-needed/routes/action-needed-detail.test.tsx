@@ -8,25 +8,14 @@ import { setErrorReporter } from '../../../lib/error-reporting.ts';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { saveSession } from '../../../lib/storage.ts';
 import { actionNeeded, prescription, stubServer, userDetails } from '../../../test/fixtures.ts';
-import { renderRoutes } from '../../../test/render-routes.tsx';
-import ActionNeededRoute from './action-needed.tsx';
-import ActionNeededDetailRoute from './action-needed-detail.tsx';
+import { ACTION_NEEDED_ROUTES, renderActionNeeded } from './test-routes.tsx';
 
 const RX = '11111111-1111-4111-8111-111111111111';
 
 beforeEach(() => saveSession({ accessToken: 'a', refreshToken: 'r', userID: 'u' }));
 afterEach(() => vi.unstubAllGlobals());
 
-function renderDetail(path: string) {
-  return renderRoutes(
-    [
-      { path: '/action-needed', Component: ActionNeededRoute },
-      { path: '/action-needed/:prescriptionId/:authType', Component: ActionNeededDetailRoute },
-      { path: '/appeals-form', element: <h1>HCP Appeal</h1> },
-    ],
-    path,
-  );
-}
+const renderDetail = (path: string) => renderActionNeeded(path, [{ path: '/appeals-form', element: <h1>HCP Appeal</h1> }]);
 
 const posted = (fetchMock: ReturnType<typeof stubServer>, fragment: string) =>
   fetchMock.mock.calls.filter(([url, init]) => String(url).includes(fragment) && init?.method === 'POST') as unknown as [
@@ -99,13 +88,7 @@ describe('refill authorization screen', () => {
           : undefined;
       },
     });
-    const router = createMemoryRouter(
-      [
-        { path: '/action-needed', Component: ActionNeededRoute },
-        { path: '/action-needed/:prescriptionId/:authType', Component: ActionNeededDetailRoute },
-      ],
-      { initialEntries: [`/action-needed/${RX}/refillAuth`] },
-    );
+    const router = createMemoryRouter(ACTION_NEEDED_ROUTES, { initialEntries: [`/action-needed/${RX}/refillAuth`] });
     // The app's own client: user details stay fresh for minutes, so only an update makes the choice visible.
     render(
       <QueryClientProvider client={createQueryClient(() => {})}>

@@ -4,9 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { saveSession } from '../../../lib/storage.ts';
 import { actionNeeded, prescription, stubServer } from '../../../test/fixtures.ts';
-import { renderRoutes } from '../../../test/render-routes.tsx';
-import ActionNeededRoute from './action-needed.tsx';
-import ActionNeededDetailRoute from './action-needed-detail.tsx';
+import { renderActionNeeded } from './test-routes.tsx';
 
 const MORGAN = '0e7a1c52-0d1f-4c3e-9a51-6f0f7f1c0001';
 const LEE = '0e7a1c52-0d1f-4c3e-9a51-6f0f7f1c0002';
@@ -49,15 +47,7 @@ const currentCategory = () => document.querySelector('nav[aria-label="Categories
 const actionNeededCalls = (fetchMock: ReturnType<typeof stubServer>) =>
   fetchMock.mock.calls.map(([url]) => new URL(String(url), 'http://x')).filter((url) => url.pathname.endsWith('/action-needed'));
 
-function renderList(path = '/action-needed') {
-  return renderRoutes(
-    [
-      { path: '/action-needed', Component: ActionNeededRoute },
-      { path: '/action-needed/:prescriptionId/:authType', Component: ActionNeededDetailRoute },
-    ],
-    path,
-  );
-}
+const renderList = (path = '/action-needed') => renderActionNeeded(path);
 
 describe('Action Needed: one prescriber’s requests (filterBy, spec §7)', () => {
   it('offers the prescribers of the list and asks the server for the chosen one’s requests alone', async () => {

@@ -8,9 +8,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { saveSession } from '../../../lib/storage.ts';
 import { stubServer, userDetails } from '../../../test/fixtures.ts';
-import { renderRoutes } from '../../../test/render-routes.tsx';
-import ActionNeededRoute from './action-needed.tsx';
-import ActionNeededDetailRoute from './action-needed-detail.tsx';
+import { renderActionNeeded } from './test-routes.tsx';
 
 const RX = '11111111-1111-4111-8111-111111111111';
 const OFFICE = '22222222-2222-4222-8222-222222222222';
@@ -50,15 +48,7 @@ const workload: PracticeWorkloadResponse = {
 beforeEach(() => saveSession({ accessToken: 'a', refreshToken: 'r', userID: 'u' }));
 afterEach(() => vi.unstubAllGlobals());
 
-function renderAt(path: string) {
-  return renderRoutes(
-    [
-      { path: '/action-needed', Component: ActionNeededRoute },
-      { path: '/action-needed/:prescriptionId/:authType', Component: ActionNeededDetailRoute },
-    ],
-    path,
-  );
-}
+const renderAt = (path: string) => renderActionNeeded(path);
 
 describe('office staff', () => {
   it('may postpone a refill but are not offered to authorise or deny it', async () => {
