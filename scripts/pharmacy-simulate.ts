@@ -168,13 +168,16 @@ const MIX: TaskCode[] = [
   'substitution',
   'phone-exception',
 ];
-const input = (code: string, value: Record<string, string>) => ({
+const input = (code: string, value: Record<string, string | number>) => ({
   type: { coding: [{ system: TASK_INPUT_SYSTEM, code }] },
   ...value,
 });
 
-function inputsOf(code: TaskCode, drug: (typeof DRUGS)[number]) {
+function inputsOf(code: TaskCode, drug: (typeof DRUGS)[number], lastFill: string) {
   switch (code) {
+    case 'refill-request':
+      // What the prescriber decides from (issue 22): when it was last filled and that no refills are left.
+      return [input('last-fill-date', { valueDate: lastFill.slice(0, 10) }), input('refills-remaining', { valueInteger: 0 })];
     case 'prior-authorization':
       return [
         input('pa-status', { valueCode: pick(['PRIOR_AUTH_REQUIRED', 'PRIOR_AUTH_CHART_NOTES_NEEDED']) }),
@@ -249,7 +252,7 @@ function bundleFor(target: { practice: string; npi: string }, code: TaskCode, wi
           code: { coding: [{ system: TASK_CODE_SYSTEM, code }] },
           focus: { reference: 'urn:uuid:prescription' },
           businessStatus: { text: 'Waiting for the prescriber' },
-          input: inputsOf(code, drug),
+          input: inputsOf(code, drug, lastFill),
         },
       },
       ...(withMessage

@@ -17,6 +17,7 @@ import { type Fixture, ROWS, RULES, setUpRouteTable, type Who } from './support/
 /** Lists of patient data (answered to everyone, each with their own practices' patients). */
 const PATIENT_LISTS = new Set([
   'GET /api/mdo/v2/users/{userId}/action-needed',
+  'GET /api/mdo/v2/users/{userId}/action-queue',
   'GET /api/mdo/v1/users/{userId}/rx-list',
   'GET /api/mdo/v1/users/{userId}/patients-search',
   'GET /api/mdo/v2/users/{userId}/doctor-list-search',

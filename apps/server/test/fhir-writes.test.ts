@@ -4,7 +4,7 @@
  * guard updates; references outside the tenant or practice answer 422 naming the element; reads and writes are
  * audited with the client.
  */
-import { NPI_SYSTEM } from '@hcp/contract';
+import { actionQueueResponseSchema, NPI_SYSTEM, runOutInDays } from '@hcp/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
@@ -378,6 +378,44 @@ describe('FHIR Task', () => {
     const missing = await fhir('POST', '/Task', task(`${stamp}-t4`, 'prior-authorization', pa.prescriptionId));
     expect(missing.statusCode).toBe(422);
     expect(missing.json().issue[0].diagnostics).toContain('pa-status');
+  });
+
+  it('carries the decision facts (last fill, refills left, PA on file) to the queue, with when the request came in', async () => {
+    const refill = await patientWithPrescription('facts');
+    const lastFill = new Date(Date.now() - 25 * 86_400_000).toISOString().slice(0, 10);
+    const before = Date.now();
+    const created = await fhir(
+      'POST',
+      '/Task',
+      task(`${stamp}-facts`, 'refill-request', refill.prescriptionId, {
+        input: [
+          input('last-fill-date', { valueDate: lastFill }),
+          input('refills-remaining', { valueInteger: 0 }),
+          input('pa-expires', { valueDate: '2027-03-31' }),
+        ],
+      }),
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    // Read back as sent: the integer stays an integer.
+    expect(created.json().input).toContainEqual(input('refills-remaining', { valueInteger: 0 }));
+    const morgan = await signIn(t.app, 'dr.morgan@demo.hcp');
+    const res = await injectAs(t.app, morgan, { method: 'GET', url: `/api/mdo/v2/users/${morgan.userID}/action-queue` });
+    expect(res.statusCode, res.body).toBe(200);
+    const item = actionQueueResponseSchema.parse(res.json()).items.find((i) => i.id === refill.prescriptionId);
+    expect(item).toMatchObject({ lastFilledOn: lastFill, refillsRemaining: 0, priorAuthExpiresOn: '2027-03-31', needsRefillAuth: true });
+    // The medication request said 30 days of supply.
+    expect(item?.runOutInDays).toBe(runOutInDays(lastFill, 30, res.json().today));
+    expect(Date.parse((item?.waitingSince ?? '').replace(' ', 'T'))).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+
+    for (const [code, value, message] of [
+      ['last-fill-date', { valueDate: '2999-01-01' }, 'last-fill-date'],
+      ['refills-remaining', { valueInteger: -1 }, 'refills-remaining'],
+      ['pa-expires', { valueDate: '2027-02-30' }, 'pa-expires'],
+    ] as const) {
+      const bad = await fhir('POST', '/Task', task(`${stamp}-bad-${code}`, 'refill-request', refill.prescriptionId, { input: [input(code, value)] }));
+      expect(bad.statusCode, code).toBe(422);
+      expect(bad.json().issue[0].diagnostics).toContain(message);
+    }
   });
 
   it('opens an appeal: its link and key reach the pharmacy once and sign the prescriber in; a withdrawal ends the link', async () => {

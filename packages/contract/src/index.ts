@@ -1,4 +1,5 @@
 export * from './api/accounts.ts';
+export * from './api/action-queue.ts';
 export * from './api/addresses.ts';
 export * from './api/appeals.ts';
 export * from './api/auth.ts';
@@ -32,6 +33,7 @@ export * from './rules/office-digest.ts';
 export * from './rules/order-status.ts';
 export * from './rules/pagination.ts';
 export * from './rules/patient-search.ts';
+export * from './rules/queue.ts';
 export * from './rules/request-id.ts';
 export * from './rules/roles.ts';
 export * from './rules/rx-list-sort.ts';

@@ -127,6 +127,7 @@ export const apiPaths = {
   verifyAddress: (userId: string) => `${user(userId)}/verify-address`,
   // prescriptions
   actionNeeded: (userId: string) => `${API_BASE}/v2/users/${enc(userId)}/action-needed`,
+  actionQueue: (userId: string) => `${API_BASE}/v2/users/${enc(userId)}/action-queue`,
   rxList: (userId: string) => `${user(userId)}/rx-list`,
   refillAuthorizedFax: (id: string) => `${rx(id)}/refills-authorized/fax`,
   refillAuthorizedErx: (id: string) => `${rx(id)}/refills-authorized/erx`,

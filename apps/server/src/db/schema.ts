@@ -241,6 +241,15 @@ export const prescriptions = pgTable(
     pharmacyNotes: text('pharmacy_notes'),
     /** Alternatives a pharmacy offered for this prescription (FHIR Task input); else the catalogue's. */
     offeredAlternatives: text('offered_alternatives').array(),
+    /**
+     * What a prescriber looks up before deciding (issue 22), as the pharmacy reports it: the last fill, the
+     * refills the prescription still has, when the open request reached the portal and until when an approved
+     * prior authorization is on file.
+     */
+    lastFilledOn: date('last_filled_on'),
+    refillsRemaining: integer('refills_remaining'),
+    requestReceivedAt: timestamp('request_received_at', { withTimezone: false }),
+    priorAuthExpiresOn: date('prior_auth_expires_on'),
     /** Bumped by every transition; guards against two people acting on one prescription at once. */
     version: integer('version').notNull().default(0),
     createdAt: createdAt(),

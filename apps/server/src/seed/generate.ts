@@ -19,6 +19,7 @@ import {
 } from '@hcp/contract';
 import type * as schema from '../db/schema.ts';
 import { sha256 } from '../lib/crypto.ts';
+import { addDecisionFacts } from './decision-facts.ts';
 import { ALTERNATIVES, DRUGS, ORDER_STATUSES, PAYERS, SIGS, SPECIALTIES, TENANTS, ZIPS } from './catalogue.ts';
 
 type Insert<T extends { $inferInsert: unknown }> = T['$inferInsert'];
@@ -115,6 +116,9 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export function generateDemoData(options: { size: SeedSize; now: Date; seed?: number }): DemoData {
   const f = new Faker({ locale: [en] });
   f.seed(options.seed ?? 20261123);
+  // A second stream for what was added later (decision facts): the first stream's values stay the same.
+  const g = new Faker({ locale: [en] });
+  g.seed((options.seed ?? 20261123) + 1);
   const uuid = () => f.string.uuid();
   const now = options.now.getTime();
   const sizes = SEED_SIZES[options.size];
@@ -418,8 +422,10 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
         case 'none':
           break;
       }
+      const earlierAnswers = addDecisionFacts(g, row, now);
       data.prescriptions.push(row);
       data.prescriptionEvents.push({ prescriptionId: rxId, type: 'RECEIVED', data: { source: 'seed' }, createdAt: prescribedAt });
+      data.prescriptionEvents.push(...earlierAnswers);
       if (row.hcpActionRequired) {
         const prescriberNpi = npiOfStaff.get(row.prescriberId) ?? '1234567893';
         const appealId = uuid();

@@ -84,7 +84,7 @@ export const task = (id: string, code: string, prescriptionId: string, overrides
   businessStatus: { text: 'Awaiting prescriber' },
   ...overrides,
 });
-export const input = (code: string, value: Record<string, string>) => ({
+export const input = (code: string, value: Record<string, string | number>) => ({
   type: { coding: [{ system: TASK_INPUT_SYSTEM, code }] },
   ...value,
 });

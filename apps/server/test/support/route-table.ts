@@ -152,6 +152,12 @@ export const ROWS: Row[] = [
     url: (f, w) => `/api/mdo/v2/users/${f.me(w)}/action-needed?actionType=ACTION_NEEDED_ALL`,
     expect: RULES.everyone,
   },
+  {
+    method: 'GET',
+    path: '/api/mdo/v2/users/{userId}/action-queue',
+    url: (f, w) => `/api/mdo/v2/users/${f.me(w)}/action-queue`,
+    expect: RULES.everyone,
+  },
   ...(
     [
       ['refills-authorized/fax', 'refill', { refills: 1, sig: 'Take 1 daily', ...sender }, RULES.sign],

@@ -35,6 +35,10 @@ export const TASK_INPUTS = [
   'denial-date',
   'what-is-needed',
   'clinical-notes-required',
+  // What a prescriber decides from (issue 22): the last fill, the refills left, an approved PA's end.
+  'last-fill-date',
+  'refills-remaining',
+  'pa-expires',
 ] as const;
 export type TaskInputCode = (typeof TASK_INPUTS)[number];
 

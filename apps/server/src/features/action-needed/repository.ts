@@ -8,7 +8,7 @@ import { altMedPendingSql, needsActionSql, priorAuthNeedsActionSql, refillDueSql
 
 /** Each category as SQL over the CTE row `p`, whose `refill_due` column is already worked out. */
 const refillDue = sql.raw('p.refill_due');
-const CATEGORY_SQL: Record<ActionNeededQueryType, SQL> = {
+export const CATEGORY_SQL: Record<ActionNeededQueryType, SQL> = {
   [ACTION_NEEDED_QUERY_TYPES.refillAuth]: refillDue,
   [ACTION_NEEDED_QUERY_TYPES.priorAuth]: priorAuthNeedsActionSql('p'),
   [ACTION_NEEDED_QUERY_TYPES.phoneException]: sql`p.phone_exception`,

@@ -4,6 +4,8 @@ import {
   type ActionResult,
   actionNeededQuerySchema,
   actionNeededResponseSchema,
+  actionQueueQuerySchema,
+  actionQueueResponseSchema,
   actionResultSchema,
   alternativeMedSchema,
   chartNotesSentSchema,
@@ -50,6 +52,21 @@ export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededSe
       const json = await service.listJson(signedInContext(request, request.params.userId), request.query);
       return sendJsonText<ActionNeededResponse>(reply, json);
     },
+  );
+
+  // The one queue (issue 22): every open item, most urgent first, with what a prescriber decides from.
+  app.get(
+    '/api/mdo/v2/users/:userId/action-queue',
+    {
+      ...read,
+      schema: {
+        tags,
+        params: z.object({ userId: z.string() }),
+        querystring: actionQueueQuerySchema,
+        response: { 200: actionQueueResponseSchema },
+      },
+    },
+    async (request) => service.queue(signedInContext(request, request.params.userId), request.query),
   );
 
   const rx = (path: string) => `/api/mdo/v1/prescriptions/:id/${path}`;

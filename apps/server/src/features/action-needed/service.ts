@@ -9,6 +9,7 @@ import { type ActionContext, createAct } from './act.ts';
 import { alternativeMedActions } from './alternative-med.ts';
 import { phoneExceptionActions } from './phone-exceptions.ts';
 import { priorAuthActions } from './prior-auth-actions.ts';
+import { actionQueue } from './queue.ts';
 import { refillActions } from './refill-actions.ts';
 import * as repo from './repository.ts';
 import { timeline } from './timeline.ts';
@@ -33,6 +34,7 @@ export function createActionNeededService(deps: { db: Database; now: () => Date 
 
   return {
     listJson,
+    ...actionQueue({ db, todayIso }),
     ...refillActions(act, todayIso),
     ...alternativeMedActions(act),
     ...priorAuthActions(act),

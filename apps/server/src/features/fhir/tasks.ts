@@ -27,8 +27,24 @@ import type { RecordOps } from './upsert.ts';
 
 type Flags = Partial<typeof prescriptions.$inferInsert>;
 
+/** The decision facts a Task reports (issue 22), kept on the prescription; a fact not sent stays as it was. */
+function facts(inputs: TaskInputs): Flags {
+  return {
+    ...(inputs.lastFillDate ? { lastFilledOn: inputs.lastFillDate } : {}),
+    ...(inputs.refillsRemaining ? { refillsRemaining: Number(inputs.refillsRemaining) } : {}),
+    ...(inputs.paExpires ? { priorAuthExpiresOn: inputs.paExpires } : {}),
+  };
+}
+
 /** What an open Task of each category sets on its prescription. */
 function raised(category: ActionType, inputs: TaskInputs): Flags {
+  return { ...facts(inputs), ...flagsOf(category, inputs) };
+}
+
+/** What a request opening now sets: its flags, and when it reached the portal (the queue's waiting order). */
+const opened = (category: ActionType, inputs: TaskInputs): Flags => ({ ...raised(category, inputs), requestReceivedAt: new Date() });
+
+function flagsOf(category: ActionType, inputs: TaskInputs): Flags {
   switch (category) {
     case 'refillAuth':
       return { needsRefillAuth: true, refillPostponedUntil: null };
@@ -174,7 +190,7 @@ export function taskOps(
       if (isClosing(fields.status)) return;
       await assertPracticeTakes(tx, rx.id, fields.category);
       const once = fields.category === 'appeals' ? await openAppeal(tx, id, rx, fields.inputs, portalBase) : undefined;
-      await records.setPrescriptionFlags(tx, rx.id, raised(fields.category, fields.inputs));
+      await records.setPrescriptionFlags(tx, rx.id, opened(fields.category, fields.inputs));
       await event(tx, rx.id, EVENT_TYPES.pharmacyRequested, fields.category);
       return once;
     },
@@ -204,7 +220,7 @@ export function taskOps(
         }
       } else if (!wasOpen && isOpen) {
         await assertPracticeTakes(tx, current.prescriptionId, current.category);
-        await records.setPrescriptionFlags(tx, current.prescriptionId, raised(current.category, fields.inputs));
+        await records.setPrescriptionFlags(tx, current.prescriptionId, opened(current.category, fields.inputs));
         await event(tx, current.prescriptionId, EVENT_TYPES.pharmacyRequested, current.category);
       } else if (isOpen && current.itemOpen && JSON.stringify(current.input) !== JSON.stringify(fields.inputs)) {
         // The pharmacy updated what it asks (a new PA status, other alternatives) while the item still waits.

@@ -6,6 +6,7 @@
 import {
   type ActionType,
   PRIOR_AUTH_METHODS,
+  parseIsoDate,
   PRIOR_AUTH_STATUSES,
   TASK_CLOSING_STATUSES,
   TASK_CODE_CATEGORY,
@@ -35,6 +36,9 @@ export interface TaskInputs {
   denialDate?: string;
   whatIsNeeded?: string;
   clinicalNotesRequired?: string;
+  lastFillDate?: string;
+  refillsRemaining?: string;
+  paExpires?: string;
 }
 
 export interface TaskFields {
@@ -83,8 +87,11 @@ const INPUT_KEYS: Record<TaskInputCode, keyof TaskInputs> = {
   'denial-date': 'denialDate',
   'what-is-needed': 'whatIsNeeded',
   'clinical-notes-required': 'clinicalNotesRequired',
+  'last-fill-date': 'lastFillDate',
+  'refills-remaining': 'refillsRemaining',
+  'pa-expires': 'paExpires',
 };
-const VALUE_TYPE: Record<keyof TaskInputs, 'valueCode' | 'valueString' | 'valueDate' | 'valueBoolean'> = {
+const VALUE_TYPE: Record<keyof TaskInputs, 'valueCode' | 'valueString' | 'valueDate' | 'valueBoolean' | 'valueInteger'> = {
   paStatus: 'valueCode',
   paMethod: 'valueCode',
   substitutionReason: 'valueCode',
@@ -95,6 +102,9 @@ const VALUE_TYPE: Record<keyof TaskInputs, 'valueCode' | 'valueString' | 'valueD
   denialDate: 'valueDate',
   whatIsNeeded: 'valueString',
   clinicalNotesRequired: 'valueBoolean',
+  lastFillDate: 'valueDate',
+  refillsRemaining: 'valueInteger',
+  paExpires: 'valueDate',
 };
 
 const oneOf = <T extends string>(values: readonly T[], value: string | undefined): value is T =>
@@ -109,7 +119,7 @@ function readInputs(inputs: readonly TaskInput[] | undefined): TaskInputs {
     const key = (INPUT_KEYS as Record<string, keyof TaskInputs | undefined>)[code];
     if (!key) unprocessable(`${expression}.type`, `${expression}.type: unknown input ${code}.`);
     const raw = input[VALUE_TYPE[key]];
-    const value = typeof raw === 'boolean' ? String(raw) : raw;
+    const value = typeof raw === 'boolean' || typeof raw === 'number' ? String(raw) : raw;
     if (typeof value !== 'string' || !value.trim()) {
       unprocessable(`${expression}.${VALUE_TYPE[key]}`, `${expression} (${code}) needs ${VALUE_TYPE[key]}.`);
     }
@@ -120,8 +130,23 @@ function readInputs(inputs: readonly TaskInput[] | undefined): TaskInputs {
   return read;
 }
 
+/** The decision facts any Task may carry: real days (a fill not in the future) and a whole number of refills. */
+function checkFactInputs(inputs: TaskInputs) {
+  const today = new Date().toISOString().slice(0, 10);
+  if (inputs.lastFillDate !== undefined && (parseIsoDate(inputs.lastFillDate) === null || inputs.lastFillDate > today)) {
+    unprocessable('Task.input', 'Input last-fill-date must be a past date as YYYY-MM-DD.');
+  }
+  if (inputs.paExpires !== undefined && parseIsoDate(inputs.paExpires) === null) {
+    unprocessable('Task.input', 'Input pa-expires must be a date as YYYY-MM-DD.');
+  }
+  if (inputs.refillsRemaining !== undefined && !/^(\d|[1-9]\d)$/.test(inputs.refillsRemaining)) {
+    unprocessable('Task.input', 'Input refills-remaining must be a whole number from 0 to 99.');
+  }
+}
+
 /** The rules each category adds (what the prescriber needs to decide), naming the input that is missing. */
 function checkCategoryInputs(code: TaskCode, inputs: TaskInputs) {
+  checkFactInputs(inputs);
   if (code === 'prior-authorization') {
     if (!oneOf(PRIOR_AUTH_STATUSES, inputs.paStatus)) {
       unprocessable('Task.input', `A prior-authorization Task needs input pa-status, one of ${PRIOR_AUTH_STATUSES.join(', ')}.`);
@@ -187,7 +212,7 @@ export function toTask(row: TaskRow): Task {
     const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
     return values.map((v) => ({
       type: { coding: [{ system: TASK_INPUT_SYSTEM, code: inputCode }] },
-      [VALUE_TYPE[key]]: v,
+      [VALUE_TYPE[key]]: VALUE_TYPE[key] === 'valueInteger' ? Number(v) : v,
     }));
   });
   const output: TaskOutput[] =

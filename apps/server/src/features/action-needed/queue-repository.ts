@@ -1,0 +1,112 @@
+/** SQL of the one queue (issue 22): every open item of the user's practices with its decision facts, one statement. */
+import { ACTION_NEEDED_QUERY_TYPES, type ActionType, EVENT_TYPES } from '@hcp/contract';
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { patientScopeSql } from '../../lib/office-scope.ts';
+import { altMedPendingSql, refillDueSql } from '../../lib/prescription-sql.ts';
+import { CATEGORY_SQL } from './repository.ts';
+
+export interface QueueInput {
+  userId: string;
+  todayIso: string;
+  category?: ActionType | undefined;
+  prescriber?: string | undefined;
+  practice?: string | undefined;
+  requestId: string;
+  ip: string | null;
+}
+
+/** One row per prescription that needs the user, as the API names its fields (run-out days are added by the service). */
+export interface QueueRow {
+  id: string;
+  patientId: string;
+  patientFirstName: string;
+  patientLastName: string;
+  patientDob: string;
+  prescriberId: string;
+  prescriberName: string;
+  prescriberRole: string;
+  practiceId: string;
+  practiceName: string;
+  needsRefillAuth: boolean;
+  phoneException: boolean;
+  substitutionStatus: string | null;
+  priorAuthStatus: string | null;
+  priorAuthMethod: 'CMM_PA' | 'VERBAL_PA' | 'WEBLINK_PA' | null;
+  hcpActionRequired: boolean;
+  drugName: string;
+  strength: string | null;
+  prescribedNdc: string | null;
+  dispensedNdc: string | null;
+  quantity: number | null;
+  daysSupply: number | null;
+  refills: number;
+  sig: string | null;
+  isControlled: boolean;
+  prescribedDate: string;
+  lastFilledOn: string | null;
+  refillsRemaining: number | null;
+  timesRequestedBefore: number;
+  priorDenials: number;
+  priorAuthExpiresOn: string | null;
+  alternativeMeds: string[];
+  waitingSince: string;
+}
+
+/**
+ * The queue's rows in one statement that also writes the audit row of this read (a data-modifying CTE), so a
+ * request costs this and the sign-in guard's deny-list lookup. Earlier answers and denials are counted from
+ * the prescription's own timeline (the events are the record of what was decided).
+ */
+export async function actionQueueRows(db: Executor, input: QueueInput): Promise<QueueRow[]> {
+  const condition = CATEGORY_SQL[ACTION_NEEDED_QUERY_TYPES[input.category ?? 'all']];
+  const result = (await db.execute(sql`
+    with audit as (
+      insert into audit_log (actor_user_id, action, entity_type, request_id, ip, details)
+      values (${input.userId}, 'action-queue.read', 'action-needed', ${input.requestId}, ${input.ip},
+              jsonb_build_object('category', ${input.category ?? null}::text, 'prescriber', ${input.prescriber ?? null}::text,
+                                 'practice', ${input.practice ?? null}::text))
+      returning id
+    ),
+    p as (
+      select rx.*, ${refillDueSql('rx', input.todayIso)} as refill_due
+      from prescriptions rx
+      where rx.md_office_id in (${patientScopeSql(input.userId)})
+        ${input.prescriber ? sql`and rx.prescriber_id = ${input.prescriber}::uuid` : sql``}
+        ${input.practice ? sql`and rx.md_office_id = ${input.practice}::uuid` : sql``}
+    )
+    select p.id, pt.id as "patientId", pt.first_name as "patientFirstName", pt.last_name as "patientLastName",
+      to_char(pt.dob, 'YYYY-MM-DD') as "patientDob",
+      d.id as "prescriberId", d.first_name || ' ' || d.last_name as "prescriberName", d.role as "prescriberRole",
+      o.id as "practiceId", o.name as "practiceName",
+      p.refill_due as "needsRefillAuth", p.phone_exception as "phoneException",
+      p.substitution_status as "substitutionStatus", p.prior_auth_status as "priorAuthStatus",
+      p.prior_auth_method as "priorAuthMethod", p.hcp_action_required as "hcpActionRequired",
+      p.drug_name as "drugName", p.strength, p.prescribed_ndc as "prescribedNdc", p.dispensed_ndc as "dispensedNdc",
+      p.quantity, p.days_supply as "daysSupply", p.refills, p.sig,
+      exists (select 1 from drug_products dp where dp.ndc in (p.prescribed_ndc, p.dispensed_ndc) and dp.is_controlled)
+        as "isControlled",
+      to_char(p.prescribed_at, 'YYYY-MM-DD HH24:MI:SS"Z"') as "prescribedDate",
+      to_char(p.last_filled_on, 'YYYY-MM-DD') as "lastFilledOn", p.refills_remaining as "refillsRemaining",
+      coalesce(ev.answered, 0) as "timesRequestedBefore", coalesce(ev.denied, 0) as "priorDenials",
+      to_char(p.prior_auth_expires_on, 'YYYY-MM-DD') as "priorAuthExpiresOn",
+      case when ${altMedPendingSql('p')} then coalesce(
+        to_json(p.offered_alternatives),
+        (select json_agg(a.alternative_name order by a.rank) from drug_alternatives a where a.drug_name = p.drug_name),
+        '[]'::json) else '[]'::json end as "alternativeMeds",
+      to_char(coalesce(p.request_received_at, p.last_processed_at, p.prescribed_at), 'YYYY-MM-DD HH24:MI:SS"Z"')
+        as "waitingSince"
+    from p
+    join patients pt on pt.id = p.patient_id
+    join md_staff d on d.id = p.prescriber_id
+    join md_offices o on o.id = p.md_office_id
+    left join lateral (
+      select count(*) filter (where e.type in (${EVENT_TYPES.refillAuthorizedFax}, ${EVENT_TYPES.refillAuthorizedErx},
+               ${EVENT_TYPES.refillDenied}))::int as answered,
+             count(*) filter (where e.type = ${EVENT_TYPES.refillDenied})::int as denied
+      from prescription_events e where e.prescription_id = p.id
+    ) ev on true
+    where ${condition}
+  `)) as unknown as { rows: QueueRow[] };
+  return result.rows;
+}

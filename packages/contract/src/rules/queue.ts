@@ -1,0 +1,66 @@
+/**
+ * The one queue of Action Needed (issue 22): every open item in order of urgency. The server sorts with
+ * these rules and the screen words the badges with them, so the order and the words cannot disagree.
+ */
+
+const DAY_MS = 86_400_000;
+
+/** Whole days from one ISO day (YYYY-MM-DD) to another; null when either is not a day. */
+export function daysBetweenIsoDays(from: string, to: string): number | null {
+  const a = Date.parse(`${from}T00:00:00Z`);
+  const b = Date.parse(`${to}T00:00:00Z`);
+  if (Number.isNaN(a) || Number.isNaN(b)) return null;
+  return Math.round((b - a) / DAY_MS);
+}
+
+/**
+ * Days until the patient runs out: last fill + days supply - today. Zero means the last day of supply is
+ * today; below zero, out for that many days. Null when the pharmacy did not say when it last filled or
+ * for how long.
+ */
+export function runOutInDays(lastFilledOn: string | null, daysSupply: number | null, todayIso: string): number | null {
+  if (lastFilledOn === null || daysSupply === null) return null;
+  const since = daysBetweenIsoDays(lastFilledOn, todayIso);
+  return since === null ? null : daysSupply - since;
+}
+
+/** The queue's badge: "Out of medication" from the day the supply ends, else "Runs out in N days". */
+export function runOutText(days: number | null): string | null {
+  if (days === null) return null;
+  if (days <= 0) return 'Out of medication';
+  return `Runs out in ${days} ${days === 1 ? 'day' : 'days'}`;
+}
+
+/** The days of medication the patient still has (never below zero). */
+export function supplyLeftText(days: number | null): string {
+  if (days === null) return 'Not reported';
+  const left = Math.max(0, days);
+  return `${left} ${left === 1 ? 'day' : 'days'}`;
+}
+
+export interface UrgencyFields {
+  id: string;
+  runOutInDays: number | null;
+  /** When the request reached the portal: an instant the API writes as 'YYYY-MM-DD HH:mm:ssZ' (sorts as text). */
+  waitingSince: string;
+}
+
+/**
+ * Urgency order: the patient who runs out soonest first (unknown run-out after every known one), then the
+ * request that has waited longest, then by id so the order is total and stable.
+ */
+export function compareUrgency(a: UrgencyFields, b: UrgencyFields): number {
+  if (a.runOutInDays !== b.runOutInDays) {
+    if (a.runOutInDays === null) return 1;
+    if (b.runOutInDays === null) return -1;
+    return a.runOutInDays - b.runOutInDays;
+  }
+  if (a.waitingSince !== b.waitingSince) return a.waitingSince < b.waitingSince ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The two views of Action Needed: the spec's patient cards (the default) and the one queue. */
+export const ACTION_NEEDED_VIEWS = ['cards', 'queue'] as const;
+export type ActionNeededViewName = (typeof ACTION_NEEDED_VIEWS)[number];
+export const isActionNeededView = (value: unknown): value is ActionNeededViewName =>
+  value === 'cards' || value === 'queue';
