@@ -247,6 +247,8 @@ describe('refill actions', () => {
     expect(second.statusCode).toBe(200);
     expect(second.json()).toEqual(first.json());
     expect(second.headers['idempotent-replayed']).toBe('true');
+    // Events of this request only: the seed's timelines hold earlier answers of their own.
+    expect((await eventsOf(prescription.id)).filter((e) => e.requestId === requestId)).toHaveLength(1);
     expect((await eventsOf(prescription.id)).filter((e) => e.type === 'REFILL_AUTHORIZED_ERX')).toHaveLength(1);
     expect((await outboxOf(prescription.id)).map((o) => o.channel)).toEqual(['erx']);
     const [user] = await t.database.db.select().from(s.users).where(eq(s.users.id, morgan.userID));
@@ -268,7 +270,8 @@ describe('refill actions', () => {
     const answers = await Promise.all([write(url, body, requestId), write(url, body, requestId)]);
     expect(answers.map((a) => a.statusCode).sort()).toEqual(expect.arrayContaining([200]));
     for (const a of answers) expect([200, 409]).toContain(a.statusCode);
-    expect((await eventsOf(prescription.id)).filter((e) => e.type === 'REFILL_DENIED')).toHaveLength(1);
+    const denials = (await eventsOf(prescription.id)).filter((e) => e.type === 'REFILL_DENIED');
+    expect(denials.filter((e) => e.requestId === requestId)).toHaveLength(1);
   });
 
   it('deny with a reason shows the denial as the order status', async () => {

@@ -146,10 +146,12 @@ describe('GET /api/mdo/v2/users/{userId}/action-queue', () => {
     const [foreign] = await t.database.db
       .select({ id: s.mdOffices.id })
       .from(s.mdOffices)
-      .where(sql`${s.mdOffices.id} not in (${sql.join(
-        [...new Set(all.map((i) => i.practice.id))].map((id) => sql`${id}`),
-        sql`, `,
-      )})`)
+      .where(
+        sql`${s.mdOffices.id} not in (${sql.join(
+          [...new Set(all.map((i) => i.practice.id))].map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      )
       .limit(1);
     expect((await queue(morgan, `?practice=${foreign?.id}`)).items).toEqual([]);
   });
@@ -163,10 +165,7 @@ describe('GET /api/mdo/v2/users/{userId}/action-queue', () => {
       .where(eq(s.drugProducts.isControlled, true))
       .limit(1);
     const target = items[0] as ActionQueueItem;
-    await t.database.db
-      .update(s.prescriptions)
-      .set({ dispensedNdc: controlled?.ndc })
-      .where(eq(s.prescriptions.id, target.id));
+    await t.database.db.update(s.prescriptions).set({ dispensedNdc: controlled?.ndc }).where(eq(s.prescriptions.id, target.id));
     const after = (await queue()).items.find((i) => i.id === target.id);
     expect(after?.isControlled).toBe(true);
     await t.database.db
@@ -217,7 +216,12 @@ describe('GET /api/mdo/v2/users/{userId}/action-queue', () => {
     const bad = await injectAs(t.app, morgan, { method: 'GET', url: queueUrl(morgan.userID, '?practice=nope&category=x') });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('VALIDATION_FAILED');
-    expect(bad.json().error.details.map((d: { path: string }) => d.path).sort()).toEqual(['querystring.category', 'querystring.practice']);
+    expect(
+      bad
+        .json()
+        .error.details.map((d: { path: string }) => d.path)
+        .sort(),
+    ).toEqual(['querystring.category', 'querystring.practice']);
     const signedOut = await t.app.inject({ method: 'GET', url: queueUrl(morgan.userID) });
     expect(signedOut.statusCode).toBe(401);
   });

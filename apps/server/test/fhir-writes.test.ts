@@ -402,7 +402,12 @@ describe('FHIR Task', () => {
     const res = await injectAs(t.app, morgan, { method: 'GET', url: `/api/mdo/v2/users/${morgan.userID}/action-queue` });
     expect(res.statusCode, res.body).toBe(200);
     const item = actionQueueResponseSchema.parse(res.json()).items.find((i) => i.id === refill.prescriptionId);
-    expect(item).toMatchObject({ lastFilledOn: lastFill, refillsRemaining: 0, priorAuthExpiresOn: '2027-03-31', needsRefillAuth: true });
+    expect(item).toMatchObject({
+      lastFilledOn: lastFill,
+      refillsRemaining: 0,
+      priorAuthExpiresOn: '2027-03-31',
+      needsRefillAuth: true,
+    });
     // The medication request said 30 days of supply.
     expect(item?.runOutInDays).toBe(runOutInDays(lastFill, 30, res.json().today));
     expect(Date.parse((item?.waitingSince ?? '').replace(' ', 'T'))).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
@@ -412,7 +417,11 @@ describe('FHIR Task', () => {
       ['refills-remaining', { valueInteger: -1 }, 'refills-remaining'],
       ['pa-expires', { valueDate: '2027-02-30' }, 'pa-expires'],
     ] as const) {
-      const bad = await fhir('POST', '/Task', task(`${stamp}-bad-${code}`, 'refill-request', refill.prescriptionId, { input: [input(code, value)] }));
+      const bad = await fhir(
+        'POST',
+        '/Task',
+        task(`${stamp}-bad-${code}`, 'refill-request', refill.prescriptionId, { input: [input(code, value)] }),
+      );
       expect(bad.statusCode, code).toBe(422);
       expect(bad.json().issue[0].diagnostics).toContain(message);
     }

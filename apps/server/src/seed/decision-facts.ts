@@ -3,8 +3,9 @@
  * a prior authorization on file, and the refill requests answered before (as timeline events). Drawn from a
  * stream of their own, so adding them left every other demo value as it was.
  */
-import { EVENT_TYPES } from '@hcp/contract';
+
 import type { Faker } from '@faker-js/faker';
+import { EVENT_TYPES } from '@hcp/contract';
 import type * as schema from '../db/schema.ts';
 
 type Insert<T extends { $inferInsert: unknown }> = T['$inferInsert'];
@@ -31,7 +32,8 @@ export function addDecisionFacts(g: Faker, rx: Prescription, now: number): Presc
     const lastFill = Math.max(prescribedMs, now - (supply - runOut) * DAY);
     rx.lastFilledOn = isoDay(lastFill);
     rx.refillsRemaining = g.number.float({ min: 0, max: 1 }) < 0.85 ? 0 : 1;
-    if (g.number.float({ min: 0, max: 1 }) < 0.25) rx.priorAuthExpiresOn = isoDay(now + g.number.int({ min: -10, max: 300 }) * DAY);
+    if (g.number.float({ min: 0, max: 1 }) < 0.25)
+      rx.priorAuthExpiresOn = isoDay(now + g.number.int({ min: -10, max: 300 }) * DAY);
     const answered = g.helpers.weightedArrayElement([
       { weight: 4, value: 0 },
       { weight: 3, value: 1 },
@@ -43,7 +45,12 @@ export function addDecisionFacts(g: Faker, rx: Prescription, now: number): Presc
       const denied = g.number.float({ min: 0, max: 1 }) < 0.15;
       events.push(
         denied
-          ? { prescriptionId: rx.id as string, type: EVENT_TYPES.refillDenied, createdAt: at, data: { reason: 'NEED_OFFICE_VISIT', source: 'seed' } }
+          ? {
+              prescriptionId: rx.id as string,
+              type: EVENT_TYPES.refillDenied,
+              createdAt: at,
+              data: { reason: 'NEED_OFFICE_VISIT', source: 'seed' },
+            }
           : {
               prescriptionId: rx.id as string,
               type: EVENT_TYPES.refillAuthorizedFax,

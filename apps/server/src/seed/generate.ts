@@ -19,8 +19,8 @@ import {
 } from '@hcp/contract';
 import type * as schema from '../db/schema.ts';
 import { sha256 } from '../lib/crypto.ts';
-import { addDecisionFacts } from './decision-facts.ts';
 import { ALTERNATIVES, DRUGS, ORDER_STATUSES, PAYERS, SIGS, SPECIALTIES, TENANTS, ZIPS } from './catalogue.ts';
+import { addDecisionFacts } from './decision-facts.ts';
 
 type Insert<T extends { $inferInsert: unknown }> = T['$inferInsert'];
 

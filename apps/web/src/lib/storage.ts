@@ -19,6 +19,8 @@ export const STORAGE_KEYS = {
   /** The tutorial was closed in this tab's session: it does not open by itself again (spec §4). */
   tutorialClosed: 'hcp.tutorialClosed',
   brand: 'hcp.brand',
+  /** Each user's Action Needed view on this browser, {userId: 'cards' | 'queue'} (issue 22). */
+  actionNeededView: 'hcp.actionNeededView',
 } as const;
 export type StorageKey = keyof typeof STORAGE_KEYS;
 

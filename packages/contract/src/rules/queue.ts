@@ -62,5 +62,4 @@ export function compareUrgency(a: UrgencyFields, b: UrgencyFields): number {
 /** The two views of Action Needed: the spec's patient cards (the default) and the one queue. */
 export const ACTION_NEEDED_VIEWS = ['cards', 'queue'] as const;
 export type ActionNeededViewName = (typeof ACTION_NEEDED_VIEWS)[number];
-export const isActionNeededView = (value: unknown): value is ActionNeededViewName =>
-  value === 'cards' || value === 'queue';
+export const isActionNeededView = (value: unknown): value is ActionNeededViewName => value === 'cards' || value === 'queue';

@@ -1,12 +1,17 @@
 /** The one queue (issue 22): the rows of queue-repository.ts with their run-out days, most urgent first (contract rules). */
-import { type ActionQueueItem, type ActionQueueQuery, type ActionQueueResponse, compareUrgency, runOutInDays } from '@hcp/contract';
+import {
+  type ActionQueueItem,
+  type ActionQueueQuery,
+  type ActionQueueResponse,
+  compareUrgency,
+  runOutInDays,
+} from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
 import type { SignedInContext } from '../../lib/route-helpers.ts';
 import { actionQueueRows, type QueueRow } from './queue-repository.ts';
 
 function toItem(row: QueueRow, todayIso: string): ActionQueueItem {
-  const { patientId, patientFirstName, patientLastName, patientDob, prescriberId, prescriberName, prescriberRole, ...rest } =
-    row;
+  const { patientId, patientFirstName, patientLastName, patientDob, prescriberId, prescriberName, prescriberRole, ...rest } = row;
   const { practiceId, practiceName, ...fields } = rest;
   return {
     ...fields,

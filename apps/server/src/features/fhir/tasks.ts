@@ -42,7 +42,10 @@ function raised(category: ActionType, inputs: TaskInputs): Flags {
 }
 
 /** What a request opening now sets: its flags, and when it reached the portal (the queue's waiting order). */
-const opened = (category: ActionType, inputs: TaskInputs): Flags => ({ ...raised(category, inputs), requestReceivedAt: new Date() });
+const opened = (category: ActionType, inputs: TaskInputs): Flags => ({
+  ...raised(category, inputs),
+  requestReceivedAt: new Date(),
+});
 
 function flagsOf(category: ActionType, inputs: TaskInputs): Flags {
   switch (category) {

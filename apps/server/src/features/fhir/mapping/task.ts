@@ -6,8 +6,8 @@
 import {
   type ActionType,
   PRIOR_AUTH_METHODS,
-  parseIsoDate,
   PRIOR_AUTH_STATUSES,
+  parseIsoDate,
   TASK_CLOSING_STATUSES,
   TASK_CODE_CATEGORY,
   TASK_CODE_SYSTEM,

@@ -1,61 +1,25 @@
-import { ACTION_TYPE_LABELS, ACTION_TYPES, type ActionType, isActionType, mayTakeAction } from '@hcp/contract';
-import { useId } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { ACTION_TYPE_LABELS, isActionNeededView, isActionType, mayTakeAction } from '@hcp/contract';
+import type { ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
 import { readSession } from '../../../lib/storage.ts';
 import { useClinicalAccess } from '../../../lib/support-access/use-clinical-access.ts';
 import { type ActionNeededView, useActionNeeded } from '../api/get-action-needed.ts';
 import styles from '../components/action-needed.module.css';
+import { ActionQueue } from '../components/action-queue.tsx';
 import { BulkDismiss } from '../components/bulk-dismiss.tsx';
+import { CategoryNav, OwnerFilter } from '../components/list-filters.tsx';
 import { PatientCard } from '../components/patient-card.tsx';
 import { PracticeOverview } from '../components/practice-overview.tsx';
+import { ViewSwitch } from '../components/view-switch.tsx';
 import { GROUP_OF_TYPE } from '../utils/labels.ts';
-
-/** The list's address with one choice changed and the other kept (?category=…&prescriber=…). */
-function withChoice(params: URLSearchParams, key: 'category' | 'prescriber', value: string | null): URLSearchParams {
-  const next = new URLSearchParams(params);
-  if (value === null) next.delete(key);
-  else next.set(key, value);
-  return next;
-}
-
-/** The categories as links (?category=…), so the browser's back button and shared links keep the choice. */
-function CategoryNav({ counts, current }: { counts: Record<ActionType | 'total', number>; current: ActionType | null }) {
-  const [params] = useSearchParams();
-  const items: { type: ActionType | null; label: string; count: number }[] = [
-    { type: null, label: 'All', count: counts.total },
-    ...ACTION_TYPES.map((type) => ({ type, label: ACTION_TYPE_LABELS[type].category, count: counts[type] })),
-  ];
-  return (
-    <nav aria-label="Categories" className={styles.categories}>
-      <ul>
-        {items.map(({ type, label, count }) => {
-          const content = (
-            <>
-              {label} <span className={styles.count}>({count})</span>
-            </>
-          );
-          return (
-            <li key={type ?? 'all'}>
-              {type === current ? (
-                <span className={styles.current} aria-current="page">
-                  {content}
-                </span>
-              ) : (
-                <Link to={`?${withChoice(params, 'category', type)}`}>{content}</Link>
-              )}
-            </li>
-          );
-        })}
-      </ul>
-    </nav>
-  );
-}
+import { rememberedView } from '../utils/view-choice.ts';
 
 export default function ActionNeededRoute() {
   const userId = readSession()?.userId ?? '';
   const { access, seesNoPatients } = useClinicalAccess(userId);
+  const [params] = useSearchParams();
   // The provider's users see counts per practice until they open support access to one (decision 0020).
   if (seesNoPatients) {
     return (
@@ -64,7 +28,30 @@ export default function ActionNeededRoute() {
       </Page>
     );
   }
-  return <ActionNeededList userId={userId} canDismiss={access !== undefined && mayTakeAction(access, 'priorAuthDismiss')} />;
+  const requested = params.get('view');
+  const view = isActionNeededView(requested) ? requested : rememberedView(userId);
+  const switcher = <ViewSwitch userId={userId} current={view} />;
+  if (view === 'queue') {
+    const category = params.get('category');
+    return (
+      <Page title="Action Needed">
+        {switcher}
+        <ActionQueue
+          userId={userId}
+          category={isActionType(category) ? category : null}
+          prescriber={params.get('prescriber') || null}
+          practice={params.get('practice') || null}
+        />
+      </Page>
+    );
+  }
+  return (
+    <ActionNeededList
+      userId={userId}
+      canDismiss={access !== undefined && mayTakeAction(access, 'priorAuthDismiss')}
+      switcher={switcher}
+    />
+  );
 }
 
 /**
@@ -73,32 +60,19 @@ export default function ActionNeededRoute() {
  * prescriber's alone; the navigation's count stays the whole list's.
  */
 function PrescriberFilter({ doctors, current }: { doctors: ActionNeededView['doctors']; current: string | null }) {
-  const id = useId();
-  const [params, setParams] = useSearchParams();
-  // A prescriber no longer in the list (all their requests handled) stays selectable, so the choice is visible.
-  const known = current === null || doctors.some((d) => d.doctorId === current);
   return (
-    <div className={styles.prescriberFilter}>
-      <label htmlFor={id}>Prescriber</label>
-      <select
-        id={id}
-        className={styles.select}
-        value={current ?? ''}
-        onChange={(event) => setParams(withChoice(params, 'prescriber', event.target.value || null))}
-      >
-        <option value="">All prescribers</option>
-        {doctors.map((doctor) => (
-          <option key={doctor.doctorId} value={doctor.doctorId}>
-            {doctor.name}, {doctor.role}
-          </option>
-        ))}
-        {known ? null : <option value={current ?? ''}>A prescriber with nothing waiting</option>}
-      </select>
-    </div>
+    <OwnerFilter
+      choice="prescriber"
+      label="Prescriber"
+      allLabel="All prescribers"
+      goneLabel="A prescriber with nothing waiting"
+      options={doctors.map((d) => ({ id: d.doctorId, name: `${d.name}, ${d.role}` }))}
+      current={current}
+    />
   );
 }
 
-function ActionNeededList({ userId, canDismiss }: { userId: string; canDismiss: boolean }) {
+function ActionNeededList({ userId, canDismiss, switcher }: { userId: string; canDismiss: boolean; switcher: ReactNode }) {
   const [params] = useSearchParams();
   const prescriber = params.get('prescriber') || null;
   // The whole list names the prescribers to choose from (the shell has it already for the navigation's count).
@@ -109,10 +83,11 @@ function ActionNeededList({ userId, canDismiss }: { userId: string; canDismiss: 
   const requested = params.get('category');
   const category = isActionType(requested) ? requested : null;
 
-  if (query.isPending) return <Page title="Action Needed" />;
+  if (query.isPending) return <Page title="Action Needed">{switcher}</Page>;
   if (query.isError) {
     return (
       <Page title="Action Needed">
+        {switcher}
         <p role="alert">Could not load the prescriptions that need you. Please try again.</p>
         <button type="button" className={styles.button} onClick={() => query.refetch()}>
           Try again
@@ -125,6 +100,7 @@ function ActionNeededList({ userId, canDismiss }: { userId: string; canDismiss: 
   const doctors = whole.data?.doctors ?? [];
   return (
     <Page title="Action Needed">
+      {switcher}
       {doctors.length > 1 || prescriber !== null ? <PrescriberFilter doctors={doctors} current={prescriber} /> : null}
       <CategoryNav counts={counts} current={category} />
       {singleBrandedDrug ? <p className={styles.notice}>Every prescription here is for Xifaxan.</p> : null}

@@ -1,0 +1,259 @@
+import { ACTION_TYPE_LABELS, type ActionQueueItem, type ActionType, countActionNeeded, deriveActionTypes } from '@hcp/contract';
+import { type MouseEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { Dialog } from '../../../components/dialog.tsx';
+import { useActionQueue } from '../api/get-action-queue.ts';
+import { QUEUE_KEY_HELP, queueCommandOf } from '../utils/queue-keys.ts';
+import styles from './action-queue.module.css';
+import { CategoryNav, OwnerFilter } from './list-filters.tsx';
+import { patientName } from './patient-card.tsx';
+import { QueueRow } from './queue-row.tsx';
+
+interface Row {
+  item: ActionQueueItem;
+  types: ActionType[];
+}
+
+const unique = (pairs: { id: string; name: string }[]) => [...new Map(pairs.map((p) => [p.id, p])).values()];
+
+/** Lower case without accents, so "jose" finds José. */
+const normalizeSearchText = (text: string) =>
+  text.toLocaleLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/\s+/g, ' ');
+
+/** Patient name and drug, as the filter box matches them (every word, in any order). */
+function matches(item: ActionQueueItem, words: string[]): boolean {
+  const text = normalizeSearchText(`${patientName(item.patient)} ${item.drugName} ${item.strength ?? ''}`);
+  return words.every((word) => text.includes(word));
+}
+
+/**
+ * The one queue (issue 22): every item that needs the user, most urgent first (the server's order), each with
+ * its decision facts. Keys: j/k move, x selects, o/Enter opens, / filters, ? lists them. One row is in the Tab
+ * order at a time (roving tabindex); the keys move it.
+ */
+export function ActionQueue({
+  userId,
+  category,
+  prescriber,
+  practice,
+}: {
+  userId: string;
+  category: ActionType | null;
+  prescriber: string | null;
+  practice: string | null;
+}) {
+  const query = useActionQueue(userId, { prescriber, practice });
+  // The whole queue names the prescribers and practices to choose from.
+  const whole = useActionQueue(userId, {});
+  const [filter, setFilter] = useState('');
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [anchor, setAnchor] = useState<string | null>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [announcement, setAnnouncement] = useState('');
+  const links = useRef(new Map<string, HTMLAnchorElement>());
+  const filterRef = useRef<HTMLInputElement>(null);
+  const filterId = useId();
+  const navigate = useNavigate();
+  const listSearch = useLocation().search;
+
+  const all: Row[] = useMemo(
+    () => (query.data?.items ?? []).map((item) => ({ item, types: deriveActionTypes(item) })),
+    [query.data],
+  );
+  const counts = useMemo(() => countActionNeeded(all.map((r) => ({ actionTypes: r.types }))), [all]);
+  const rows = useMemo(() => {
+    const words = normalizeSearchText(filter).split(' ').filter(Boolean);
+    return all.filter((r) => (category === null || r.types.includes(category)) && (words.length === 0 || matches(r.item, words)));
+  }, [all, category, filter]);
+  const activeIndex = Math.max(
+    0,
+    rows.findIndex((r) => r.item.id === activeId),
+  );
+  const active = rows[activeIndex];
+  // Items that left the queue (acted on, or filtered out) leave the selection too.
+  const visibleSelected = rows.filter((r) => selected.has(r.item.id));
+
+  function moveTo(index: number) {
+    const row = rows[Math.min(Math.max(index, 0), rows.length - 1)];
+    if (!row) return;
+    setActiveId(row.item.id);
+    links.current.get(row.item.id)?.focus();
+  }
+
+  function toggle(id: string, range = false) {
+    const next = new Set(selected);
+    if (range && anchor) {
+      const from = rows.findIndex((r) => r.item.id === anchor);
+      const to = rows.findIndex((r) => r.item.id === id);
+      const [lo, hi] = from < to ? [from, to] : [to, from];
+      for (const row of rows.slice(lo, hi + 1)) next.add(row.item.id);
+    } else if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setSelected(next);
+    setAnchor(id);
+    const row = rows.find((r) => r.item.id === id);
+    const count = rows.filter((r) => next.has(r.item.id)).length;
+    setAnnouncement(
+      `${row ? `${patientName(row.item.patient)} ${next.has(id) ? 'selected' : 'cleared'}. ` : ''}${count} of ${rows.length} selected.`,
+    );
+  }
+
+  function open(row: Row | undefined) {
+    if (row) navigate(links.current.get(row.item.id)?.getAttribute('href') ?? '', { state: { listSearch } });
+  }
+
+  // The keys work wherever focus is on the page (not in a field, not in a dialog), as in mail clients.
+  const handler = useRef<(event: KeyboardEvent) => void>(() => undefined);
+  handler.current = (event: KeyboardEvent) => {
+    if (helpOpen || document.querySelector('dialog[open]')) return;
+    const command = queueCommandOf(event);
+    if (!command) return;
+    event.preventDefault();
+    if (command === 'next') moveTo(activeIndex + 1);
+    else if (command === 'previous') moveTo(activeIndex - 1);
+    else if (command === 'first') moveTo(0);
+    else if (command === 'last') moveTo(rows.length - 1);
+    else if (command === 'toggle' && active) toggle(active.item.id);
+    else if (command === 'open') open(active);
+    else if (command === 'search') filterRef.current?.focus();
+    else if (command === 'help') setHelpOpen(true);
+  };
+  useEffect(() => {
+    const listen = (event: KeyboardEvent) => handler.current(event);
+    document.addEventListener('keydown', listen);
+    return () => document.removeEventListener('keydown', listen);
+  }, []);
+
+  if (query.isPending) return <p aria-live="polite">Loading the queue…</p>;
+  if (query.isError) {
+    return (
+      <>
+        <p role="alert">Could not load the queue. Please try again.</p>
+        <button type="button" className={styles.button} onClick={() => query.refetch()}>
+          Try again
+        </button>
+      </>
+    );
+  }
+  const source = whole.data?.items ?? query.data.items;
+  const prescribers = unique(source.map((i) => ({ id: i.prescriber.id, name: `${i.prescriber.name}, ${i.prescriber.role}` })));
+  const practices = unique(source.map((i) => ({ id: i.practice.id, name: i.practice.name })));
+  return (
+    <>
+      <div className={styles.filters}>
+        {prescribers.length > 1 || prescriber !== null ? (
+          <OwnerFilter
+            choice="prescriber"
+            label="Prescriber"
+            allLabel="All prescribers"
+            goneLabel="A prescriber with nothing waiting"
+            options={prescribers}
+            current={prescriber}
+          />
+        ) : null}
+        {practices.length > 1 || practice !== null ? (
+          <OwnerFilter
+            choice="practice"
+            label="Practice"
+            allLabel="All practices"
+            goneLabel="A practice with nothing waiting"
+            options={practices}
+            current={practice}
+          />
+        ) : null}
+        <div className={styles.filterBox}>
+          <label htmlFor={filterId}>Filter by patient or drug</label>
+          <input
+            ref={filterRef}
+            id={filterId}
+            type="search"
+            autoComplete="off"
+            value={filter}
+            onChange={(event) => setFilter(event.target.value)}
+            onKeyDown={(event) => {
+              // From the box straight back to the list: ↓ or Escape (an empty box) goes to the first item.
+              if (event.key === 'ArrowDown' || (event.key === 'Escape' && filter === '')) {
+                event.preventDefault();
+                moveTo(0);
+              }
+            }}
+          />
+        </div>
+      </div>
+      <CategoryNav counts={counts} current={category} />
+      <div className={styles.toolbar}>
+        <p className={styles.selection}>
+          {visibleSelected.length > 0 ? `${visibleSelected.length} selected` : `${rows.length} in the queue`}
+        </p>
+        {visibleSelected.length > 0 ? (
+          <button type="button" className={styles.secondary} onClick={() => setSelected(new Set())}>
+            Clear selection
+          </button>
+        ) : null}
+        <button type="button" className={styles.secondary} onClick={() => setHelpOpen(true)} aria-haspopup="dialog">
+          Keyboard shortcuts
+        </button>
+      </div>
+      <p role="status" className="visually-hidden">
+        {announcement}
+      </p>
+      {rows.length === 0 ? (
+        <p>
+          {filter
+            ? 'No item matches the filter.'
+            : category
+              ? `No ${ACTION_TYPE_LABELS[category].category.toLowerCase()} need you right now.`
+              : 'Nothing needs you right now.'}
+        </p>
+      ) : (
+        <ul className={styles.rows} aria-label="Queue, most urgent first">
+          {rows.map((row, index) => (
+            <QueueRow
+              key={row.item.id}
+              item={row.item}
+              types={category ? [category] : row.types}
+              today={query.data.today}
+              active={index === activeIndex}
+              selected={selected.has(row.item.id)}
+              listSearch={listSearch}
+              linkRef={(node) => {
+                if (node) links.current.set(row.item.id, node);
+                else links.current.delete(row.item.id);
+              }}
+              onFocus={() => setActiveId(row.item.id)}
+              onToggle={(event: MouseEvent<HTMLInputElement>) => toggle(row.item.id, event.shiftKey)}
+            />
+          ))}
+        </ul>
+      )}
+      <Dialog
+        open={helpOpen}
+        title="Keyboard shortcuts"
+        onClose={() => setHelpOpen(false)}
+        actions={
+          <button type="button" className={styles.button} onClick={() => setHelpOpen(false)}>
+            Close
+          </button>
+        }
+      >
+        <dl className={styles.keys}>
+          {QUEUE_KEY_HELP.map(({ keys, does }) => (
+            <div key={does}>
+              <dt>
+                {keys.map((key, i) => (
+                  <span key={key}>
+                    {i > 0 ? ' or ' : ''}
+                    <kbd>{key}</kbd>
+                  </span>
+                ))}
+              </dt>
+              <dd>{does}</dd>
+            </div>
+          ))}
+        </dl>
+        <p>Keys do nothing while you type in a field.</p>
+      </Dialog>
+    </>
+  );
+}

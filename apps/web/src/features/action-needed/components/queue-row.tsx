@@ -1,0 +1,157 @@
+import {
+  ACTION_TYPE_LABELS,
+  type ActionQueueItem,
+  type ActionType,
+  daysBetweenIsoDays,
+  formatDateTime,
+  formatPrescribedDate,
+  formatUsDate,
+  parseIsoDate,
+  runOutText,
+  supplyLeftText,
+  webPaths,
+} from '@hcp/contract';
+import type { MouseEvent, Ref } from 'react';
+import { Link } from 'react-router';
+import { PRIOR_AUTH_STATUS_TEXT } from '../utils/labels.ts';
+import { displayDrugName } from '../utils/special-drugs.ts';
+import styles from './action-queue.module.css';
+import { dobText, patientName } from './patient-card.tsx';
+
+const day = (iso: string | null) => {
+  const date = iso ? parseIsoDate(iso) : null;
+  return date ? formatUsDate(date) : 'Not reported';
+};
+
+/** "On file until 03/31/2027", or that it ended (a refill may need a new approval). */
+function priorAuthOnFile(expiresOn: string, today: string): string {
+  const left = daysBetweenIsoDays(today, expiresOn);
+  return left !== null && left < 0 ? `Expired ${day(expiresOn)}` : `On file until ${day(expiresOn)}`;
+}
+
+function timesText(n: number): string {
+  return n === 0 ? 'First request' : `${n} ${n === 1 ? 'time' : 'times'}`;
+}
+
+/** One item of the queue with what a prescriber decides from; the link opens its first request. */
+export function QueueRow({
+  item,
+  types,
+  today,
+  active,
+  selected,
+  listSearch,
+  linkRef,
+  onFocus,
+  onToggle,
+}: {
+  item: ActionQueueItem;
+  types: ActionType[];
+  today: string;
+  active: boolean;
+  selected: boolean;
+  listSearch: string;
+  linkRef: Ref<HTMLAnchorElement>;
+  onFocus: () => void;
+  onToggle: (event: MouseEvent<HTMLInputElement>) => void;
+}) {
+  const name = patientName(item.patient);
+  const drug = `${displayDrugName(item)}${item.strength ? ` ${item.strength}` : ''}`;
+  const runOut = runOutText(item.runOutInDays);
+  const headingId = `queue-${item.id}`;
+  const first = types[0] ?? 'refillAuth';
+  return (
+    <li className={`${styles.row} ${active ? styles.active : ''}`} aria-labelledby={headingId} onFocus={onFocus}>
+      <input
+        type="checkbox"
+        className={styles.check}
+        checked={selected}
+        tabIndex={active ? 0 : -1}
+        aria-label={`Select ${drug} for ${name}`}
+        onClick={onToggle}
+        onChange={() => undefined}
+      />
+      <div className={styles.body}>
+        <h2 id={headingId} className={styles.title}>
+          <Link
+            ref={linkRef}
+            to={webPaths.actionNeededDetail(item.id, first)}
+            state={{ listSearch }}
+            tabIndex={active ? 0 : -1}
+            aria-describedby={`${headingId}-badges`}
+          >
+            {name} · {drug}
+          </Link>
+        </h2>
+        <p id={`${headingId}-badges`} className={styles.badges}>
+          {runOut ? (
+            <span className={item.runOutInDays !== null && item.runOutInDays <= 3 ? styles.urgent : styles.badge}>{runOut}</span>
+          ) : null}
+          {types.map((type) => (
+            <span key={type} className={styles.badge}>
+              {ACTION_TYPE_LABELS[type].request}
+            </span>
+          ))}
+          {item.isControlled ? <span className={styles.urgent}>Controlled substance</span> : null}
+        </p>
+        <p className={styles.meta}>
+          DOB {dobText(item.patient.dob)} · {item.prescriber.name}, {item.prescriber.role} · {item.practice.name}
+        </p>
+        <dl className={styles.facts}>
+          <div>
+            <dt>Last filled</dt>
+            <dd>{day(item.lastFilledOn)}</dd>
+          </div>
+          <div>
+            <dt>Supply left</dt>
+            <dd>{supplyLeftText(item.runOutInDays)}</dd>
+          </div>
+          <div>
+            <dt>Refills left</dt>
+            <dd>{item.refillsRemaining ?? 'Not reported'}</dd>
+          </div>
+          <div>
+            <dt>Requested before</dt>
+            <dd>
+              {timesText(item.timesRequestedBefore)}
+              {item.priorDenials > 0 ? ` (${item.priorDenials} denied)` : ''}
+            </dd>
+          </div>
+          <div>
+            <dt>Written</dt>
+            <dd>{formatPrescribedDate(item.prescribedDate)}</dd>
+          </div>
+          {item.priorAuthStatus || item.priorAuthExpiresOn ? (
+            <div>
+              <dt>Prior authorization</dt>
+              <dd>
+                {[
+                  item.priorAuthStatus ? (PRIOR_AUTH_STATUS_TEXT[item.priorAuthStatus] ?? item.priorAuthStatus) : null,
+                  item.priorAuthExpiresOn ? priorAuthOnFile(item.priorAuthExpiresOn, today) : null,
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
+              </dd>
+            </div>
+          ) : null}
+          {item.alternativeMeds.length > 0 ? (
+            <div>
+              <dt>Alternatives offered</dt>
+              <dd>{item.alternativeMeds.join(', ')}</dd>
+            </div>
+          ) : null}
+          {item.sig ? (
+            <div>
+              <dt>Sig</dt>
+              <dd>{item.sig}</dd>
+            </div>
+          ) : null}
+          <div>
+            <dt>Waiting since</dt>
+            <dd>{formatDateTime(item.waitingSince)}</dd>
+          </div>
+        </dl>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * The queue's keys (issue 22), as a pure mapping so it can be tested without a screen. Keys never fire while
+ * the user types in a field, holds a modifier (browser and screen-reader shortcuts stay theirs) or has a dialog open.
+ */
+export type QueueCommand = 'next' | 'previous' | 'first' | 'last' | 'toggle' | 'open' | 'search' | 'help';
+
+const KEYS: Record<string, QueueCommand> = {
+  j: 'next',
+  ArrowDown: 'next',
+  k: 'previous',
+  ArrowUp: 'previous',
+  Home: 'first',
+  End: 'last',
+  x: 'toggle',
+  o: 'open',
+  Enter: 'open',
+  '/': 'search',
+  '?': 'help',
+};
+
+/** What the user sees in the key list: each key with what it does, in the order they are learnt. */
+export const QUEUE_KEY_HELP: readonly { keys: string[]; does: string }[] = [
+  { keys: ['j', '↓'], does: 'Next item' },
+  { keys: ['k', '↑'], does: 'Previous item' },
+  { keys: ['Home', 'End'], does: 'First or last item' },
+  { keys: ['x'], does: 'Select or clear the item (Shift+click a box selects a range)' },
+  { keys: ['o', 'Enter'], does: 'Open the item' },
+  { keys: ['/'], does: 'Filter the queue by patient or drug' },
+  { keys: ['?'], does: 'Show these keys' },
+];
+
+interface KeyEventLike {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  target: EventTarget | null;
+}
+
+const CHOICE_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset']);
+
+/** A place where a key is text: a text box, a list box or anything editable. */
+export function isTypingTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLInputElement) return !CHOICE_INPUTS.has(target.type);
+  return target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+}
+
+export function queueCommandOf(event: KeyEventLike): QueueCommand | null {
+  if (event.ctrlKey || event.metaKey || event.altKey || isTypingTarget(event.target)) return null;
+  const command = KEYS[event.key] ?? null;
+  // Enter keeps its own meaning on links and buttons (a link opens itself; a button presses).
+  if (command === 'open' && event.key === 'Enter') {
+    const target = event.target;
+    if (target instanceof HTMLAnchorElement || target instanceof HTMLButtonElement) return null;
+  }
+  return command;
+}
