@@ -2,6 +2,8 @@
 import type {
   ActionNeededPrescription,
   ActionNeededResponse,
+  ActionQueueItem,
+  ActionQueueResponse,
   Comment,
   DoctorListSearchResponse,
   FeatureFlags,
@@ -80,6 +82,43 @@ export const userDetails = (overrides: Partial<UserDetails> = {}): UserDetails =
   accountManager: null,
   ...overrides,
 });
+
+/** One queue item (issue 22): Jane Doe's Atorvastatin refill request, with its decision facts. */
+export function queueItem(overrides: Partial<ActionQueueItem> = {}): ActionQueueItem {
+  return {
+    id: '11111111-1111-4111-8111-111111111111',
+    patient: { id: 'p1', firstName: 'jane', lastName: 'doe', dob: '1970-04-05' },
+    prescriber: { id: 'd1', name: 'Alex Morgan', role: 'MD' },
+    practice: { id: 'o1', name: 'Morgan Family Medicine' },
+    needsRefillAuth: true,
+    phoneException: false,
+    substitutionStatus: null,
+    priorAuthStatus: null,
+    priorAuthMethod: null,
+    hcpActionRequired: false,
+    drugName: 'Atorvastatin',
+    strength: '20 mg',
+    prescribedNdc: '00378-0018-01',
+    dispensedNdc: null,
+    quantity: 30,
+    daysSupply: 30,
+    refills: 2,
+    sig: 'Take one tablet daily',
+    isControlled: false,
+    prescribedDate: '2026-08-10 09:30:00Z',
+    lastFilledOn: '2026-10-24',
+    runOutInDays: 3,
+    refillsRemaining: 0,
+    timesRequestedBefore: 0,
+    priorDenials: 0,
+    priorAuthExpiresOn: null,
+    alternativeMeds: [],
+    waitingSince: '2026-11-19 14:00:00Z',
+    ...overrides,
+  };
+}
+
+export const actionQueue = (items: ActionQueueItem[] = [queueItem()]): ActionQueueResponse => ({ today: '2026-11-20', items });
 
 /** A patient page answer: Jane Doe with an open refill request and a postponed one. */
 export function patientDetail(id = 'p1'): PatientDetail {

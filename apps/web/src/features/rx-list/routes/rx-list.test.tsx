@@ -11,6 +11,11 @@ import RxListRoute from './rx-list.tsx';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const hoursAgo = (h: number) => formatApiDateTime(new Date(Date.now() - h * 3_600_000));
+/** A moment earlier today in the reader's zone, whatever the hour the tests run at (shown as "Today h:mm"). */
+const earlierToday = () => {
+  const midnight = new Date().setHours(0, 0, 0, 0);
+  return formatApiDateTime(new Date(midnight + (Date.now() - midnight) / 2));
+};
 const typedDay = (d: Date) => `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${d.getFullYear()}`;
 const rxCalls = (fetchMock: ReturnType<typeof setup>) =>
   (fetchMock.mock.calls as unknown as [string][]).filter(([u]) => String(u).includes('/rx-list'));
@@ -24,7 +29,7 @@ function row(overrides: Partial<RxListItem>): RxListItem {
     prescriptionName: 'Atorvastatin 20 mg',
     isWholeSale: false,
     orderNumber: '100200',
-    prescribedDate: hoursAgo(2),
+    prescribedDate: earlierToday(),
     orderStatus: 'Processing',
     pending: false,
     lastProcessedDate: '2026-11-19 14:05:00',

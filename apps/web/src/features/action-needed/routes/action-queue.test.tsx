@@ -1,0 +1,217 @@
+/** The one queue on Action Needed (issue 22): the view switch, decision facts, keys, selection and failures. */
+import type { ActionQueueItem } from '@hcp/contract';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { STORAGE_KEYS, saveSession } from '../../../lib/storage.ts';
+import { actionQueue, queueItem, stubServer } from '../../../test/fixtures.ts';
+import { renderActionNeeded } from './test-routes.tsx';
+
+const OUT = '11111111-1111-4111-8111-111111111111';
+const SOON = '22222222-2222-4222-8222-222222222222';
+const PA = '33333333-3333-4333-8333-333333333333';
+const OTHER_PRACTICE = '44444444-4444-4444-8444-444444444444';
+
+/** In the server's order: out of medication, runs out in 3 days, a PA with no fill reported. */
+const ITEMS: ActionQueueItem[] = [
+  queueItem({
+    id: OUT,
+    runOutInDays: -2,
+    lastFilledOn: '2026-09-21',
+    timesRequestedBefore: 2,
+    priorDenials: 1,
+    priorAuthExpiresOn: '2026-11-10',
+  }),
+  queueItem({
+    id: SOON,
+    patient: { id: 'p2', firstName: 'omar', lastName: 'haddad', dob: '1958-02-11' },
+    drugName: 'Lisinopril',
+    strength: '10 mg',
+    runOutInDays: 3,
+    priorAuthExpiresOn: '2027-03-31',
+    practice: { id: OTHER_PRACTICE, name: 'Lakeside Clinic' },
+  }),
+  queueItem({
+    id: PA,
+    patient: { id: 'p3', firstName: 'ana maria', lastName: 'souza', dob: '1981-07-30' },
+    drugName: 'Humira',
+    strength: '40 mg',
+    needsRefillAuth: false,
+    priorAuthStatus: 'PRIOR_AUTH_REQUIRED',
+    priorAuthMethod: 'CMM_PA',
+    lastFilledOn: null,
+    runOutInDays: null,
+    refillsRemaining: null,
+  }),
+];
+
+const USER = 'u';
+beforeEach(() => {
+  saveSession({ accessToken: 'a', refreshToken: 'r', userID: USER });
+  window.localStorage.removeItem(STORAGE_KEYS.actionNeededView);
+});
+
+function serveQueue(items = ITEMS, status = 200) {
+  return stubServer({
+    routes: (url) => {
+      if (!url.includes('/action-queue')) return undefined;
+      if (status !== 200) return { status, body: { error: { code: 'INTERNAL', message: 'Something went wrong.' } } };
+      const practice = new URL(url, 'http://x').searchParams.get('practice');
+      return { status: 200, body: actionQueue(practice ? items.filter((i) => i.practice.id === practice) : items) };
+    },
+  });
+}
+
+const rowsList = () => screen.findByRole('list', { name: 'Queue, most urgent first' });
+const rowTitles = async () =>
+  within(await rowsList())
+    .getAllByRole('heading', { level: 2 })
+    .map((h) => h.textContent);
+
+describe('Action Needed: the queue view', () => {
+  it('switches from the cards, keeps the server’s urgency order, shows the decision facts and is remembered', async () => {
+    serveQueue();
+    const router = renderActionNeeded('/action-needed');
+    await screen.findByRole('list', { name: 'All requests' }); // the cards, loaded
+    await userEvent.click(screen.getByRole('button', { name: 'Queue by urgency' }));
+    await vi.waitFor(() => expect(router.state.location.search).toBe('?view=queue'));
+    expect(screen.getByRole('button', { name: 'Queue by urgency' })).toHaveAttribute('aria-pressed', 'true');
+    expect(await rowTitles()).toEqual([
+      'Jane Doe · Atorvastatin 20 mg',
+      'Omar Haddad · Lisinopril 10 mg',
+      'Ana Maria Souza · Humira 40 mg',
+    ]);
+    const [out, soon, pa] = within(await rowsList()).getAllByRole('listitem');
+    const o = within(out as HTMLElement);
+    expect(o.getByText('Out of medication')).toBeDefined();
+    expect(o.getByText('Refill authorization')).toBeDefined();
+    expect(o.getByText('2 times (1 denied)')).toBeDefined();
+    expect(o.getByText('0 days')).toBeDefined(); // supply left never below zero
+    expect(o.getByText('09/21/2026')).toBeDefined();
+    expect(o.getByText('Expired 11/10/2026')).toBeDefined();
+    const s = within(soon as HTMLElement);
+    expect(s.getByText('Runs out in 3 days')).toBeDefined();
+    expect(s.getByText('On file until 03/31/2027')).toBeDefined();
+    expect(s.getByText('First request')).toBeDefined();
+    expect(s.getByText(/Lakeside Clinic/)).toBeDefined();
+    const p = within(pa as HTMLElement);
+    expect(p.getByText('Prior authorization', { selector: 'span' })).toBeDefined();
+    expect(p.getByText('A prior authorization is required')).toBeDefined();
+    expect(p.getAllByText('Not reported')).toHaveLength(3); // last fill, supply left, refills left
+    // Counts per category come from the same rule as the cards.
+    expect(screen.getByRole('link', { name: 'Refill authorizations (2)' })).toBeDefined();
+    expect(document.querySelector('[aria-current="page"]')?.textContent).toBe('All (3)');
+
+    // The choice is remembered for this user: the plain address opens the queue next time.
+    router.dispose();
+    document.body.innerHTML = '';
+    renderActionNeeded('/action-needed');
+    expect(await rowTitles()).toHaveLength(3);
+  });
+
+  it('narrows by category on the screen and by practice on the server', async () => {
+    const fetchMock = serveQueue();
+    const router = renderActionNeeded('/action-needed?view=queue');
+    await rowsList();
+    await userEvent.click(screen.getByRole('link', { name: 'Prior authorizations (1)' }));
+    expect(await rowTitles()).toEqual(['Ana Maria Souza · Humira 40 mg']);
+    await userEvent.click(screen.getByRole('link', { name: 'All (3)' }));
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Practice' }), 'Lakeside Clinic');
+    await vi.waitFor(() => expect(router.state.location.search).toContain(`practice=${OTHER_PRACTICE}`));
+    await vi.waitFor(async () => expect(await rowTitles()).toEqual(['Omar Haddad · Lisinopril 10 mg']));
+    const asked = fetchMock.mock.calls.map(([url]) => new URL(String(url), 'http://x'));
+    expect(asked.some((u) => u.pathname.endsWith('/action-queue') && u.searchParams.get('practice') === OTHER_PRACTICE)).toBe(
+      true,
+    );
+  });
+
+  it('moves with j/k, selects with x and Shift+click, opens with o, and keeps keys out of the filter box', async () => {
+    serveQueue();
+    const router = renderActionNeeded('/action-needed?view=queue');
+    const list = await rowsList();
+    const links = within(list).getAllByRole('link');
+    // One row in the Tab order at a time.
+    expect(links.map((l) => l.tabIndex)).toEqual([0, -1, -1]);
+    await userEvent.keyboard('j');
+    expect(document.activeElement).toBe(links[1]);
+    expect(links.map((l) => l.tabIndex)).toEqual([-1, 0, -1]);
+    await userEvent.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(links[2]);
+    await userEvent.keyboard('j'); // stays on the last
+    expect(document.activeElement).toBe(links[2]);
+    await userEvent.keyboard('k');
+    expect(document.activeElement).toBe(links[1]);
+
+    await userEvent.keyboard('x');
+    const boxes = within(list).getAllByRole('checkbox');
+    expect(boxes.map((b) => (b as HTMLInputElement).checked)).toEqual([false, true, false]);
+    expect(screen.getByRole('status').textContent).toBe('Omar Haddad selected. 1 of 3 selected.');
+    expect(screen.getByText('1 selected')).toBeDefined();
+    await userEvent.keyboard('x');
+    expect(screen.getByRole('status').textContent).toBe('Omar Haddad cleared. 0 of 3 selected.');
+    // Shift+click selects the range from the last box used.
+    await userEvent.click(boxes[0] as HTMLElement);
+    const user = userEvent.setup(); // keeps Shift held between calls
+    await user.keyboard('{Shift>}');
+    await user.click(boxes[2] as HTMLElement);
+    await user.keyboard('{/Shift}');
+    expect(boxes.map((b) => (b as HTMLInputElement).checked)).toEqual([true, true, true]);
+    await userEvent.click(screen.getByRole('button', { name: 'Clear selection' }));
+    expect(boxes.map((b) => (b as HTMLInputElement).checked)).toEqual([false, false, false]);
+
+    // "/" goes to the filter box; letters typed there filter and move nothing.
+    links[0]?.focus();
+    await userEvent.keyboard('/');
+    const box = screen.getByRole('searchbox', { name: 'Filter by patient or drug' });
+    expect(document.activeElement).toBe(box);
+    await userEvent.keyboard('jose souza');
+    expect(screen.getByText('No item matches the filter.')).toBeDefined();
+    await userEvent.clear(box);
+    await userEvent.keyboard('ana humira');
+    expect(await rowTitles()).toEqual(['Ana Maria Souza · Humira 40 mg']);
+    expect(document.activeElement).toBe(box);
+    expect((box as HTMLInputElement).value).toBe('ana humira');
+    await userEvent.clear(box);
+    await userEvent.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(within(await rowsList()).getAllByRole('link')[0]);
+
+    // o opens the active item's request, and Back returns to the queue as it was.
+    await userEvent.keyboard('jo');
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe(`/action-needed/${SOON}/refillAuth`));
+    expect(router.state.location.state).toEqual({ listSearch: '?view=queue' });
+  });
+
+  it('lists the keys on ?, and the keys rest while the list is open', async () => {
+    serveQueue();
+    renderActionNeeded('/action-needed?view=queue');
+    const list = await rowsList();
+    await userEvent.keyboard('?');
+    const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(within(dialog).getByText('Next item')).toBeDefined();
+    expect(within(dialog).getByText('Open the item')).toBeDefined();
+    await userEvent.keyboard('x');
+    expect(
+      within(list)
+        .getAllByRole('checkbox')
+        .every((b) => !(b as HTMLInputElement).checked),
+    ).toBe(true);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('says the queue could not load (never an empty queue) and tries again', async () => {
+    const fetchMock = serveQueue(ITEMS, 500);
+    renderActionNeeded('/action-needed?view=queue');
+    expect((await screen.findByRole('alert')).textContent).toBe('Could not load the queue. Please try again.');
+    expect(screen.queryByText('Nothing needs you right now.')).toBeNull();
+    const calls = fetchMock.mock.calls.length;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await vi.waitFor(() => expect(fetchMock.mock.calls.length).toBeGreaterThan(calls));
+  });
+
+  it('an empty queue says so', async () => {
+    serveQueue([]);
+    renderActionNeeded('/action-needed?view=queue');
+    expect(await screen.findByText('Nothing needs you right now.')).toBeDefined();
+  });
+});
