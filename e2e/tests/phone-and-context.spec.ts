@@ -50,6 +50,7 @@ test.describe('at 390 px wide', () => {
     const patientId = (await queue.json()).doctors[0].patients[0].id as string;
     const paths = [
       '/action-needed',
+      '/action-needed?view=queue',
       detail,
       '/patient-search',
       `/patients/${patientId}`,

@@ -1,0 +1,70 @@
+/**
+ * The one queue (issue 22) in the browser: the view switch, the urgency order the server gives, axe-clean, and
+ * a keyboard-only run through the queue (move, select, open, back to the queue as it was).
+ */
+import { expect, expectAccessible, signInAs, test } from './fixtures.ts';
+
+test('the queue lists every item most urgent first with its facts, axe-clean, and is remembered', async ({ page }) => {
+  const tokens = await signInAs(page, 'dr.morgan@demo.hcp');
+  await page.goto('/action-needed');
+  await page.getByRole('button', { name: 'Queue by urgency' }).click();
+  await expect(page).toHaveURL(/\?view=queue$/);
+  const list = page.getByRole('list', { name: 'Queue, most urgent first' });
+  await expect(list).toBeVisible();
+
+  // The rows are the server's order, and the server's order is by run-out day (nulls last).
+  const answer = await page.request.get(`/api/mdo/v2/users/${tokens.userID}/action-queue`, {
+    headers: { authorization: `Bearer ${tokens.accessToken}`, 'x-user-id': tokens.userID },
+  });
+  const items = (await answer.json()).items as { runOutInDays: number | null; id: string }[];
+  const days = items.map((i) => i.runOutInDays ?? Number.POSITIVE_INFINITY);
+  expect(days).toEqual([...days].sort((a, b) => a - b));
+  await expect(list.getByRole('listitem')).toHaveCount(items.length);
+  const firstHref = await list.getByRole('link').first().getAttribute('href');
+  expect(firstHref).toContain(items[0]?.id);
+  await expect(list.getByRole('listitem').first()).toContainText(/Out of medication|Runs out in \d+ days?/);
+  await expect(list.getByRole('listitem').first()).toContainText('Last filled');
+  await expectAccessible(page);
+  // Counts are the cards' counts (an item in two categories counts in both, as on the cards).
+  const nav = page.getByRole('navigation', { name: 'Categories' });
+  const counts = await nav.innerText();
+  expect(counts).toMatch(/All\s+\(\d+\)/);
+  await page.getByRole('button', { name: 'Patient cards' }).click();
+  await expect(page.getByRole('list', { name: 'All requests' })).toBeVisible();
+  expect(await nav.innerText()).toBe(counts);
+
+  // The choice is remembered: back on the queue, the next visit without ?view opens the queue again.
+  await page.getByRole('button', { name: 'Queue by urgency' }).click();
+  await page.goto('/action-needed');
+  await expect(page.getByRole('list', { name: 'Queue, most urgent first' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Queue by urgency' })).toHaveAttribute('aria-pressed', 'true');
+});
+
+test('keyboard only: j/k move, x selects, ? lists the keys, o opens, Back returns to the queue', async ({ page }) => {
+  await signInAs(page, 'dr.morgan@demo.hcp');
+  await page.goto('/action-needed?view=queue');
+  const list = page.getByRole('list', { name: 'Queue, most urgent first' });
+  await expect(list).toBeVisible();
+  const links = list.getByRole('link');
+  await page.keyboard.press('j');
+  await expect(links.nth(1)).toBeFocused();
+  await page.keyboard.press('j');
+  await page.keyboard.press('k');
+  await expect(links.nth(1)).toBeFocused();
+  await page.keyboard.press('x');
+  await expect(list.getByRole('checkbox').nth(1)).toBeChecked();
+  await expect(page.getByRole('status').filter({ hasText: 'selected' })).toContainText('1 of');
+  await page.keyboard.press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help).toBeVisible();
+  await expectAccessible(page);
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+  const href = await links.nth(1).getAttribute('href');
+  await page.keyboard.press('o');
+  await expect(page).toHaveURL(new RegExp(`${href}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to Action Needed' }).click();
+  await expect(page).toHaveURL(/\/action-needed\?view=queue$/);
+  await expect(page.getByRole('list', { name: 'Queue, most urgent first' })).toBeVisible();
+});
