@@ -16,6 +16,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { type DatabaseHandle, wrapPglite, wrapPool } from '../../apps/server/src/db/client.ts';
 import { seedDemoData } from '../../apps/server/src/seed/index.ts';
+import { actionQueueBench } from './action-queue.ts';
 import { appealsBench } from './appeals.ts';
 import { benchSignIn, startBenchApp } from './bench-app.ts';
 import { load, report } from './measure.ts';
@@ -41,8 +42,8 @@ with scope as (
     'substitutionStatus', substitution_status, 'priorAuthStatus', prior_auth_status, 'priorAuthMethod', prior_auth_method,
     'hcpActionRequired', hcp_action_required, 'dispensedNdc', dispensed_ndc, 'prescribedNdc', prescribed_ndc,
     'drugName', drug_name, 'strength', strength, 'quantity', quantity, 'daysSupply', days_supply, 'refills', refills,
-    'sig', sig, 'prescribedDate', to_char(prescribed_at, 'YYYY-MM-DD HH24:MI:SS'),
-    'lastProcessedDate', to_char(last_processed_at, 'YYYY-MM-DD HH24:MI:SS'), 'orderNumber', order_number,
+    'sig', sig, 'prescribedDate', to_char(prescribed_at, 'YYYY-MM-DD HH24:MI:SS"Z"'),
+    'lastProcessedDate', to_char(last_processed_at, 'YYYY-MM-DD HH24:MI:SS"Z"'), 'orderNumber', order_number,
     'orderStatus', order_status, 'price', price::float8,
     'alternativeMeds', case when substitution_status like 'SUBSTITUTION_PENDING_MD_SELECTION_%' then coalesce(
       to_json(offered_alternatives), (select json_agg(a.alternative_name order by a.rank) from drug_alternatives a where a.drug_name = picked.drug_name), '[]'::json)
@@ -99,7 +100,13 @@ async function benchOn(label: string, database: DatabaseHandle, query: Query, se
 
   const ourBody = await (await fetch(`${appBase}${path}`, { headers })).json();
   const bareBody = await (await fetch(`${bareBase}${path}`)).json();
-  if (!isDeepStrictEqual(ourBody, bareBody)) throw new Error(`${label}: the endpoint and the baseline answer differently`);
+  if (!isDeepStrictEqual(ourBody, bareBody)) {
+    const [a, b] = [JSON.stringify(ourBody), JSON.stringify(bareBody)];
+    const at = [...a].findIndex((c, i) => c !== b[i]);
+    throw new Error(
+      `${label}: the endpoint and the baseline answer differently at ${at}: ${a.slice(at - 80, at + 80)} / ${b.slice(at - 80, at + 80)}`,
+    );
+  }
   const doctors = (ourBody as { doctors: { patients: { prescriptions: unknown[] }[] }[] }).doctors;
   const patients = doctors.reduce((n, d) => n + d.patients.length, 0);
   const prescriptions = doctors.reduce((n, d) => n + d.patients.reduce((m, p) => m + p.prescriptions.length, 0), 0);
@@ -122,6 +129,13 @@ async function benchOn(label: string, database: DatabaseHandle, query: Query, se
       `p50 ${ourLatency.p50.toFixed(1)} vs ${baseLatency.p50.toFixed(1)} ms, p95 ${ourLatency.p95.toFixed(1)} vs ${baseLatency.p95.toFixed(1)} ms; ` +
       `${queriesPerRequest} SQL statements per request; answer ${doctors.length} doctors, ${patients} patient cards, ${prescriptions} prescriptions, ${(bytes / 1024).toFixed(0)} KB`,
   );
+  await actionQueueBench(label, database, query, appBase, headers, jwtToken.userID, seconds);
+  if (process.env.BENCH_ONLY === 'action-queue') {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await app.close();
+    bare.close();
+    return;
+  }
   await patientSearchLatency(label, appBase, headers, jwtToken.userID);
   const admin = await benchSignIn(appBase, 'admin@demo.hcp');
   const adminHeaders = { authorization: `Bearer ${admin.accessToken}`, 'x-user-id': admin.userID };

@@ -37,3 +37,39 @@ export const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 };
+
+/**
+ * A ratio from interleaved rounds (A, B, A, B, ...) on this shared machine: each round measures the subject and
+ * then the baseline back to back, so a busy moment weighs on both. Prints the median ratio with min and max, and
+ * says so when the spread is wider than ±15 % of the median.
+ */
+export async function interleavedRatio(
+  name: string,
+  subject: string,
+  baseline: string,
+  rounds: number,
+  measureSubject: () => Promise<number>,
+  measureBaseline: () => Promise<number>,
+  detail: (medianSubject: number, medianBaseline: number) => string,
+): Promise<number> {
+  const ratios: number[] = [];
+  const subjects: number[] = [];
+  const baselines: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const s = await measureSubject();
+    const b = await measureBaseline();
+    subjects.push(s);
+    baselines.push(b);
+    ratios.push(s / b);
+  }
+  const median = quantile(ratios, 0.5);
+  const min = Math.min(...ratios);
+  const max = Math.max(...ratios);
+  const wide = max > median * 1.15 || min < median * 0.85;
+  console.log(
+    `${name}: ${subject} vs ${baseline} = ${median.toFixed(2)}x median of ${rounds} interleaved rounds ` +
+      `(min ${min.toFixed(2)}, max ${max.toFixed(2)}${wide ? '; spread wider than ±15 %' : ''}; ` +
+      `${detail(quantile(subjects, 0.5), quantile(baselines, 0.5))})`,
+  );
+  return median;
+}

@@ -10,10 +10,15 @@ import {
   type ActionQueueItem,
   actionNeededResponseSchema,
   actionQueueResponseSchema,
+  BULK_REFUSALS,
+  type BulkActionResult,
+  bulkActionResultSchema,
+  CONFLICT_MESSAGES,
   countActionNeeded,
   deriveActionTypes,
   EVENT_TYPES,
   flattenActionNeeded,
+  generateRequestId,
   type Tokens,
 } from '@hcp/contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
@@ -224,5 +229,162 @@ describe('GET /api/mdo/v2/users/{userId}/action-queue', () => {
     ).toEqual(['querystring.category', 'querystring.practice']);
     const signedOut = await t.app.inject({ method: 'GET', url: queueUrl(morgan.userID) });
     expect(signedOut.statusCode).toBe(401);
+  });
+});
+
+const bulkUrl = '/api/mdo/v1/prescriptions/bulk-actions';
+function bulk(body: Record<string, unknown>, requestId = generateRequestId(), tokens: Tokens = morgan) {
+  return injectAs(t.app, tokens, {
+    method: 'POST',
+    url: bulkUrl,
+    payload: { senderName: 'Dr. Alex Morgan', ...body },
+    headers: { 'x-request-id': requestId },
+  });
+}
+const rowOf = async (id: string) => (await t.database.db.select().from(s.prescriptions).where(eq(s.prescriptions.id, id)))[0];
+const eventsOf = (id: string) =>
+  t.database.db.select().from(s.prescriptionEvents).where(eq(s.prescriptionEvents.prescriptionId, id));
+const outboxOf = (id: string) => t.database.db.select().from(s.outbox).where(eq(s.outbox.prescriptionId, id));
+const resultOf = (answer: BulkActionResult, id: string) => answer.results.find((r) => r.id === id);
+
+/** Refill requests of the queue nobody acted on yet in this file (each test takes its own). */
+const taken = new Set<string>();
+async function freshRefills(n: number): Promise<ActionQueueItem[]> {
+  const { items } = await queue(morgan, '?category=refillAuth');
+  const fresh = items.filter((i) => !taken.has(i.id) && !i.isControlled && i.sig).slice(0, n);
+  if (fresh.length < n) throw new Error(`the seed has fewer than ${n} untouched refill requests`);
+  for (const i of fresh) taken.add(i.id);
+  return fresh;
+}
+
+describe('POST /api/mdo/v1/prescriptions/bulk-actions', () => {
+  it('decides each item on its own: done, changed meanwhile, controlled, not a refill, out of reach', async () => {
+    const [ok, stale, controlled] = await freshRefills(3);
+    const pa = (await queue(morgan, '?category=priorAuth')).items.find((i) => !i.needsRefillAuth) as ActionQueueItem;
+    const [drug] = await t.database.db
+      .select({ ndc: s.drugProducts.ndc })
+      .from(s.drugProducts)
+      .where(eq(s.drugProducts.isControlled, true))
+      .limit(1);
+    await t.database.db
+      .update(s.prescriptions)
+      .set({ dispensedNdc: drug?.ndc })
+      .where(eq(s.prescriptions.id, controlled?.id as string));
+    const [foreign] = await t.database.db
+      .select({ id: s.prescriptions.id })
+      .from(s.prescriptions)
+      .where(sql`${s.prescriptions.mdOfficeId} <> ${ok?.practice.id} and ${s.prescriptions.needsRefillAuth}`)
+      .limit(1);
+    const items = [ok, stale, controlled, pa].map((i) => ({ id: i?.id as string, version: i?.version as number }));
+    const staleItem = items[1] as { version: number };
+    staleItem.version += 1;
+    const res = await bulk({ action: 'refillDeny', reason: 'NEED_OFFICE_VISIT', items: [...items, { id: foreign?.id }] });
+    expect(res.statusCode, res.body).toBe(200);
+    const answer = bulkActionResultSchema.parse(res.json());
+    expect(answer).toMatchObject({ done: 1, refused: 4 });
+    expect(resultOf(answer, ok?.id as string)).toEqual({ id: ok?.id, status: 'done' });
+    expect(resultOf(answer, stale?.id as string)?.reason).toBe(BULK_REFUSALS.changed);
+    expect(resultOf(answer, controlled?.id as string)?.reason).toBe(BULK_REFUSALS.controlled);
+    expect(resultOf(answer, pa.id)?.reason).toBe(CONFLICT_MESSAGES.refillDenied);
+    expect(resultOf(answer, foreign?.id as string)?.reason).toBe('Prescription not found.');
+    // Only the decided item changed, with its event and its message to the pharmacy.
+    expect((await rowOf(ok?.id as string))?.needsRefillAuth).toBe(false);
+    for (const left of [stale, controlled]) expect((await rowOf(left?.id as string))?.needsRefillAuth).toBe(true);
+    expect((await rowOf(foreign?.id as string))?.needsRefillAuth).toBe(true);
+    const requestEvents = async (id: string) => (await eventsOf(id)).filter((e) => e.requestId === res.headers['x-request-id']);
+    expect(await requestEvents(ok?.id as string)).toHaveLength(1);
+    expect(await requestEvents(stale?.id as string)).toHaveLength(0);
+    // Every attempt is audited, the refused ones as refused.
+    const audits = await t.database.db
+      .select()
+      .from(s.auditLog)
+      .where(eq(s.auditLog.requestId, res.headers['x-request-id'] as string));
+    expect(audits.map((a) => a.action).sort()).toEqual([
+      'prescription.refillDenied',
+      'prescription.refillDenied.refused',
+      'prescription.refillDenied.refused',
+      'prescription.refillDenied.refused',
+    ]);
+  });
+
+  it('authorizes by each practice’s fax or eRx choice, and a repeat of the call acts once', async () => {
+    const [byFax, byErx] = await freshRefills(2);
+    const practice = byFax?.practice.id as string;
+    const [before] = await t.database.db.select().from(s.mdOffices).where(eq(s.mdOffices.id, practice));
+    const via = async (prescribeVia: string | null) =>
+      t.database.db.update(s.mdOffices).set({ prescribeVia }).where(eq(s.mdOffices.id, practice));
+    await via('Fax');
+    const requestId = generateRequestId();
+    const body = { action: 'refillAuthorize', items: [{ id: byFax?.id }] };
+    const first = await bulk(body, requestId);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ done: 1, refused: 0 });
+    const again = await bulk(body, requestId);
+    expect(again.json()).toEqual(first.json());
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    await via('eRx');
+    try {
+      expect((await bulk({ action: 'refillAuthorize', items: [{ id: byErx?.id }] })).json()).toMatchObject({ done: 1 });
+    } finally {
+      await via(before?.prescribeVia ?? null);
+    }
+    expect((await outboxOf(byFax?.id as string)).map((o) => o.channel)).toContain('fax');
+    expect((await outboxOf(byErx?.id as string)).map((o) => o.channel)).toContain('erx');
+    const faxMessages = (await outboxOf(byFax?.id as string)).filter((o) => o.channel === 'fax');
+    expect(faxMessages).toHaveLength(1);
+    expect(faxMessages[0]?.payload).toMatchObject({ type: 'refill-authorized', refills: byFax?.refills, sig: byFax?.sig });
+  });
+
+  it('two bulk calls over the same items at once decide each item once', async () => {
+    const items = (await freshRefills(4)).map((i) => ({ id: i.id, version: i.version }));
+    const [a, b] = await Promise.all([
+      bulk({ action: 'refillDeny', reason: 'NO_LONGER_TAKING_MEDS', items }),
+      bulk({ action: 'refillPostpone', postponeTo: '2026-12-15', items: [...items].reverse() }),
+    ]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    const answers = [bulkActionResultSchema.parse(a.json()), bulkActionResultSchema.parse(b.json())];
+    expect(answers[0].done + answers[1].done).toBe(4);
+    for (const { id } of items) {
+      const decided = answers.filter((x) => resultOf(x, id)?.status === 'done');
+      expect(decided).toHaveLength(1);
+      const events = (await eventsOf(id)).filter(
+        (e) => e.requestId === a.headers['x-request-id'] || e.requestId === b.headers['x-request-id'],
+      );
+      expect(events).toHaveLength(1);
+    }
+  });
+
+  it('refuses the whole call to whom the decision is not theirs, and bad input, changing nothing', async () => {
+    const [item] = await freshRefills(1);
+    const staff = await signIn(t.app, 'staff.lee@demo.hcp');
+    const refused = await bulk({ action: 'refillAuthorize', items: [{ id: item?.id }] }, generateRequestId(), staff);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.code).toBe('FORBIDDEN');
+    expect((await rowOf(item?.id as string))?.needsRefillAuth).toBe(true);
+    const [audit] = await t.database.db
+      .select()
+      .from(s.auditLog)
+      .where(eq(s.auditLog.requestId, refused.headers['x-request-id'] as string));
+    expect(audit?.action).toBe('prescription.bulk.refillAuthorize.refused');
+    // Staff may postpone (no signature needed), on the same path.
+    const postponed = await bulk(
+      { action: 'refillPostpone', postponeTo: '2026-12-01', items: [{ id: item?.id }] },
+      generateRequestId(),
+      staff,
+    );
+    expect(postponed.json()).toMatchObject({ done: 1 });
+    for (const body of [
+      { action: 'refillDeny', items: [{ id: item?.id }] },
+      { action: 'refillPostpone', items: [{ id: item?.id }] },
+      { action: 'refillPostpone', postponeTo: '2026-11-01', items: [{ id: item?.id }] },
+      { action: 'refillDeny', reason: 'POSTPONE_REFILL_AUTH', items: [{ id: item?.id }] },
+      { action: 'refillAuthorize', items: [] },
+      { action: 'refillAuthorize', items: [{ id: item?.id }, { id: item?.id }] },
+    ]) {
+      const bad = await bulk(body);
+      expect(bad.statusCode, JSON.stringify(body)).toBe(400);
+      expect(bad.json().error.code).toBe('VALIDATION_FAILED');
+    }
+    expect((await rowOf(item?.id as string))?.refillPostponedUntil).toBe('2026-12-01');
   });
 });

@@ -23,7 +23,7 @@ const PATIENT_LISTS = new Set([
   'GET /api/mdo/v2/users/{userId}/doctor-list-search',
   'POST /api/mdo/v1/users/{userId}/prescriptions',
 ]);
-const PATIENT_RULES: unknown[] = [RULES.patientRead, RULES.officeWrite, RULES.sign];
+const PATIENT_RULES: unknown[] = [RULES.patientRead, RULES.officeWrite, RULES.sign, RULES.bulkSign];
 
 let t: TestApp;
 let tokens: Record<Who, Tokens>;

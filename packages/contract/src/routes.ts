@@ -138,6 +138,7 @@ export const apiPaths = {
   prescriptionEvents: (id: string) => `${rx(id)}/events`,
   chartNotesSent: (id: string) => `${rx(id)}/prior-auth/chart-notes-sent`,
   priorAuthDismiss: `${API_BASE}/v1/prescriptions/all/prior-auth/dismiss`,
+  bulkActions: `${API_BASE}/v1/prescriptions/bulk-actions`,
   mdSignatureReceived: `${API_BASE}/v1/prescriptions/all/prior-auth/md-signature-received`,
   resolvePhoneExceptions: `${API_BASE}/v1/patient-numbers/resolve-exceptions`,
   // comments

@@ -47,6 +47,8 @@ export const RULES = {
   admins: (w: Who, t: Target) => yes(ADMINS.includes(w) && t !== 'otherTenant'),
   prescribers: (w: Who) => yes(PRESCRIBERS.includes(w)),
   ownAppealPrescriber: (w: Who) => yes(w === 'prescriber'),
+  /** A bulk decision needing a signature: prescribers reach it whatever the ids; everyone else is refused whole. */
+  bulkSign: (w: Who): Outcome => (PRESCRIBERS.includes(w) ? 'reached' : 403),
 } satisfies Record<string, (w: Who, t: Target) => Outcome>;
 
 export interface Ids {
@@ -151,6 +153,15 @@ export const ROWS: Row[] = [
     path: '/api/mdo/v2/users/{userId}/action-needed',
     url: (f, w) => `/api/mdo/v2/users/${f.me(w)}/action-needed?actionType=ACTION_NEEDED_ALL`,
     expect: RULES.everyone,
+  },
+  {
+    // One decision on many items: the whole call is refused (403) to whom the decision is not theirs; an item out
+    // of reach is refused inside the answer (200) like one that does not exist, so ids cannot be probed.
+    method: 'POST',
+    path: '/api/mdo/v1/prescriptions/bulk-actions',
+    url: () => '/api/mdo/v1/prescriptions/bulk-actions',
+    body: (_f, _w, ids) => ({ action: 'refillDeny', reason: 'NEED_OFFICE_VISIT', items: [{ id: ids.rx.refill }], ...sender }),
+    expect: RULES.bulkSign,
   },
   {
     method: 'GET',

@@ -20,7 +20,8 @@ export const actionQueueItemSchema = z.object({
   id: z.string(),
   patient: z.object({ id: z.string(), firstName: z.string(), lastName: z.string(), dob: z.string() }),
   prescriber: z.object({ id: z.string(), name: z.string(), role: z.string() }),
-  practice: z.object({ id: z.string(), name: z.string() }),
+  /** The practice, and how it sends a refill authorization (spec's prescribe-via: 'eRx', 'Fax' or not set). */
+  practice: z.object({ id: z.string(), name: z.string(), prescribeVia: z.string().nullable() }),
   // The fields the categories are derived from (spec §4), as in the Action Needed answer.
   needsRefillAuth: z.boolean(),
   phoneException: z.boolean(),
@@ -54,6 +55,8 @@ export const actionQueueItemSchema = z.object({
   alternativeMeds: z.array(z.string()),
   /** When the request reached the portal (the order among items that run out on the same day). */
   waitingSince: instant,
+  /** Bumped by every change: a bulk decision sends it back and leaves out an item that changed meanwhile. */
+  version: z.number().int(),
 });
 export type ActionQueueItem = z.infer<typeof actionQueueItemSchema>;
 
@@ -63,3 +66,64 @@ export const actionQueueResponseSchema = z.object({
   items: z.array(actionQueueItemSchema),
 });
 export type ActionQueueResponse = z.infer<typeof actionQueueResponseSchema>;
+
+/**
+ * POST prescriptions/bulk-actions (issue 22, our addition): one decision on many items. Each item runs in its own
+ * transaction and answers done or refused with why; the version is the one the screen showed, so an item that
+ * changed meanwhile is left out rather than decided blind. One request id per call (a repeat answers the first).
+ */
+export const BULK_ACTIONS = [
+  'refillAuthorize',
+  'refillDeny',
+  'refillPostpone',
+  'priorAuthDismiss',
+  'mdSignatureReceived',
+] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+/** A bulk denial gives one of these (a postponement asks for its date: it is the postpone action). */
+export const BULK_DENIAL_REASONS = ['NEED_OFFICE_VISIT', 'NO_LONGER_TAKING_MEDS'] as const;
+
+export const bulkActionSchema = z
+  .object({
+    action: z.enum(BULK_ACTIONS),
+    items: z
+      .array(
+        z.object({
+          id: z.uuid({ message: 'Each item must be a prescription id.' }),
+          /** The item's version the screen showed; omitted, the item is decided as it is now. */
+          version: z.number().int().min(0).optional(),
+        }),
+      )
+      .min(1, { message: 'Choose at least one item.' })
+      .max(100, { message: 'Choose at most 100 items at once.' })
+      .refine((items) => new Set(items.map((i) => i.id)).size === items.length, {
+        message: 'An item is listed twice.',
+      }),
+    reason: z.enum(BULK_DENIAL_REASONS).optional(),
+    postponeTo: isoDateSchema.optional(),
+    senderName: z.string().trim().min(1, { message: 'Sender name is required.' }).max(120),
+  })
+  .superRefine((body, ctx) => {
+    if (body.action === 'refillDeny' && !body.reason) {
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: 'Choose the reason for the denial.' });
+    }
+    if (body.action === 'refillPostpone' && !body.postponeTo) {
+      ctx.addIssue({ code: 'custom', path: ['postponeTo'], message: 'Choose the day to postpone to.' });
+    }
+  });
+export type BulkActionInput = z.infer<typeof bulkActionSchema>;
+
+export const bulkItemResultSchema = z.object({
+  id: z.string(),
+  status: z.enum(['done', 'refused']),
+  /** Why the item was left out, in words for the user. */
+  reason: z.string().optional(),
+});
+export type BulkItemResult = z.infer<typeof bulkItemResultSchema>;
+export const bulkActionResultSchema = z.object({
+  done: z.number().int(),
+  refused: z.number().int(),
+  results: z.array(bulkItemResultSchema),
+});
+export type BulkActionResult = z.infer<typeof bulkActionResultSchema>;

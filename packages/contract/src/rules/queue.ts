@@ -63,3 +63,15 @@ export function compareUrgency(a: UrgencyFields, b: UrgencyFields): number {
 export const ACTION_NEEDED_VIEWS = ['cards', 'queue'] as const;
 export type ActionNeededViewName = (typeof ACTION_NEEDED_VIEWS)[number];
 export const isActionNeededView = (value: unknown): value is ActionNeededViewName => value === 'cards' || value === 'queue';
+
+/** How a refill authorization goes to the pharmacy: eRx where the practice chose it, else fax (the spec's default form). */
+export const authorizeChannelOf = (prescribeVia: string | null): 'erx' | 'fax' => (prescribeVia === 'eRx' ? 'erx' : 'fax');
+
+/** The bulk decisions that are refill decisions: a controlled substance is never part of them. */
+export const BULK_REFILL_ACTIONS: ReadonlySet<string> = new Set(['refillAuthorize', 'refillDeny', 'refillPostpone']);
+
+export const BULK_REFUSALS = {
+  changed: 'It changed since the queue was loaded: open it to see what changed.',
+  controlled: 'A controlled substance: decide it on its own page.',
+  noSig: 'No directions (sig) on file: authorize it on its own page.',
+} as const;

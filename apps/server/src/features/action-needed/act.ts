@@ -6,7 +6,14 @@
  * pharmacy message (outbox, lib/decisions.ts) the pharmacy hears of it from, and the audit row. A refused attempt is
  * audited on its own.
  */
-import { type ActionResult, CONFLICT_MESSAGES, isActionAllowed, isRefillDue, type PrescriptionAction } from '@hcp/contract';
+import {
+  type ActionResult,
+  BULK_REFUSALS,
+  CONFLICT_MESSAGES,
+  isActionAllowed,
+  isRefillDue,
+  type PrescriptionAction,
+} from '@hcp/contract';
 import type { Database, Executor } from '../../db/client.ts';
 import { auditingRefusals, entryOf, writeAudit } from '../../lib/audit.ts';
 import { recordDecision } from '../../lib/decisions.ts';
@@ -21,6 +28,12 @@ export interface ActionContext extends SignedInContext {
    * action's transaction, as the eRx call saves its own choice. Undefined leaves the preference as it is.
    */
   skipSendConfirmation?: boolean | undefined;
+  /**
+   * A bulk decision (issue 22): the versions the screen showed, checked under the lock (an item that changed
+   * meanwhile is refused, not decided blind), and whether a controlled substance is refused.
+   */
+  expectedVersions?: ReadonlyMap<string, number> | undefined;
+  refuseControlled?: boolean | undefined;
 }
 
 export const PRESCRIPTION_NOT_FOUND = 'Prescription not found.';
@@ -69,6 +82,9 @@ export function createAct({ db, todayIso }: ActionDeps) {
         // Seen but not theirs to change: a support-access window, or staff on a prescriber's decision (403).
         await assertMayAct(tx, ctx.userId, action);
         for (const rx of rows) {
+          const expected = ctx.expectedVersions?.get(rx.id);
+          if (expected !== undefined && expected !== rx.version) throw new AppError('CONFLICT', BULK_REFUSALS.changed);
+          if (ctx.refuseControlled && rx.isControlled) throw new AppError('CONFLICT', BULK_REFUSALS.controlled);
           const state = { ...rx, refillDue: isRefillDue(rx.needsRefillAuth, rx.refillPostponedUntil, today) };
           if (!isActionAllowed(action, state)) throw new AppError('CONFLICT', CONFLICT_MESSAGES[action]);
         }

@@ -28,6 +28,7 @@ export interface QueueRow {
   prescriberRole: string;
   practiceId: string;
   practiceName: string;
+  practicePrescribeVia: string | null;
   needsRefillAuth: boolean;
   phoneException: boolean;
   substitutionStatus: string | null;
@@ -51,6 +52,7 @@ export interface QueueRow {
   priorAuthExpiresOn: string | null;
   alternativeMeds: string[];
   waitingSince: string;
+  version: number;
 }
 
 /**
@@ -78,7 +80,7 @@ export async function actionQueueRows(db: Executor, input: QueueInput): Promise<
     select p.id, pt.id as "patientId", pt.first_name as "patientFirstName", pt.last_name as "patientLastName",
       to_char(pt.dob, 'YYYY-MM-DD') as "patientDob",
       d.id as "prescriberId", d.first_name || ' ' || d.last_name as "prescriberName", d.role as "prescriberRole",
-      o.id as "practiceId", o.name as "practiceName",
+      o.id as "practiceId", o.name as "practiceName", o.prescribe_via as "practicePrescribeVia", p.version,
       p.refill_due as "needsRefillAuth", p.phone_exception as "phoneException",
       p.substitution_status as "substitutionStatus", p.prior_auth_status as "priorAuthStatus",
       p.prior_auth_method as "priorAuthMethod", p.hcp_action_required as "hcpActionRequired",

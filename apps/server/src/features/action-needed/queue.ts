@@ -12,12 +12,12 @@ import { actionQueueRows, type QueueRow } from './queue-repository.ts';
 
 function toItem(row: QueueRow, todayIso: string): ActionQueueItem {
   const { patientId, patientFirstName, patientLastName, patientDob, prescriberId, prescriberName, prescriberRole, ...rest } = row;
-  const { practiceId, practiceName, ...fields } = rest;
+  const { practiceId, practiceName, practicePrescribeVia, ...fields } = rest;
   return {
     ...fields,
     patient: { id: patientId, firstName: patientFirstName, lastName: patientLastName, dob: patientDob },
     prescriber: { id: prescriberId, name: prescriberName, role: prescriberRole },
-    practice: { id: practiceId, name: practiceName },
+    practice: { id: practiceId, name: practiceName, prescribeVia: practicePrescribeVia },
     runOutInDays: runOutInDays(row.lastFilledOn, row.daysSupply, todayIso),
   };
 }

@@ -102,6 +102,9 @@ export async function lockPrescriptions(db: Executor, userId: string, ids: strin
       substitutionStatus: prescriptions.substitutionStatus,
       priorAuthStatus: prescriptions.priorAuthStatus,
       version: prescriptions.version,
+      // By its NDC in the catalogue (decision 0029): a bulk refill decision leaves it out.
+      isControlled: sql<boolean>`exists (select 1 from drug_products dp where dp.ndc in (${prescriptions.prescribedNdc}, ${prescriptions.dispensedNdc}) and dp.is_controlled)`,
+      prescribeVia: sql<string | null>`(select o.prescribe_via from md_offices o where o.id = ${prescriptions.mdOfficeId})`,
     })
     .from(prescriptions)
     .where(and(inArray(prescriptions.id, ids), sql`${prescriptions.mdOfficeId} in (${patientScopeSql(userId)})`))
@@ -249,4 +252,18 @@ export async function deliveryOfEvents(db: Executor, prescriptionId: string) {
     }[];
   };
   return result.rows;
+}
+
+/** What a bulk authorization needs to know before it runs (how the practice sends, refills, sig); scoped. */
+export async function authorizationFacts(db: Executor, userId: string, ids: string[]) {
+  return db
+    .select({
+      id: prescriptions.id,
+      refills: prescriptions.refills,
+      sig: prescriptions.sig,
+      prescribeVia: mdOffices.prescribeVia,
+    })
+    .from(prescriptions)
+    .innerJoin(mdOffices, eq(mdOffices.id, prescriptions.mdOfficeId))
+    .where(and(inArray(prescriptions.id, ids), sql`${prescriptions.mdOfficeId} in (${patientScopeSql(userId)})`));
 }

@@ -8,6 +8,8 @@ import {
   actionQueueResponseSchema,
   actionResultSchema,
   alternativeMedSchema,
+  bulkActionResultSchema,
+  bulkActionSchema,
   chartNotesSentSchema,
   mdSignatureReceivedSchema,
   prescriptionEventsSchema,
@@ -89,6 +91,13 @@ export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededSe
   rxAction('refills-postponed', refillPostponedSchema, service.refillPostponed);
   rxAction('substitution/alternative-med', alternativeMedSchema, service.alternativeMed);
   rxAction('prior-auth/chart-notes-sent', chartNotesSentSchema, service.chartNotesSent);
+
+  // One decision on many items, each in its own transaction, answered item by item (issue 22).
+  app.post(
+    '/api/mdo/v1/prescriptions/bulk-actions',
+    { ...write, schema: { tags, body: bulkActionSchema, response: { 200: bulkActionResultSchema } } },
+    async (request) => service.bulk(signedInContext(request), request.body),
+  );
 
   app.post(
     '/api/mdo/v1/prescriptions/all/prior-auth/dismiss',

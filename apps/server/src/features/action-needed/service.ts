@@ -7,6 +7,7 @@ import type { Database } from '../../db/client.ts';
 import { todayIsoOf } from '../../lib/clock.ts';
 import { type ActionContext, createAct } from './act.ts';
 import { alternativeMedActions } from './alternative-med.ts';
+import { bulkActions } from './bulk.ts';
 import { phoneExceptionActions } from './phone-exceptions.ts';
 import { priorAuthActions } from './prior-auth-actions.ts';
 import { actionQueue } from './queue.ts';
@@ -32,12 +33,15 @@ export function createActionNeededService(deps: { db: Database; now: () => Date 
     });
   }
 
+  const refills = refillActions(act, todayIso);
+  const priorAuth = priorAuthActions(act);
   return {
     listJson,
     ...actionQueue({ db, todayIso }),
-    ...refillActions(act, todayIso),
+    ...bulkActions({ db, todayIso, services: { ...refills, ...priorAuth } }),
+    ...refills,
     ...alternativeMedActions(act),
-    ...priorAuthActions(act),
+    ...priorAuth,
     ...phoneExceptionActions(db),
     ...timeline(db),
   };
