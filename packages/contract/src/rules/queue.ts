@@ -3,6 +3,8 @@
  * these rules and the screen words the badges with them, so the order and the words cannot disagree.
  */
 
+import type { PrescriptionAction } from './transitions.ts';
+
 const DAY_MS = 86_400_000;
 
 /** Whole days from one ISO day (YYYY-MM-DD) to another; null when either is not a day. */
@@ -66,6 +68,18 @@ export const isActionNeededView = (value: unknown): value is ActionNeededViewNam
 
 /** How a refill authorization goes to the pharmacy: eRx where the practice chose it, else fax (the spec's default form). */
 export const authorizeChannelOf = (prescribeVia: string | null): 'erx' | 'fax' => (prescribeVia === 'eRx' ? 'erx' : 'fax');
+
+/**
+ * The single-item action whose permission and state rule each bulk decision follows (transitions.ts), so the
+ * screen offers an item for a bulk decision exactly when the server would take it.
+ */
+export const BULK_ACTION_RULE = {
+  refillAuthorize: 'refillAuthorizedFax',
+  refillDeny: 'refillDenied',
+  refillPostpone: 'refillPostponed',
+  priorAuthDismiss: 'priorAuthDismiss',
+  mdSignatureReceived: 'mdSignatureReceived',
+} as const satisfies Record<string, PrescriptionAction>;
 
 /** The bulk decisions that are refill decisions: a controlled substance is never part of them. */
 export const BULK_REFILL_ACTIONS: ReadonlySet<string> = new Set(['refillAuthorize', 'refillDeny', 'refillPostpone']);

@@ -6,13 +6,12 @@
  */
 import {
   authorizeChannelOf,
+  BULK_ACTION_RULE,
   BULK_REFILL_ACTIONS,
   BULK_REFUSALS,
-  type BulkAction,
   type BulkActionInput,
   type BulkActionResult,
   type BulkItemResult,
-  type PrescriptionAction,
   postponeDateProblem,
 } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
@@ -25,15 +24,6 @@ import type { refillActions } from './refill-actions.ts';
 import * as repo from './repository.ts';
 
 type Services = ReturnType<typeof refillActions> & ReturnType<typeof priorAuthActions>;
-
-/** The permission each bulk decision needs (a fax authorization and an eRx one need the same). */
-const PERMISSION: Record<BulkAction, PrescriptionAction> = {
-  refillAuthorize: 'refillAuthorizedFax',
-  refillDeny: 'refillDenied',
-  refillPostpone: 'refillPostponed',
-  priorAuthDismiss: 'priorAuthDismiss',
-  mdSignatureReceived: 'mdSignatureReceived',
-};
 
 export function bulkActions(deps: { db: Database; todayIso: () => string; services: Services }) {
   const { db, services } = deps;
@@ -57,7 +47,7 @@ export function bulkActions(deps: { db: Database; todayIso: () => string; servic
       await auditingRefusals(
         db,
         entryOf(ctx, `prescription.bulk.${input.action}`, 'prescription', null, { prescriptionIds: ids }),
-        () => assertMayAct(db, ctx.userId, PERMISSION[input.action]),
+        () => assertMayAct(db, ctx.userId, BULK_ACTION_RULE[input.action]),
       );
       if (input.action === 'refillPostpone') {
         const problem = postponeDateProblem(input.postponeTo ?? '', deps.todayIso());

@@ -1,10 +1,21 @@
-import { ACTION_TYPE_LABELS, type ActionQueueItem, type ActionType, countActionNeeded, deriveActionTypes } from '@hcp/contract';
+import {
+  ACTION_TYPE_LABELS,
+  type ActionQueueItem,
+  type ActionType,
+  type BulkAction,
+  type BulkActionResult,
+  type ClinicalAccess,
+  countActionNeeded,
+  deriveActionTypes,
+} from '@hcp/contract';
 import { type MouseEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Dialog } from '../../../components/dialog.tsx';
 import { useActionQueue } from '../api/get-action-queue.ts';
-import { QUEUE_KEY_HELP, queueCommandOf } from '../utils/queue-keys.ts';
+import { QUEUE_KEY_HELP, type QueueCommand, queueCommandOf } from '../utils/queue-keys.ts';
 import styles from './action-queue.module.css';
+import { BulkBar, BulkResults, bulkChoices } from './bulk-bar.tsx';
+import { BulkDialog } from './bulk-dialog.tsx';
 import { CategoryNav, OwnerFilter } from './list-filters.tsx';
 import { patientName } from './patient-card.tsx';
 import { QueueRow } from './queue-row.tsx';
@@ -31,16 +42,26 @@ function matches(item: ActionQueueItem, words: string[]): boolean {
  * its decision facts. Keys: j/k move, x selects, o/Enter opens, / filters, ? lists them. One row is in the Tab
  * order at a time (roving tabindex); the keys move it.
  */
+const KEY_ACTIONS: Partial<Record<QueueCommand, BulkAction>> = {
+  authorize: 'refillAuthorize',
+  deny: 'refillDeny',
+  postpone: 'refillPostpone',
+};
+
 export function ActionQueue({
   userId,
   category,
   prescriber,
   practice,
+  access,
+  senderName,
 }: {
   userId: string;
   category: ActionType | null;
   prescriber: string | null;
   practice: string | null;
+  access: ClinicalAccess | undefined;
+  senderName: string;
 }) {
   const query = useActionQueue(userId, { prescriber, practice });
   // The whole queue names the prescribers and practices to choose from.
@@ -51,6 +72,8 @@ export function ActionQueue({
   const [anchor, setAnchor] = useState<string | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const [announcement, setAnnouncement] = useState('');
+  const [deciding, setDeciding] = useState<{ action: BulkAction; items: ActionQueueItem[] } | null>(null);
+  const [outcome, setOutcome] = useState<{ result: BulkActionResult; items: ActionQueueItem[] } | null>(null);
   const links = useRef(new Map<string, HTMLAnchorElement>());
   const filterRef = useRef<HTMLInputElement>(null);
   const filterId = useId();
@@ -73,6 +96,28 @@ export function ActionQueue({
   const active = rows[activeIndex];
   // Items that left the queue (acted on, or filtered out) leave the selection too.
   const visibleSelected = rows.filter((r) => selected.has(r.item.id));
+  // A decision takes the selection, or the item the user is on when nothing is selected.
+  const targets = visibleSelected.length > 0 ? visibleSelected.map((r) => r.item) : active ? [active.item] : [];
+  const choices = bulkChoices(
+    access,
+    visibleSelected.map((r) => r.item),
+  );
+
+  function decide(action: BulkAction) {
+    if (targets.length > 0 && bulkChoices(access, targets).includes(action)) setDeciding({ action, items: targets });
+    else setAnnouncement('Nothing here can take that decision.');
+  }
+
+  function decided(result: BulkActionResult, items: ActionQueueItem[]) {
+    setDeciding(null);
+    setOutcome({ result, items });
+    const done = new Set(result.results.filter((r) => r.status === 'done').map((r) => r.id));
+    setSelected(new Set([...selected].filter((id) => !done.has(id))));
+    setAnnouncement(`${result.done} done, ${result.refused} left out.`);
+    // Focus stays in the queue: on the next item still there (the decided ones leave it).
+    const next = rows.slice(activeIndex).find((r) => !done.has(r.item.id)) ?? rows.find((r) => !done.has(r.item.id));
+    if (next) setActiveId(next.item.id);
+  }
 
   function moveTo(index: number) {
     const row = rows[Math.min(Math.max(index, 0), rows.length - 1)];
@@ -106,7 +151,7 @@ export function ActionQueue({
   // The keys work wherever focus is on the page (not in a field, not in a dialog), as in mail clients.
   const handler = useRef<(event: KeyboardEvent) => void>(() => undefined);
   handler.current = (event: KeyboardEvent) => {
-    if (helpOpen || document.querySelector('dialog[open]')) return;
+    if (helpOpen || deciding || document.querySelector('dialog[open]')) return;
     const command = queueCommandOf(event);
     if (!command) return;
     event.preventDefault();
@@ -118,6 +163,10 @@ export function ActionQueue({
     else if (command === 'open') open(active);
     else if (command === 'search') filterRef.current?.focus();
     else if (command === 'help') setHelpOpen(true);
+    else {
+      const action = KEY_ACTIONS[command];
+      if (action) decide(action);
+    }
   };
   useEffect(() => {
     const listen = (event: KeyboardEvent) => handler.current(event);
@@ -195,6 +244,18 @@ export function ActionQueue({
           Keyboard shortcuts
         </button>
       </div>
+      {visibleSelected.length > 0 ? <BulkBar choices={choices} onChoose={decide} /> : null}
+      {outcome ? <BulkResults result={outcome.result} items={outcome.items} onDismiss={() => setOutcome(null)} /> : null}
+      {deciding ? (
+        <BulkDialog
+          action={deciding.action}
+          items={deciding.items}
+          senderName={senderName}
+          today={query.data.today}
+          onClose={() => setDeciding(null)}
+          onDone={decided}
+        />
+      ) : null}
       <p role="status" className="visually-hidden">
         {announcement}
       </p>

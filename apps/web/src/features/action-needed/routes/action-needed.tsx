@@ -20,6 +20,7 @@ export default function ActionNeededRoute() {
   const userId = readSession()?.userId ?? '';
   const { access, seesNoPatients } = useClinicalAccess(userId);
   const [params] = useSearchParams();
+  const user = useUserDetails(userId).data;
   // The provider's users see counts per practice until they open support access to one (decision 0020).
   if (seesNoPatients) {
     return (
@@ -38,6 +39,8 @@ export default function ActionNeededRoute() {
         {switcher}
         <ActionQueue
           userId={userId}
+          access={access}
+          senderName={user?.userName ?? ''}
           category={isActionType(category) ? category : null}
           prescriber={params.get('prescriber') || null}
           practice={params.get('practice') || null}

@@ -4,7 +4,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS, saveSession } from '../../../lib/storage.ts';
-import { actionQueue, queueItem, stubServer } from '../../../test/fixtures.ts';
+import { actionQueue, queueItem, stubServer, userDetails } from '../../../test/fixtures.ts';
 import { renderActionNeeded } from './test-routes.tsx';
 
 const OUT = '11111111-1111-4111-8111-111111111111';
@@ -29,7 +29,7 @@ const ITEMS: ActionQueueItem[] = [
     strength: '10 mg',
     runOutInDays: 3,
     priorAuthExpiresOn: '2027-03-31',
-    practice: { id: OTHER_PRACTICE, name: 'Lakeside Clinic' },
+    practice: { id: OTHER_PRACTICE, name: 'Lakeside Clinic', prescribeVia: 'eRx' },
   }),
   queueItem({
     id: PA,
@@ -51,9 +51,19 @@ beforeEach(() => {
   window.localStorage.removeItem(STORAGE_KEYS.actionNeededView);
 });
 
-function serveQueue(items = ITEMS, status = 200) {
+type Answer = { status: number; body: unknown };
+function serveQueue(
+  items = ITEMS,
+  status = 200,
+  options: { bulk?: (body: Record<string, unknown>) => Answer; staff?: boolean } = {},
+) {
   return stubServer({
-    routes: (url) => {
+    ...(options.staff ? { user: userDetails({ mdOfficeUser: { userType: 'mdo_user.staff', role: 'STAFF' } }) } : {}),
+    routes: (url, init) => {
+      if (url.includes('/bulk-actions')) {
+        const body = JSON.parse(String(init.body)) as Record<string, unknown>;
+        return options.bulk?.(body) ?? { status: 500, body: { error: { code: 'INTERNAL', message: 'Something went wrong.' } } };
+      }
       if (!url.includes('/action-queue')) return undefined;
       if (status !== 200) return { status, body: { error: { code: 'INTERNAL', message: 'Something went wrong.' } } };
       const practice = new URL(url, 'http://x').searchParams.get('practice');
@@ -213,5 +223,125 @@ describe('Action Needed: the queue view', () => {
     serveQueue([]);
     renderActionNeeded('/action-needed?view=queue');
     expect(await screen.findByText('Nothing needs you right now.')).toBeDefined();
+  });
+});
+
+const bulkBodies = (fetchMock: ReturnType<typeof stubServer>) =>
+  fetchMock.mock.calls
+    .filter(([url]) => String(url).includes('/bulk-actions'))
+    .map(([, init]) => JSON.parse(String((init as RequestInit).body)) as Record<string, unknown>);
+
+describe('Action Needed: bulk decisions from the queue', () => {
+  it('a authorizes the selection after showing what goes where; the answer lists what was left out and why', async () => {
+    const fetchMock = serveQueue(ITEMS, 200, {
+      bulk: () => ({
+        status: 200,
+        body: {
+          done: 1,
+          refused: 1,
+          results: [
+            { id: OUT, status: 'done' },
+            { id: SOON, status: 'refused', reason: 'It changed since the queue was loaded: open it to see what changed.' },
+          ],
+        },
+      }),
+    });
+    renderActionNeeded('/action-needed?view=queue');
+    await rowsList();
+    await userEvent.keyboard('xjxjx'); // all three selected
+    const bar = screen.getByRole('group', { name: 'Decide the selected items' });
+    expect(
+      within(bar)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Authorize', 'Deny…', 'Postpone…', 'Dismiss PA notices']);
+    await userEvent.keyboard('a');
+    const dialog = await screen.findByRole('dialog', { name: 'Authorize 2 refill requests?' });
+    expect(within(dialog).getByText(/To the pharmacy, by eRx: 1, by fax: 1/)).toBeDefined();
+    const included = within(dialog).getByRole('list', { name: 'Included' });
+    expect(
+      within(included)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'Jane Doe · Atorvastatin 20 mg — 2 refill(s), “Take one tablet daily”, by fax',
+      'Omar Haddad · Lisinopril 10 mg — 2 refill(s), “Take one tablet daily”, by eRx',
+    ]);
+    expect(
+      within(within(dialog).getByRole('list', { name: 'Left out' })).getByText(/Humira 40 mg — not waiting for this/),
+    ).toBeDefined();
+    // Keys rest while the dialog is open.
+    await userEvent.keyboard('d');
+    expect(screen.getAllByRole('dialog')).toHaveLength(1);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Authorize and send' }));
+    await vi.waitFor(() => expect(bulkBodies(fetchMock)).toHaveLength(1));
+    expect(bulkBodies(fetchMock)[0]).toEqual({
+      action: 'refillAuthorize',
+      items: [
+        { id: OUT, version: 1 },
+        { id: SOON, version: 1 },
+      ],
+      senderName: 'Dr. Alex Morgan',
+    });
+    const summary = await screen.findByRole('region', { name: '1 done, 1 left out' });
+    expect(within(summary).getByText(/Omar Haddad · Lisinopril: It changed since the queue was loaded/)).toBeDefined();
+    expect(screen.getByRole('status').textContent).toBe('1 done, 1 left out.');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('d asks for the reason and p for a day after today before anything is sent; with nothing selected they take the current item', async () => {
+    const fetchMock = serveQueue(ITEMS, 200, {
+      bulk: (body) => ({
+        status: 200,
+        body: { done: 1, refused: 0, results: [{ id: (body.items as { id: string }[])[0]?.id, status: 'done' }] },
+      }),
+    });
+    renderActionNeeded('/action-needed?view=queue');
+    await rowsList();
+    await userEvent.keyboard('d');
+    let dialog = await screen.findByRole('dialog', { name: 'Deny 1 refill request?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Deny and send' }));
+    expect(within(dialog).getByText('Choose the reason for the denial.')).toBeDefined();
+    expect(bulkBodies(fetchMock)).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'The patient needs an office visit' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Deny and send' }));
+    await vi.waitFor(() => expect(bulkBodies(fetchMock)).toHaveLength(1));
+    expect(bulkBodies(fetchMock)[0]).toMatchObject({ action: 'refillDeny', reason: 'NEED_OFFICE_VISIT', items: [{ id: OUT }] });
+
+    await screen.findByRole('region', { name: '1 done' });
+    await userEvent.keyboard('p');
+    dialog = await screen.findByRole('dialog', { name: 'Postpone 1 refill request?' });
+    const day = within(dialog).getByRole('textbox', { name: 'Postpone to (MM/DD/YYYY)' });
+    await userEvent.type(day, '11/20/2026');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Postpone' }));
+    expect(within(dialog).getByText('Choose a date after today.')).toBeDefined();
+    await userEvent.clear(day);
+    await userEvent.type(day, '12/04/2026');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Postpone' }));
+    await vi.waitFor(() => expect(bulkBodies(fetchMock)).toHaveLength(2));
+    expect(bulkBodies(fetchMock)[1]).toMatchObject({ action: 'refillPostpone', postponeTo: '2026-12-04' });
+  });
+
+  it('offers staff only what needs no signature, and shows a failed call in the dialog', async () => {
+    const fetchMock = serveQueue(ITEMS, 200, { staff: true });
+    renderActionNeeded('/action-needed?view=queue');
+    await rowsList();
+    await userEvent.keyboard('x');
+    const bar = screen.getByRole('group', { name: 'Decide the selected items' });
+    expect(
+      within(bar)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Postpone…']);
+    await userEvent.keyboard('a');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('Nothing here can take that decision.');
+    await userEvent.keyboard('p');
+    const dialog = await screen.findByRole('dialog', { name: 'Postpone 1 refill request?' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Postpone to (MM/DD/YYYY)' }), '12/04/2026');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Postpone' }));
+    await vi.waitFor(() => expect(bulkBodies(fetchMock)).toHaveLength(1));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Something went wrong.');
+    expect(screen.queryByRole('region', { name: /done/ })).toBeNull();
   });
 });

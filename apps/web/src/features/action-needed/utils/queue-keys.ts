@@ -2,7 +2,18 @@
  * The queue's keys (issue 22), as a pure mapping so it can be tested without a screen. Keys never fire while
  * the user types in a field, holds a modifier (browser and screen-reader shortcuts stay theirs) or has a dialog open.
  */
-export type QueueCommand = 'next' | 'previous' | 'first' | 'last' | 'toggle' | 'open' | 'search' | 'help';
+export type QueueCommand =
+  | 'next'
+  | 'previous'
+  | 'first'
+  | 'last'
+  | 'toggle'
+  | 'open'
+  | 'search'
+  | 'help'
+  | 'authorize'
+  | 'deny'
+  | 'postpone';
 
 const KEYS: Record<string, QueueCommand> = {
   j: 'next',
@@ -16,6 +27,9 @@ const KEYS: Record<string, QueueCommand> = {
   Enter: 'open',
   '/': 'search',
   '?': 'help',
+  a: 'authorize',
+  d: 'deny',
+  p: 'postpone',
 };
 
 /** What the user sees in the key list: each key with what it does, in the order they are learnt. */
@@ -25,6 +39,9 @@ export const QUEUE_KEY_HELP: readonly { keys: string[]; does: string }[] = [
   { keys: ['Home', 'End'], does: 'First or last item' },
   { keys: ['x'], does: 'Select or clear the item (Shift+click a box selects a range)' },
   { keys: ['o', 'Enter'], does: 'Open the item' },
+  { keys: ['a'], does: 'Authorize the selected refills (or this one), after you confirm' },
+  { keys: ['d'], does: 'Deny the selected refills (or this one), after you choose a reason' },
+  { keys: ['p'], does: 'Postpone the selected refills (or this one) to a day' },
   { keys: ['/'], does: 'Filter the queue by patient or drug' },
   { keys: ['?'], does: 'Show these keys' },
 ];

@@ -1,0 +1,184 @@
+import {
+  type ActionQueueItem,
+  authorizeChannelOf,
+  BULK_ACTION_RULE,
+  BULK_DENIAL_REASONS,
+  BULK_REFILL_ACTIONS,
+  type BulkAction,
+  type BulkActionResult,
+  isActionAllowed,
+  normalizeError,
+  parseDateInput,
+  postponeDateProblem,
+  toIsoDate,
+} from '@hcp/contract';
+import { useId, useState } from 'react';
+import { Dialog } from '../../../components/dialog.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
+import { useBulkAction } from '../api/bulk-action.ts';
+import styles from './action-queue.module.css';
+import { patientName } from './patient-card.tsx';
+
+const TITLES: Record<BulkAction, (n: number) => string> = {
+  refillAuthorize: (n) => `Authorize ${n} refill ${n === 1 ? 'request' : 'requests'}?`,
+  refillDeny: (n) => `Deny ${n} refill ${n === 1 ? 'request' : 'requests'}?`,
+  refillPostpone: (n) => `Postpone ${n} refill ${n === 1 ? 'request' : 'requests'}?`,
+  priorAuthDismiss: (n) => `Dismiss ${n} prior authorization ${n === 1 ? 'notice' : 'notices'}?`,
+  mdSignatureReceived: (n) => `Mark the prescriber’s signature received for ${n}?`,
+};
+const CONFIRM: Record<BulkAction, string> = {
+  refillAuthorize: 'Authorize and send',
+  refillDeny: 'Deny and send',
+  refillPostpone: 'Postpone',
+  priorAuthDismiss: 'Dismiss',
+  mdSignatureReceived: 'Mark received',
+};
+const DENIAL_TEXT: Record<(typeof BULK_DENIAL_REASONS)[number], string> = {
+  NEED_OFFICE_VISIT: 'The patient needs an office visit',
+  NO_LONGER_TAKING_MEDS: 'The patient no longer takes this medication',
+};
+
+const describe = (item: ActionQueueItem) =>
+  `${patientName(item.patient)} · ${item.drugName}${item.strength ? ` ${item.strength}` : ''}`;
+
+/** The items a bulk decision can take (the contract's state rule) and those it leaves out, with why. */
+export function splitForBulk(action: BulkAction, items: ActionQueueItem[]) {
+  const takes: ActionQueueItem[] = [];
+  const leftOut: { item: ActionQueueItem; why: string }[] = [];
+  for (const item of items) {
+    const state = { ...item, refillDue: item.needsRefillAuth };
+    if (!isActionAllowed(BULK_ACTION_RULE[action], state)) leftOut.push({ item, why: 'not waiting for this' });
+    else if (BULK_REFILL_ACTIONS.has(action) && item.isControlled) leftOut.push({ item, why: 'controlled substance' });
+    else takes.push(item);
+  }
+  return { takes, leftOut };
+}
+
+/**
+ * What a bulk decision will do, before it does it (as every single decision shows what goes to the pharmacy,
+ * decision 0027): the items, how each reaches the pharmacy, the ones left out and why; then the reason or day.
+ */
+export function BulkDialog({
+  action,
+  items,
+  senderName,
+  today,
+  onClose,
+  onDone,
+}: {
+  action: BulkAction | null;
+  items: ActionQueueItem[];
+  senderName: string;
+  /** The server's day (the queue's answer): a postponement must be after it. */
+  today: string;
+  onClose: () => void;
+  onDone: (result: BulkActionResult, decided: ActionQueueItem[]) => void;
+}) {
+  const mutation = useBulkAction();
+  const [reason, setReason] = useState<(typeof BULK_DENIAL_REASONS)[number] | null>(null);
+  const [day, setDay] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const reasonName = useId();
+  const dayId = useId();
+  if (action === null) return null;
+  const { takes, leftOut } = splitForBulk(action, items);
+  const byErx = takes.filter((i) => authorizeChannelOf(i.practice.prescribeVia) === 'erx').length;
+
+  function confirm() {
+    if (action === null || takes.length === 0) return;
+    let postponeTo: string | undefined;
+    if (action === 'refillDeny' && !reason) return setProblem('Choose the reason for the denial.');
+    if (action === 'refillPostpone') {
+      const parsed = parseDateInput(day);
+      const iso = parsed ? toIsoDate(parsed) : null;
+      const why = iso ? postponeDateProblem(iso, today) : 'Enter the day to postpone to, as MM/DD/YYYY.';
+      if (why || !iso) return setProblem(why);
+      postponeTo = iso;
+    }
+    setProblem(null);
+    mutation.mutate(
+      {
+        action,
+        items: takes.map((i) => ({ id: i.id, version: i.version })),
+        senderName,
+        ...(action === 'refillDeny' && reason ? { reason } : {}),
+        ...(postponeTo ? { postponeTo } : {}),
+      },
+      { onSuccess: (result) => onDone(result, takes) },
+    );
+  }
+
+  return (
+    <Dialog
+      open
+      title={TITLES[action](takes.length)}
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" className={styles.secondary} onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" className={styles.button} disabled={takes.length === 0 || mutation.isPending} onClick={confirm}>
+            {mutation.isPending ? 'Working…' : CONFIRM[action]}
+          </button>
+        </>
+      }
+    >
+      {action === 'refillAuthorize' ? (
+        <p>
+          To the pharmacy{byErx > 0 ? `, by eRx: ${byErx}` : ''}
+          {takes.length - byErx > 0 ? `, by fax: ${takes.length - byErx}` : ''}. Each with the refills and sig on file. Signed{' '}
+          {senderName}.
+        </p>
+      ) : action === 'refillDeny' ? (
+        <p>To the pharmacy, by fax: each denial with the reason below. Signed {senderName}.</p>
+      ) : action === 'refillPostpone' ? (
+        <p>Nothing is sent to the pharmacy: the requests come back on the day you choose.</p>
+      ) : null}
+      {takes.length > 0 ? (
+        <ul className={styles.bulkList} aria-label="Included">
+          {takes.map((item) => (
+            <li key={item.id}>
+              {describe(item)}
+              {action === 'refillAuthorize'
+                ? ` — ${item.refills} refill(s), “${item.sig ?? ''}”, by ${authorizeChannelOf(item.practice.prescribeVia) === 'erx' ? 'eRx' : 'fax'}`
+                : ''}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>None of the selected items can take this decision.</p>
+      )}
+      {leftOut.length > 0 ? (
+        <>
+          <p className={styles.leftOutTitle}>Left out:</p>
+          <ul className={styles.bulkList} aria-label="Left out">
+            {leftOut.map(({ item, why }) => (
+              <li key={item.id}>
+                {describe(item)} — {why}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {action === 'refillDeny' ? (
+        <fieldset className={styles.choices}>
+          <legend>Reason</legend>
+          {BULK_DENIAL_REASONS.map((value) => (
+            <label key={value}>
+              <input type="radio" name={reasonName} checked={reason === value} onChange={() => setReason(value)} />{' '}
+              {DENIAL_TEXT[value]}
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+      {action === 'refillPostpone' ? (
+        <div className={styles.filterBox}>
+          <label htmlFor={dayId}>Postpone to (MM/DD/YYYY)</label>
+          <input id={dayId} value={day} inputMode="numeric" autoComplete="off" onChange={(e) => setDay(e.target.value)} />
+        </div>
+      ) : null}
+      <FormAlert message={problem ?? (mutation.error ? normalizeError(mutation.error).message : null)} />
+    </Dialog>
+  );
+}
