@@ -68,3 +68,24 @@ test('keyboard only: j/k move, x selects, ? lists the keys, o opens, Back return
   await expect(page).toHaveURL(/\/action-needed\?view=queue$/);
   await expect(page.getByRole('list', { name: 'Queue, most urgent first' })).toBeVisible();
 });
+
+test('bulk by keyboard: select two refill requests, deny them with one reason, both leave the queue', async ({ page }) => {
+  await signInAs(page, 'dr.morgan@demo.hcp');
+  await page.goto('/action-needed?view=queue&category=refillAuth');
+  const list = page.getByRole('list', { name: 'Queue, most urgent first' });
+  await expect(list).toBeVisible();
+  const before = await list.getByRole('listitem').count();
+  const titles = [await list.getByRole('heading').nth(0).innerText(), await list.getByRole('heading').nth(1).innerText()];
+  await page.keyboard.press('x');
+  await page.keyboard.press('j');
+  await page.keyboard.press('x');
+  await page.keyboard.press('d');
+  const dialog = page.getByRole('dialog', { name: /^Deny 2 refill requests\?$/ });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
+  await dialog.getByRole('radio', { name: 'The patient needs an office visit' }).check();
+  await dialog.getByRole('button', { name: 'Deny and send' }).click();
+  await expect(page.getByRole('region', { name: /^2 done/ })).toBeVisible();
+  await expect(list.getByRole('listitem')).toHaveCount(before - 2);
+  for (const title of titles) await expect(list.getByRole('heading', { name: title, exact: true })).toHaveCount(0);
+});
