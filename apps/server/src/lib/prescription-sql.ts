@@ -23,3 +23,13 @@ export const altMedPendingSql = (alias: string): SQL =>
 /** Any of the five categories; `refillDue` is the refill condition already worked out for this row. */
 export const needsActionSql = (alias: string, refillDue: SQL): SQL =>
   sql`(${refillDue} or ${column(alias, 'phone_exception')} or ${column(alias, 'hcp_action_required')} or ${priorAuthNeedsActionSql(alias)} or ${altMedPendingSql(alias)})`;
+
+/**
+ * The alternatives shown for a prescription waiting on an alternative-medication choice, as JSON: those the
+ * pharmacy offered (FHIR Task input), else the catalogue's for the drug; [] for any other prescription.
+ */
+export const alternativeMedsJsonSql = (alias: string): SQL =>
+  sql`case when ${altMedPendingSql(alias)} then coalesce(
+    to_json(${column(alias, 'offered_alternatives')}),
+    (select json_agg(a.alternative_name order by a.rank) from drug_alternatives a where a.drug_name = ${column(alias, 'drug_name')}),
+    '[]'::json) else '[]'::json end`;

@@ -1,7 +1,8 @@
 /** GET users/{id}/action-queue (issue 22, our addition): every open item of the user's practices, most urgent first. */
 import { z } from 'zod';
-import { ACTION_TYPES, PRIOR_AUTH_METHODS } from '../rules/action-types.ts';
+import { ACTION_TYPES } from '../rules/action-types.ts';
 import { isoDateSchema } from './fields.ts';
+import { actionNeededPrescriptionSchema } from './prescriptions.ts';
 
 export const actionQueueQuerySchema = z.object({
   /** One category only (the items still carry all of theirs). */
@@ -22,21 +23,24 @@ export const actionQueueItemSchema = z.object({
   prescriber: z.object({ id: z.string(), name: z.string(), role: z.string() }),
   /** The practice, and how it sends a refill authorization (spec's prescribe-via: 'eRx', 'Fax' or not set). */
   practice: z.object({ id: z.string(), name: z.string(), prescribeVia: z.string().nullable() }),
-  // The fields the categories are derived from (spec §4), as in the Action Needed answer.
-  needsRefillAuth: z.boolean(),
-  phoneException: z.boolean(),
-  substitutionStatus: z.string().nullable(),
-  priorAuthStatus: z.string().nullable(),
-  priorAuthMethod: z.enum(PRIOR_AUTH_METHODS).nullable(),
-  hcpActionRequired: z.boolean(),
-  drugName: z.string(),
-  strength: z.string().nullable(),
-  prescribedNdc: z.string().nullable(),
-  dispensedNdc: z.string().nullable(),
-  quantity: z.number().int().nullable(),
-  daysSupply: z.number().int().nullable(),
-  refills: z.number().int(),
-  sig: z.string().nullable(),
+  // The fields the categories are derived from (spec §4) and the drug, as in the Action Needed answer.
+  ...actionNeededPrescriptionSchema.pick({
+    needsRefillAuth: true,
+    phoneException: true,
+    substitutionStatus: true,
+    priorAuthStatus: true,
+    priorAuthMethod: true,
+    hcpActionRequired: true,
+    drugName: true,
+    strength: true,
+    prescribedNdc: true,
+    dispensedNdc: true,
+    quantity: true,
+    daysSupply: true,
+    refills: true,
+    sig: true,
+    alternativeMeds: true,
+  }).shape,
   /** A controlled substance (by its NDC in the drug catalogue): never part of a bulk decision. */
   isControlled: z.boolean(),
   /** When the prescription was written. */
@@ -51,8 +55,6 @@ export const actionQueueItemSchema = z.object({
   priorDenials: z.number().int(),
   /** An approved prior authorization on file ends on this day. */
   priorAuthExpiresOn: isoDateSchema.nullable(),
-  /** Alternatives the pharmacy offers, for an item waiting on an alternative-medication choice. */
-  alternativeMeds: z.array(z.string()),
   /** When the request reached the portal (the order among items that run out on the same day). */
   waitingSince: instant,
   /** Bumped by every change: a bulk decision sends it back and leaves out an item that changed meanwhile. */

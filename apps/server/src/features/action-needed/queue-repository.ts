@@ -3,7 +3,7 @@ import { ACTION_NEEDED_QUERY_TYPES, type ActionType, EVENT_TYPES } from '@hcp/co
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { patientScopeSql } from '../../lib/office-scope.ts';
-import { altMedPendingSql, refillDueSql } from '../../lib/prescription-sql.ts';
+import { alternativeMedsJsonSql, refillDueSql } from '../../lib/prescription-sql.ts';
 import { CATEGORY_SQL } from './repository.ts';
 
 export interface QueueInput {
@@ -92,10 +92,7 @@ export async function actionQueueRows(db: Executor, input: QueueInput): Promise<
       to_char(p.last_filled_on, 'YYYY-MM-DD') as "lastFilledOn", p.refills_remaining as "refillsRemaining",
       coalesce(ev.answered, 0) as "timesRequestedBefore", coalesce(ev.denied, 0) as "priorDenials",
       to_char(p.prior_auth_expires_on, 'YYYY-MM-DD') as "priorAuthExpiresOn",
-      case when ${altMedPendingSql('p')} then coalesce(
-        to_json(p.offered_alternatives),
-        (select json_agg(a.alternative_name order by a.rank) from drug_alternatives a where a.drug_name = p.drug_name),
-        '[]'::json) else '[]'::json end as "alternativeMeds",
+      ${alternativeMedsJsonSql('p')} as "alternativeMeds",
       to_char(coalesce(p.request_received_at, p.last_processed_at, p.prescribed_at), 'YYYY-MM-DD HH24:MI:SS"Z"')
         as "waitingSince"
     from p

@@ -4,7 +4,13 @@ import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectJsonText } from '../../db/client.ts';
 import { drugAlternatives, mdOffices, mdStaff, patients, prescriptionEvents, prescriptions, users } from '../../db/schema.ts';
 import { patientScopeSql } from '../../lib/office-scope.ts';
-import { altMedPendingSql, needsActionSql, priorAuthNeedsActionSql, refillDueSql } from '../../lib/prescription-sql.ts';
+import {
+  alternativeMedsJsonSql,
+  altMedPendingSql,
+  needsActionSql,
+  priorAuthNeedsActionSql,
+  refillDueSql,
+} from '../../lib/prescription-sql.ts';
 
 /** Each category as SQL over the CTE row `p`, whose `refill_due` column is already worked out. */
 const refillDue = sql.raw('p.refill_due');
@@ -58,10 +64,7 @@ export async function actionNeededJson(db: Executor, input: ListInput): Promise<
           'prescribedDate', to_char(p.prescribed_at, 'YYYY-MM-DD HH24:MI:SS"Z"'),
           'lastProcessedDate', to_char(p.last_processed_at, 'YYYY-MM-DD HH24:MI:SS"Z"'),
           'orderNumber', p.order_number, 'orderStatus', p.order_status, 'price', p.price::float8,
-          'alternativeMeds', case when ${altMedPendingSql('p')} then coalesce(
-            to_json(p.offered_alternatives),
-            (select json_agg(a.alternative_name order by a.rank) from drug_alternatives a where a.drug_name = p.drug_name),
-            '[]'::json) else '[]'::json end
+          'alternativeMeds', ${alternativeMedsJsonSql('p')}
         ) order by p.prescribed_at, p.id) as prescriptions
       from base p
       where ${CATEGORY_SQL[input.actionType]}
