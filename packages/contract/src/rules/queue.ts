@@ -89,3 +89,9 @@ export const BULK_REFUSALS = {
   controlled: 'A controlled substance: decide it on its own page.',
   noSig: 'No directions (sig) on file: authorize it on its own page.',
 } as const;
+
+/** Two directions are the same sig when they read the same, whatever the case and spacing. */
+export function sigKey(sig: string | null): string | null {
+  const key = sig?.trim().replace(/\s+/g, ' ').toLowerCase();
+  return key ? key : null;
+}

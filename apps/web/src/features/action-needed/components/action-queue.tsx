@@ -7,15 +7,17 @@ import {
   type ClinicalAccess,
   countActionNeeded,
   deriveActionTypes,
+  sigKey,
 } from '@hcp/contract';
-import { type MouseEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type MouseEvent, useId, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { Dialog } from '../../../components/dialog.tsx';
 import { useActionQueue } from '../api/get-action-queue.ts';
-import { QUEUE_KEY_HELP, type QueueCommand, queueCommandOf } from '../utils/queue-keys.ts';
+import { QUEUE_KEY_HELP, type QueueCommand } from '../utils/queue-keys.ts';
+import { isArrowOutside, usePageKeys } from '../utils/use-page-keys.ts';
 import styles from './action-queue.module.css';
 import { BulkBar, BulkResults, bulkChoices } from './bulk-bar.tsx';
 import { BulkDialog } from './bulk-dialog.tsx';
+import { KeyHelpDialog } from './key-help-dialog.tsx';
 import { CategoryNav, OwnerFilter } from './list-filters.tsx';
 import { patientName } from './patient-card.tsx';
 import { QueueRow } from './queue-row.tsx';
@@ -103,6 +105,18 @@ export function ActionQueue({
     visibleSelected.map((r) => r.item),
   );
 
+  // "Select all refills with the same sig" (issue 22): the refill requests whose directions read as the current one's.
+  const activeSig = active?.types.includes('refillAuth') ? sigKey(active.item.sig) : null;
+  const sameSig = activeSig
+    ? rows.filter((r) => r.types.includes('refillAuth') && sigKey(r.item.sig) === activeSig).map((r) => r.item.id)
+    : [];
+  function selectSameSig() {
+    const next = new Set([...selected, ...sameSig]);
+    setSelected(next);
+    const count = rows.filter((r) => next.has(r.item.id)).length;
+    setAnnouncement(`${sameSig.length} refill requests with the same sig selected. ${count} of ${rows.length} selected.`);
+  }
+
   function decide(action: BulkAction) {
     if (targets.length > 0 && bulkChoices(access, targets).includes(action)) setDeciding({ action, items: targets });
     else setAnnouncement('Nothing here can take that decision.');
@@ -148,31 +162,25 @@ export function ActionQueue({
     if (row) navigate(links.current.get(row.item.id)?.getAttribute('href') ?? '', { state: { listSearch } });
   }
 
-  // The keys work wherever focus is on the page (not in a field, not in a dialog), as in mail clients.
-  const handler = useRef<(event: KeyboardEvent) => void>(() => undefined);
-  handler.current = (event: KeyboardEvent) => {
-    if (helpOpen || deciding || document.querySelector('dialog[open]')) return;
-    const command = queueCommandOf(event);
-    if (!command) return;
-    event.preventDefault();
+  const listRef = useRef<HTMLUListElement>(null);
+  usePageKeys((command, event) => {
+    if (helpOpen || deciding || isArrowOutside(event, listRef.current)) return false;
     if (command === 'next') moveTo(activeIndex + 1);
     else if (command === 'previous') moveTo(activeIndex - 1);
     else if (command === 'first') moveTo(0);
     else if (command === 'last') moveTo(rows.length - 1);
-    else if (command === 'toggle' && active) toggle(active.item.id);
-    else if (command === 'open') open(active);
+    else if (command === 'toggle') {
+      if (active) toggle(active.item.id);
+    } else if (command === 'open') open(active);
     else if (command === 'search') filterRef.current?.focus();
     else if (command === 'help') setHelpOpen(true);
     else {
       const action = KEY_ACTIONS[command];
-      if (action) decide(action);
+      if (!action) return false;
+      decide(action);
     }
-  };
-  useEffect(() => {
-    const listen = (event: KeyboardEvent) => handler.current(event);
-    document.addEventListener('keydown', listen);
-    return () => document.removeEventListener('keydown', listen);
-  }, []);
+    return true;
+  });
 
   if (query.isPending) return <p aria-live="polite">Loading the queue…</p>;
   if (query.isError) {
@@ -240,6 +248,11 @@ export function ActionQueue({
             Clear selection
           </button>
         ) : null}
+        {sameSig.length > 1 ? (
+          <button type="button" className={styles.secondary} onClick={selectSameSig}>
+            Select the {sameSig.length} refills with this sig
+          </button>
+        ) : null}
         <button type="button" className={styles.secondary} onClick={() => setHelpOpen(true)} aria-haspopup="dialog">
           Keyboard shortcuts
         </button>
@@ -268,7 +281,7 @@ export function ActionQueue({
               : 'Nothing needs you right now.'}
         </p>
       ) : (
-        <ul className={styles.rows} aria-label="Queue, most urgent first">
+        <ul ref={listRef} className={styles.rows} aria-label="Queue, most urgent first">
           {rows.map((row, index) => (
             <QueueRow
               key={row.item.id}
@@ -288,33 +301,7 @@ export function ActionQueue({
           ))}
         </ul>
       )}
-      <Dialog
-        open={helpOpen}
-        title="Keyboard shortcuts"
-        onClose={() => setHelpOpen(false)}
-        actions={
-          <button type="button" className={styles.button} onClick={() => setHelpOpen(false)}>
-            Close
-          </button>
-        }
-      >
-        <dl className={styles.keys}>
-          {QUEUE_KEY_HELP.map(({ keys, does }) => (
-            <div key={does}>
-              <dt>
-                {keys.map((key, i) => (
-                  <span key={key}>
-                    {i > 0 ? ' or ' : ''}
-                    <kbd>{key}</kbd>
-                  </span>
-                ))}
-              </dt>
-              <dd>{does}</dd>
-            </div>
-          ))}
-        </dl>
-        <p>Keys do nothing while you type in a field.</p>
-      </Dialog>
+      <KeyHelpDialog open={helpOpen} keys={QUEUE_KEY_HELP} onClose={() => setHelpOpen(false)} />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { ACTION_TYPE_LABELS, isActionNeededView, isActionType, mayTakeAction } from '@hcp/contract';
-import type { ReactNode } from 'react';
+import { type ReactNode, type RefObject, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
@@ -9,11 +9,14 @@ import { type ActionNeededView, useActionNeeded } from '../api/get-action-needed
 import styles from '../components/action-needed.module.css';
 import { ActionQueue } from '../components/action-queue.tsx';
 import { BulkDismiss } from '../components/bulk-dismiss.tsx';
+import { KeyHelpDialog } from '../components/key-help-dialog.tsx';
 import { CategoryNav, OwnerFilter } from '../components/list-filters.tsx';
 import { PatientCard } from '../components/patient-card.tsx';
 import { PracticeOverview } from '../components/practice-overview.tsx';
 import { ViewSwitch } from '../components/view-switch.tsx';
 import { GROUP_OF_TYPE } from '../utils/labels.ts';
+import { CARD_KEY_HELP } from '../utils/queue-keys.ts';
+import { isArrowOutside, usePageKeys } from '../utils/use-page-keys.ts';
 import { rememberedView } from '../utils/view-choice.ts';
 
 export default function ActionNeededRoute() {
@@ -75,6 +78,32 @@ function PrescriberFilter({ doctors, current }: { doctors: ActionNeededView['doc
   );
 }
 
+/** The card view's keys (issue 22): j/k move between the request links of the cards, o opens, ? lists them. */
+function useCardKeys(list: RefObject<HTMLUListElement | null>, showHelp: () => void) {
+  usePageKeys((command, event) => {
+    if (isArrowOutside(event, list.current)) return false;
+    const links = [...(list.current?.querySelectorAll<HTMLAnchorElement>('a[href]') ?? [])];
+    const at = links.indexOf(document.activeElement as HTMLAnchorElement);
+    const go = (index: number) => {
+      links[Math.min(Math.max(index, 0), links.length - 1)]?.focus();
+      return links.length > 0;
+    };
+    if (command === 'next') return go(at + 1);
+    if (command === 'previous') return go(at - 1);
+    if (command === 'first') return go(0);
+    if (command === 'last') return go(links.length - 1);
+    if (command === 'open' && at >= 0) {
+      links[at]?.click();
+      return true;
+    }
+    if (command === 'help') {
+      showHelp();
+      return true;
+    }
+    return false;
+  });
+}
+
 function ActionNeededList({ userId, canDismiss, switcher }: { userId: string; canDismiss: boolean; switcher: ReactNode }) {
   const [params] = useSearchParams();
   const prescriber = params.get('prescriber') || null;
@@ -85,6 +114,9 @@ function ActionNeededList({ userId, canDismiss, switcher }: { userId: string; ca
   const user = useUserDetails(userId).data;
   const requested = params.get('category');
   const category = isActionType(requested) ? requested : null;
+  const cardsRef = useRef<HTMLUListElement>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
+  useCardKeys(cardsRef, () => setHelpOpen(true));
 
   if (query.isPending) return <Page title="Action Needed">{switcher}</Page>;
   if (query.isError) {
@@ -115,7 +147,11 @@ function ActionNeededList({ userId, canDismiss, switcher }: { userId: string; ca
             : 'Nothing needs you right now.'}
         </p>
       ) : (
-        <ul className={styles.cards} aria-label={category ? ACTION_TYPE_LABELS[category].category : 'All requests'}>
+        <ul
+          ref={cardsRef}
+          className={styles.cards}
+          aria-label={category ? ACTION_TYPE_LABELS[category].category : 'All requests'}
+        >
           {cards.map((card) => (
             <PatientCard
               key={`${card.doctor.doctorId}-${card.patient.id}`}
@@ -127,6 +163,7 @@ function ActionNeededList({ userId, canDismiss, switcher }: { userId: string; ca
           ))}
         </ul>
       )}
+      <KeyHelpDialog open={helpOpen} keys={CARD_KEY_HELP} onClose={() => setHelpOpen(false)} />
     </Page>
   );
 }

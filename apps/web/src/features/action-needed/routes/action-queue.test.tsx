@@ -4,7 +4,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS, saveSession } from '../../../lib/storage.ts';
-import { actionQueue, queueItem, stubServer, userDetails } from '../../../test/fixtures.ts';
+import { actionNeeded, actionQueue, prescription, queueItem, stubServer, userDetails } from '../../../test/fixtures.ts';
 import { renderActionNeeded } from './test-routes.tsx';
 
 const OUT = '11111111-1111-4111-8111-111111111111';
@@ -191,6 +191,31 @@ describe('Action Needed: the queue view', () => {
     expect(router.state.location.state).toEqual({ listSearch: '?view=queue' });
   });
 
+  it('selects every refill request with the same sig in one step', async () => {
+    serveQueue();
+    renderActionNeeded('/action-needed?view=queue');
+    const list = await rowsList();
+    // The Humira PA has the same sig but is no refill request: it stays out.
+    await userEvent.click(screen.getByRole('button', { name: 'Select the 2 refills with this sig' }));
+    expect(
+      within(list)
+        .getAllByRole('checkbox')
+        .map((b) => (b as HTMLInputElement).checked),
+    ).toEqual([true, true, false]);
+    expect(screen.getByRole('status').textContent).toBe('2 refill requests with the same sig selected. 2 of 3 selected.');
+  });
+
+  it('arrow keys scroll the page until focus is in the list; j enters it', async () => {
+    serveQueue();
+    renderActionNeeded('/action-needed?view=queue');
+    const links = within(await rowsList()).getAllByRole('link');
+    document.body.focus();
+    await userEvent.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(document.body);
+    await userEvent.keyboard('j');
+    expect(document.activeElement).toBe(links[1]);
+  });
+
   it('lists the keys on ?, and the keys rest while the list is open', async () => {
     serveQueue();
     renderActionNeeded('/action-needed?view=queue');
@@ -343,5 +368,34 @@ describe('Action Needed: bulk decisions from the queue', () => {
     await vi.waitFor(() => expect(bulkBodies(fetchMock)).toHaveLength(1));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Something went wrong.');
     expect(screen.queryByRole('region', { name: /done/ })).toBeNull();
+  });
+});
+
+describe('Action Needed: keys on the card view', () => {
+  it('j/k move between the requests of the cards, o opens one, ? lists the keys', async () => {
+    const fetchMock = stubServer({
+      actionNeeded: actionNeeded([
+        prescription({ id: OUT }),
+        prescription({ id: SOON, drugName: 'Lisinopril', priorAuthStatus: 'PRIOR_AUTH_REQUIRED' }),
+      ]),
+    });
+    const router = renderActionNeeded('/action-needed');
+    const cards = await screen.findByRole('list', { name: 'All requests' });
+    const links = within(cards).getAllByRole('link');
+    expect(links).toHaveLength(3);
+    await userEvent.keyboard('j');
+    expect(document.activeElement).toBe(links[0]);
+    await userEvent.keyboard('jj');
+    expect(document.activeElement).toBe(links[2]);
+    await userEvent.keyboard('{ArrowUp}');
+    expect(document.activeElement).toBe(links[1]);
+    await userEvent.keyboard('?');
+    const help = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(within(help).getByText('Next request')).toBeDefined();
+    await userEvent.click(within(help).getByRole('button', { name: 'Close' }));
+    links[1]?.focus();
+    await userEvent.keyboard('o');
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe(links[1]?.getAttribute('href')));
+    expect(fetchMock).toHaveBeenCalled();
   });
 });

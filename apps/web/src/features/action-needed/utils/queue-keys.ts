@@ -46,6 +46,15 @@ export const QUEUE_KEY_HELP: readonly { keys: string[]; does: string }[] = [
   { keys: ['?'], does: 'Show these keys' },
 ];
 
+/** The card view's keys: move between the requests, open one, list the keys (selection and decisions are the queue's). */
+export const CARD_KEY_HELP: readonly { keys: string[]; does: string }[] = [
+  { keys: ['j', '↓'], does: 'Next request' },
+  { keys: ['k', '↑'], does: 'Previous request' },
+  { keys: ['Home', 'End'], does: 'First or last request' },
+  { keys: ['o', 'Enter'], does: 'Open the request' },
+  { keys: ['?'], does: 'Show these keys' },
+];
+
 interface KeyEventLike {
   key: string;
   ctrlKey: boolean;
