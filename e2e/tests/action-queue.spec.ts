@@ -71,9 +71,7 @@ test('keyboard only: j/k move, x selects, ? lists the keys, o opens, Back return
 
 // On the VAM practice's queue (office staff): no other journey counts that practice's requests, so this one can
 // take two of them away while other specs run beside it.
-test('bulk by keyboard: staff select two refill requests and postpone them to a day; both leave the queue', async ({
-  page,
-}) => {
+test('bulk by keyboard: staff select two refill requests and postpone them to a day; both leave the queue', async ({ page }) => {
   await signInAs(page, 'vam.staff@demo.hcp');
   await page.goto('/action-needed?view=queue&category=refillAuth');
   const list = page.getByRole('list', { name: 'Queue, most urgent first' });

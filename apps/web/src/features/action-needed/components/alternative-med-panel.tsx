@@ -7,6 +7,7 @@ import { openHtmlWindow } from '../../../lib/print-window.ts';
 import { getAlternativeMedsPrint } from '../api/get-alternative-meds-print.ts';
 import { useSendAlternativeMed } from '../api/send-alternative-med.ts';
 import { SUBSTITUTION_REASON_TEXT } from '../utils/labels.ts';
+import { drugLabel } from '../utils/special-drugs.ts';
 import styles from './action-needed.module.css';
 import { patientName } from './patient-card.tsx';
 import { failure, type PanelProps } from './refill-panel.tsx';
@@ -46,8 +47,8 @@ export function AlternativeMedPanel({ entry, user, onDone }: PanelProps) {
               <p>
                 To the pharmacy, by fax, for {patientName(entry.patient)}:{' '}
                 {noSubstitute
-                  ? `no substitution, dispense ${rx.drugName} as prescribed`
-                  : `dispense ${choice} instead of ${rx.drugName}`}
+                  ? `no substitution, dispense ${drugLabel(rx)} as prescribed`
+                  : `dispense ${choice} instead of ${drugLabel(rx)}`}
                 {notes ? `. Notes: “${notes}”` : ''}. Signed {user.userName}.
               </p>
             ),

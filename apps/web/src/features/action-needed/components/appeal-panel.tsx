@@ -1,5 +1,6 @@
 import { ROUTES } from '@hcp/contract';
 import { Link } from 'react-router';
+import { drugLabel } from '../utils/special-drugs.ts';
 import styles from './action-needed.module.css';
 import type { PanelProps } from './refill-panel.tsx';
 
@@ -13,7 +14,7 @@ export function AppealPanel({ entry, user }: PanelProps) {
     <section className={styles.panel} aria-labelledby="appeal-heading">
       <h2 id="appeal-heading">Appeal</h2>
       <p>
-        The patient’s plan denied coverage of {entry.prescription.drugName}. The pharmacy needs the prescriber to appeal the
+        The patient’s plan denied coverage of {drugLabel(entry.prescription)}. The pharmacy needs the prescriber to appeal the
         decision.
       </p>
       {own ? (

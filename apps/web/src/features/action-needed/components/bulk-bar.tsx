@@ -6,6 +6,7 @@ import {
   type ClinicalAccess,
   mayTakeAction,
 } from '@hcp/contract';
+import { drugLabel } from '../utils/special-drugs.ts';
 import styles from './action-queue.module.css';
 import { splitForBulk } from './bulk-dialog.tsx';
 import { patientName } from './patient-card.tsx';
@@ -64,7 +65,7 @@ export function BulkResults({
             const item = byId.get(r.id);
             return (
               <li key={r.id}>
-                {item ? `${patientName(item.patient)} · ${item.drugName}` : 'An item'}: {r.reason}
+                {item ? `${patientName(item.patient)} · ${drugLabel(item)}` : 'An item'}: {r.reason}
               </li>
             );
           })}

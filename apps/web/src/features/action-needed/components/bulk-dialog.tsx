@@ -16,6 +16,7 @@ import { useId, useState } from 'react';
 import { Dialog } from '../../../components/dialog.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { useBulkAction } from '../api/bulk-action.ts';
+import { drugLabel } from '../utils/special-drugs.ts';
 import styles from './action-queue.module.css';
 import { patientName } from './patient-card.tsx';
 
@@ -38,8 +39,7 @@ const DENIAL_TEXT: Record<(typeof BULK_DENIAL_REASONS)[number], string> = {
   NO_LONGER_TAKING_MEDS: 'The patient no longer takes this medication',
 };
 
-const describe = (item: ActionQueueItem) =>
-  `${patientName(item.patient)} · ${item.drugName}${item.strength ? ` ${item.strength}` : ''}`;
+const describe = (item: ActionQueueItem) => `${patientName(item.patient)} · ${drugLabel(item)}`;
 
 /** The items a bulk decision can take (the contract's state rule) and those it leaves out, with why. */
 export function splitForBulk(action: BulkAction, items: ActionQueueItem[]) {

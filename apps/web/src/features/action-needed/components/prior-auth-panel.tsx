@@ -7,6 +7,7 @@ import { useConfirmMdSignature } from '../api/confirm-md-signature.ts';
 import { useDismissPriorAuth } from '../api/dismiss-prior-auth.ts';
 import { useSendChartNotes } from '../api/send-chart-notes.ts';
 import { PRIOR_AUTH_METHOD_TEXT, PRIOR_AUTH_STATUS_TEXT } from '../utils/labels.ts';
+import { drugLabel } from '../utils/special-drugs.ts';
 import styles from './action-needed.module.css';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { patientName } from './patient-card.tsx';
@@ -80,7 +81,7 @@ export function PriorAuthPanel({ entry, user, onDone }: PanelProps) {
               summary: (
                 <>
                   <p>
-                    To the pharmacy, by fax, for the prior authorization of {rx.drugName} for {patientName(entry.patient)}
+                    To the pharmacy, by fax, for the prior authorization of {drugLabel(rx)} for {patientName(entry.patient)}
                     {v.isICD10TriedAndFailed ? ' (ICD-10 alternatives tried and failed)' : ''}:
                   </p>
                   <blockquote>{v.chartNote}</blockquote>

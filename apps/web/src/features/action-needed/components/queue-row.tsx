@@ -14,7 +14,7 @@ import {
 import type { MouseEvent, Ref } from 'react';
 import { Link } from 'react-router';
 import { PRIOR_AUTH_STATUS_TEXT } from '../utils/labels.ts';
-import { displayDrugName } from '../utils/special-drugs.ts';
+import { drugLabel } from '../utils/special-drugs.ts';
 import styles from './action-queue.module.css';
 import { dobText, patientName } from './patient-card.tsx';
 
@@ -56,7 +56,7 @@ export function QueueRow({
   onToggle: (event: MouseEvent<HTMLInputElement>) => void;
 }) {
   const name = patientName(item.patient);
-  const drug = `${displayDrugName(item)}${item.strength ? ` ${item.strength}` : ''}`;
+  const drug = drugLabel(item);
   const runOut = runOutText(item.runOutInDays);
   const headingId = `queue-${item.id}`;
   const first = types[0] ?? 'refillAuth';

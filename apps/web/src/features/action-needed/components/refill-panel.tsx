@@ -23,6 +23,7 @@ import { useAuthorizeRefillFax } from '../api/authorize-refill-fax.ts';
 import { useDenyRefill } from '../api/deny-refill.ts';
 import type { Entry } from '../api/get-action-needed.ts';
 import { usePostponeRefill } from '../api/postpone-refill.ts';
+import { drugLabel } from '../utils/special-drugs.ts';
 import styles from './action-needed.module.css';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { patientName } from './patient-card.tsx';
@@ -90,7 +91,7 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
   const postpone = usePostponeRefill();
   const [confirming, setConfirming] = useState(false);
   const { confirmSend, dialog: sendDialog } = useSendConfirmation(user);
-  const about = `${rx.drugName}${rx.strength ? ` ${rx.strength}` : ''} for ${patientName(entry.patient)}`;
+  const about = `${drugLabel(rx)} for ${patientName(entry.patient)}`;
   const faxForm = useForm<z.input<typeof faxSchema>, unknown, z.output<typeof faxSchema>>({
     resolver: zodResolver(faxSchema),
     defaultValues: { refills: rx.refills, sig: rx.sig ?? '' },
@@ -201,8 +202,7 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
             }}
           >
             <p>
-              {rx.drugName} {rx.strength ?? ''}: {rx.refills} refill(s), “{rx.sig ?? ''}”. The pharmacy receives it
-              electronically.
+              {drugLabel(rx)}: {rx.refills} refill(s), “{rx.sig ?? ''}”. The pharmacy receives it electronically.
             </p>
           </ConfirmDialog>
 

@@ -309,7 +309,7 @@ describe('Action Needed: bulk decisions from the queue', () => {
       senderName: 'Dr. Alex Morgan',
     });
     const summary = await screen.findByRole('region', { name: '1 done, 1 left out' });
-    expect(within(summary).getByText(/Omar Haddad · Lisinopril: It changed since the queue was loaded/)).toBeDefined();
+    expect(within(summary).getByText(/Omar Haddad · Lisinopril 10 mg: It changed since the queue was loaded/)).toBeDefined();
     expect(screen.getByRole('status').textContent).toBe('1 done, 1 left out.');
     expect(screen.queryByRole('dialog')).toBeNull();
   });

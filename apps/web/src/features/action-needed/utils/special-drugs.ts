@@ -20,6 +20,11 @@ export function displayDrugName(rx: DrugFields): string {
   return rx.drugName;
 }
 
+/** The drug as every sentence and row names it: its display name (above) and strength. */
+export function drugLabel(rx: DrugFields & { strength: string | null }): string {
+  return `${displayDrugName(rx)}${rx.strength ? ` ${rx.strength}` : ''}`;
+}
+
 /** §3 flag: every prescription of the list is for the one branded drug identified by NDC (Xifaxan). */
 export function allForBrandedDrug(prescriptions: readonly DrugFields[]): boolean {
   return prescriptions.length > 0 && prescriptions.every(isXifaxan);
