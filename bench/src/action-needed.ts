@@ -47,7 +47,8 @@ with scope as (
     'orderStatus', order_status, 'price', price::float8,
     'alternativeMeds', case when substitution_status like 'SUBSTITUTION_PENDING_MD_SELECTION_%' then coalesce(
       to_json(offered_alternatives), (select json_agg(a.alternative_name order by a.rank) from drug_alternatives a where a.drug_name = picked.drug_name), '[]'::json)
-      else '[]'::json end
+      else '[]'::json end,
+    'lastFilledOn', to_char(last_filled_on, 'YYYY-MM-DD'), 'refillsRemaining', refills_remaining
   ) order by prescribed_at, id) as prescriptions
   from picked group by prescriber_id, patient_id
 ), by_doctor as (

@@ -71,6 +71,9 @@ describe('GET /api/mdo/v2/users/{userId}/action-queue', () => {
       });
       expect(item.prescriber.id).toBe(entry.doctor.doctorId);
       expect(item.sig).toBe(entry.prescription.sig);
+      // The cards carry the same supply facts (decision-ready cards).
+      expect(entry.prescription.lastFilledOn).toBe(item.lastFilledOn);
+      expect(entry.prescription.refillsRemaining).toBe(item.refillsRemaining);
     }
   });
 

@@ -38,6 +38,9 @@ export const actionNeededPrescriptionSchema = z.object({
   price: z.number().nullable(),
   /** Alternatives the pharmacy proposes, for a prescription waiting on an alternative-medication choice. */
   alternativeMeds: z.array(z.string()),
+  /** Our additions (issue 22): the pharmacy's last fill (YYYY-MM-DD) and the refills the prescription has left. */
+  lastFilledOn: z.string().nullable().optional(),
+  refillsRemaining: z.number().int().nullable().optional(),
 });
 export type ActionNeededPrescription = z.infer<typeof actionNeededPrescriptionSchema>;
 

@@ -64,7 +64,8 @@ export async function actionNeededJson(db: Executor, input: ListInput): Promise<
           'prescribedDate', to_char(p.prescribed_at, 'YYYY-MM-DD HH24:MI:SS"Z"'),
           'lastProcessedDate', to_char(p.last_processed_at, 'YYYY-MM-DD HH24:MI:SS"Z"'),
           'orderNumber', p.order_number, 'orderStatus', p.order_status, 'price', p.price::float8,
-          'alternativeMeds', ${alternativeMedsJsonSql('p')}
+          'alternativeMeds', ${alternativeMedsJsonSql('p')},
+          'lastFilledOn', to_char(p.last_filled_on, 'YYYY-MM-DD'), 'refillsRemaining', p.refills_remaining
         ) order by p.prescribed_at, p.id) as prescriptions
       from base p
       where ${CATEGORY_SQL[input.actionType]}

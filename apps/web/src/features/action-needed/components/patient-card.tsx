@@ -4,12 +4,16 @@ import {
   type ActionNeededPatient,
   type ActionNeededPrescription,
   type ActionType,
+  calendarDateOf,
   capitalizeName,
   deriveActionTypes,
   formatPhoneDisplay,
   formatPrescribedDate,
   formatUsDate,
   parseIsoDate,
+  runOutInDays,
+  runOutText,
+  toIsoDate,
   webPaths,
 } from '@hcp/contract';
 import { Link, useLocation } from 'react-router';
@@ -23,6 +27,23 @@ export function patientName(patient: Pick<ActionNeededPatient, 'firstName' | 'la
 export function dobText(dob: string): string {
   const date = parseIsoDate(dob);
   return date ? formatUsDate(date) : dob;
+}
+
+/**
+ * What the pharmacy reported of the supply (issue 22: decision-ready cards), when it did: the run-out words of the
+ * queue, the last fill and the refills left. Days are counted from the reader's today.
+ */
+function SupplyLine({ rx }: { rx: ActionNeededPrescription }) {
+  if (!rx.lastFilledOn) return null;
+  const filled = parseIsoDate(rx.lastFilledOn);
+  const runOut = runOutText(runOutInDays(rx.lastFilledOn, rx.daysSupply, toIsoDate(calendarDateOf(new Date()))));
+  return (
+    <p className={styles.meta}>
+      {runOut ? <strong>{runOut}</strong> : null}
+      {runOut ? ' · ' : ''}Last filled {filled ? formatUsDate(filled) : rx.lastFilledOn}
+      {rx.refillsRemaining !== null && rx.refillsRemaining !== undefined ? ` · Refills left ${rx.refillsRemaining}` : ''}
+    </p>
+  );
 }
 
 /**
@@ -59,6 +80,7 @@ export function PatientCard({
               <strong>{displayDrugName(rx)}</strong>
               {rx.strength ? ` ${rx.strength}` : ''}
               <p className={styles.meta}>Prescribed {formatPrescribedDate(rx.prescribedDate)}</p>
+              <SupplyLine rx={rx} />
               <ul className={styles.requests} aria-label={`Requests for ${displayDrugName(rx)}`}>
                 {types.map((type) => (
                   <li key={type}>

@@ -371,6 +371,29 @@ describe('Action Needed: bulk decisions from the queue', () => {
   });
 });
 
+describe('Action Needed: decision-ready cards', () => {
+  it('a card says when the patient runs out, the last fill and the refills left, when the pharmacy reported them', async () => {
+    const day = (offset: number) => {
+      const d = new Date();
+      d.setDate(d.getDate() + offset);
+      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    };
+    stubServer({
+      actionNeeded: actionNeeded([
+        prescription({ id: OUT, lastFilledOn: day(-28), daysSupply: 30, refillsRemaining: 0 }),
+        prescription({ id: SOON, drugName: 'Lisinopril', lastFilledOn: null }),
+      ]),
+    });
+    renderActionNeeded('/action-needed');
+    const cards = await screen.findByRole('list', { name: 'All requests' });
+    const rxItem = (drug: string) => within(cards).getByText(drug, { selector: 'strong' }).closest('li');
+    const [first, second] = [rxItem('Atorvastatin'), rxItem('Lisinopril')];
+    expect(first?.textContent).toContain('Runs out in 2 days · Last filled');
+    expect(first?.textContent).toContain('Refills left 0');
+    expect(second?.textContent).not.toContain('Last filled');
+  });
+});
+
 describe('Action Needed: keys on the card view', () => {
   it('j/k move between the requests of the cards, o opens one, ? lists the keys', async () => {
     const fetchMock = stubServer({
