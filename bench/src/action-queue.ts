@@ -31,7 +31,7 @@ select json_build_object('today', $2::text, 'items', coalesce(json_agg(json_buil
   'id', x.id,
   'patient', json_build_object('id', pt.id, 'firstName', pt.first_name, 'lastName', pt.last_name, 'dob', to_char(pt.dob, 'YYYY-MM-DD')),
   'prescriber', json_build_object('id', d.id, 'name', d.first_name || ' ' || d.last_name, 'role', d.role),
-  'practice', json_build_object('id', o.id, 'name', o.name),
+  'practice', json_build_object('id', o.id, 'name', o.name, 'prescribeVia', o.prescribe_via),
   'needsRefillAuth', x.due, 'phoneException', x.phone_exception, 'substitutionStatus', x.substitution_status,
   'priorAuthStatus', x.prior_auth_status, 'priorAuthMethod', x.prior_auth_method, 'hcpActionRequired', x.hcp_action_required,
   'drugName', x.drug_name, 'strength', x.strength, 'prescribedNdc', x.prescribed_ndc, 'dispensedNdc', x.dispensed_ndc,
@@ -47,7 +47,7 @@ select json_build_object('today', $2::text, 'items', coalesce(json_agg(json_buil
     to_json(x.offered_alternatives),
     (select json_agg(a.alternative_name order by a.rank) from drug_alternatives a where a.drug_name = x.drug_name), '[]'::json)
     else '[]'::json end,
-  'waitingSince', to_char(x.waiting, 'YYYY-MM-DD HH24:MI:SS"Z"')
+  'waitingSince', to_char(x.waiting, 'YYYY-MM-DD HH24:MI:SS"Z"'), 'version', x.version
 ) order by x.run_out nulls last, date_trunc('second', x.waiting), x.id), '[]'::json))::text as body
 from picked x join patients pt on pt.id = x.patient_id join md_staff d on d.id = x.prescriber_id
 join md_offices o on o.id = x.md_office_id`;
