@@ -128,7 +128,7 @@ export function ActionQueue({
     const done = new Set(result.results.filter((r) => r.status === 'done').map((r) => r.id));
     setSelected(new Set([...selected].filter((id) => !done.has(id))));
     setAnnouncement(`${result.done} done, ${result.refused} left out.`);
-    // Focus stays in the queue: on the next item still there (the decided ones leave it).
+    // The current item becomes the next one still waiting (the decided ones leave the queue).
     const next = rows.slice(activeIndex).find((r) => !done.has(r.item.id)) ?? rows.find((r) => !done.has(r.item.id));
     if (next) setActiveId(next.item.id);
   }
