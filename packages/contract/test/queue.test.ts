@@ -1,10 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  bulkLeftOutReason,
   compareUrgency,
   daysBetweenIsoDays,
   runOutInDays,
   runOutText,
+  splitForBulk,
   supplyLeftText,
   type UrgencyFields,
 } from '../src/index.ts';
@@ -57,5 +59,26 @@ describe('urgency order', () => {
         expect([...items].reverse().sort(compareUrgency)).toEqual(sorted);
       }),
     );
+  });
+});
+
+describe('bulk eligibility', () => {
+  const refill = {
+    needsRefillAuth: true,
+    phoneException: false,
+    substitutionStatus: null,
+    priorAuthStatus: null,
+    isControlled: false,
+  };
+  it('takes what the single action would take, and leaves controlled substances out of refill decisions only', () => {
+    expect(bulkLeftOutReason('refillDeny', refill)).toBeNull();
+    expect(bulkLeftOutReason('refillDeny', { ...refill, needsRefillAuth: false })).toBe('not waiting for this');
+    expect(bulkLeftOutReason('refillAuthorize', { ...refill, isControlled: true })).toBe('controlled substance');
+    const pa = { ...refill, needsRefillAuth: false, priorAuthStatus: 'PRIOR_AUTH_REQUIRED', isControlled: true };
+    expect(bulkLeftOutReason('priorAuthDismiss', pa)).toBeNull();
+    expect(splitForBulk('refillPostpone', [refill, pa])).toEqual({
+      takes: [refill],
+      leftOut: [{ item: pa, why: 'not waiting for this' }],
+    });
   });
 });

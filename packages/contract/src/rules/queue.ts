@@ -3,7 +3,7 @@
  * these rules and the screen words the badges with them, so the order and the words cannot disagree.
  */
 
-import type { PrescriptionAction } from './transitions.ts';
+import { isActionAllowed, type PrescriptionAction, type TransitionState } from './transitions.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -83,6 +83,32 @@ export const BULK_ACTION_RULE = {
 
 /** The bulk decisions that are refill decisions: a controlled substance is never part of them. */
 export const BULK_REFILL_ACTIONS: ReadonlySet<string> = new Set(['refillAuthorize', 'refillDeny', 'refillPostpone']);
+
+/** What an item must tell for a bulk decision to know whether it takes the item. */
+export interface BulkCandidate extends Omit<TransitionState, 'refillDue'> {
+  /** As the queue answers it: a refill request due today (postponed ones only from their day). */
+  needsRefillAuth: boolean;
+  isControlled: boolean;
+}
+
+/** Why a bulk decision leaves an item out, as the confirmation lists it; null when it takes the item. */
+export function bulkLeftOutReason(action: keyof typeof BULK_ACTION_RULE, item: BulkCandidate): string | null {
+  if (!isActionAllowed(BULK_ACTION_RULE[action], { ...item, refillDue: item.needsRefillAuth })) return 'not waiting for this';
+  if (BULK_REFILL_ACTIONS.has(action) && item.isControlled) return 'controlled substance';
+  return null;
+}
+
+/** The items a bulk decision takes, and those it leaves out with why (the server refuses the same ones). */
+export function splitForBulk<T extends BulkCandidate>(action: keyof typeof BULK_ACTION_RULE, items: readonly T[]) {
+  const takes: T[] = [];
+  const leftOut: { item: T; why: string }[] = [];
+  for (const item of items) {
+    const why = bulkLeftOutReason(action, item);
+    if (why) leftOut.push({ item, why });
+    else takes.push(item);
+  }
+  return { takes, leftOut };
+}
 
 export const BULK_REFUSALS = {
   changed: 'It changed since the queue was loaded: open it to see what changed.',

@@ -5,10 +5,10 @@ import {
   type BulkActionResult,
   type ClinicalAccess,
   mayTakeAction,
+  splitForBulk,
 } from '@hcp/contract';
 import { drugLabel } from '../utils/special-drugs.ts';
 import styles from './action-queue.module.css';
-import { splitForBulk } from './bulk-dialog.tsx';
 import { patientName } from './patient-card.tsx';
 
 const LABELS: Record<BulkAction, string> = {

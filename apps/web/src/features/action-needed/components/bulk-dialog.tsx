@@ -1,15 +1,13 @@
 import {
   type ActionQueueItem,
   authorizeChannelOf,
-  BULK_ACTION_RULE,
   BULK_DENIAL_REASONS,
-  BULK_REFILL_ACTIONS,
   type BulkAction,
   type BulkActionResult,
-  isActionAllowed,
   normalizeError,
   parseDateInput,
   postponeDateProblem,
+  splitForBulk,
   toIsoDate,
 } from '@hcp/contract';
 import { useId, useState } from 'react';
@@ -40,19 +38,6 @@ const DENIAL_TEXT: Record<(typeof BULK_DENIAL_REASONS)[number], string> = {
 };
 
 const describe = (item: ActionQueueItem) => `${patientName(item.patient)} · ${drugLabel(item)}`;
-
-/** The items a bulk decision can take (the contract's state rule) and those it leaves out, with why. */
-export function splitForBulk(action: BulkAction, items: ActionQueueItem[]) {
-  const takes: ActionQueueItem[] = [];
-  const leftOut: { item: ActionQueueItem; why: string }[] = [];
-  for (const item of items) {
-    const state = { ...item, refillDue: item.needsRefillAuth };
-    if (!isActionAllowed(BULK_ACTION_RULE[action], state)) leftOut.push({ item, why: 'not waiting for this' });
-    else if (BULK_REFILL_ACTIONS.has(action) && item.isControlled) leftOut.push({ item, why: 'controlled substance' });
-    else takes.push(item);
-  }
-  return { takes, leftOut };
-}
 
 /**
  * What a bulk decision will do, before it does it (as every single decision shows what goes to the pharmacy,
