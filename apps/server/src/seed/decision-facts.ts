@@ -5,7 +5,7 @@
  */
 
 import type { Faker } from '@faker-js/faker';
-import { EVENT_TYPES } from '@hcp/contract';
+import { EVENT_TYPES, utcIsoDate } from '@hcp/contract';
 import type * as schema from '../db/schema.ts';
 
 type Insert<T extends { $inferInsert: unknown }> = T['$inferInsert'];
@@ -13,7 +13,7 @@ type Prescription = Insert<typeof schema.prescriptions>;
 type PrescriptionEvent = Insert<typeof schema.prescriptionEvents>;
 
 const DAY = 86_400_000;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const isoDay = (ms: number) => utcIsoDate(new Date(ms));
 
 const needsAction = (rx: Prescription) =>
   Boolean(rx.needsRefillAuth || rx.phoneException || rx.hcpActionRequired || rx.priorAuthStatus || rx.substitutionStatus);

@@ -107,6 +107,11 @@ export function calendarDateOf(date: Date): CalendarDate {
   return { year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate() };
 }
 
+/** Today in the reader's own zone, YYYY-MM-DD (the day a person means when they type or read a date). */
+export function localTodayIso(now: Date = new Date()): string {
+  return toIsoDate(calendarDateOf(now));
+}
+
 /** A date and time of day in the reader's own zone (or a calendar date at midnight). */
 export interface DateTimeParts extends CalendarDate {
   hour: number;

@@ -4,16 +4,15 @@ import {
   type ActionNeededPatient,
   type ActionNeededPrescription,
   type ActionType,
-  calendarDateOf,
   capitalizeName,
   deriveActionTypes,
   formatPhoneDisplay,
   formatPrescribedDate,
   formatUsDate,
+  localTodayIso,
   parseIsoDate,
   runOutInDays,
   runOutText,
-  toIsoDate,
   webPaths,
 } from '@hcp/contract';
 import { Link, useLocation } from 'react-router';
@@ -24,6 +23,7 @@ export function patientName(patient: Pick<ActionNeededPatient, 'firstName' | 'la
   return `${capitalizeName(patient.firstName)} ${capitalizeName(patient.lastName)}`;
 }
 
+/** An ISO day (a birth date, a fill day) as MM/DD/YYYY; the text as it came when it is no day. */
 export function dobText(dob: string): string {
   const date = parseIsoDate(dob);
   return date ? formatUsDate(date) : dob;
@@ -35,12 +35,11 @@ export function dobText(dob: string): string {
  */
 function SupplyLine({ rx }: { rx: ActionNeededPrescription }) {
   if (!rx.lastFilledOn) return null;
-  const filled = parseIsoDate(rx.lastFilledOn);
-  const runOut = runOutText(runOutInDays(rx.lastFilledOn, rx.daysSupply, toIsoDate(calendarDateOf(new Date()))));
+  const runOut = runOutText(runOutInDays(rx.lastFilledOn, rx.daysSupply, localTodayIso()));
   return (
     <p className={styles.meta}>
       {runOut ? <strong>{runOut}</strong> : null}
-      {runOut ? ' · ' : ''}Last filled {filled ? formatUsDate(filled) : rx.lastFilledOn}
+      {runOut ? ' · ' : ''}Last filled {dobText(rx.lastFilledOn)}
       {rx.refillsRemaining !== null && rx.refillsRemaining !== undefined ? ` · Refills left ${rx.refillsRemaining}` : ''}
     </p>
   );

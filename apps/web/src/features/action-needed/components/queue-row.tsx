@@ -5,8 +5,6 @@ import {
   daysBetweenIsoDays,
   formatDateTime,
   formatPrescribedDate,
-  formatUsDate,
-  parseIsoDate,
   runOutText,
   supplyLeftText,
   webPaths,
@@ -18,10 +16,7 @@ import { drugLabel } from '../utils/special-drugs.ts';
 import styles from './action-queue.module.css';
 import { dobText, patientName } from './patient-card.tsx';
 
-const day = (iso: string | null) => {
-  const date = iso ? parseIsoDate(iso) : null;
-  return date ? formatUsDate(date) : 'Not reported';
-};
+const day = (iso: string | null) => (iso ? dobText(iso) : 'Not reported');
 
 /** "On file until 03/31/2027", or that it ended (a refill may need a new approval). */
 function priorAuthOnFile(expiresOn: string, today: string): string {

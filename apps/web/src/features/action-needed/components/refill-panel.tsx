@@ -1,7 +1,7 @@
 import {
   type ClinicalAccess,
-  calendarDateOf,
   formatUsDate,
+  localTodayIso,
   mayTakeAction,
   normalizeError,
   parseDateInput,
@@ -39,12 +39,11 @@ const faxSchema = z.object({
   refills: z.coerce.number().int().min(0).max(11),
   sig: z.string().trim().min(1, { message: 'Enter the directions (sig).' }).max(1000),
 });
-const todayIso = () => toIsoDate(calendarDateOf(new Date()));
 /** What is wrong with a typed 'ask me again on' date, or null when it is a date after today. */
 function postponeDateIssue(text: string | undefined): string | null {
   const parsed = parseDateInput(text ?? '');
   if (!parsed) return 'Enter a date as MM/DD/YYYY.';
-  return postponeDateProblem(toIsoDate(parsed), todayIso());
+  return postponeDateProblem(toIsoDate(parsed), localTodayIso());
 }
 const postponeSchema = z.object({
   date: z.string().superRefine((text, ctx) => {
