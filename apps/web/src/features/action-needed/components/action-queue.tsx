@@ -199,26 +199,8 @@ export function ActionQueue({
   return (
     <>
       <div className={styles.filters}>
-        {prescribers.length > 1 || prescriber !== null ? (
-          <OwnerFilter
-            choice="prescriber"
-            label="Prescriber"
-            allLabel="All prescribers"
-            goneLabel="A prescriber with nothing waiting"
-            options={prescribers}
-            current={prescriber}
-          />
-        ) : null}
-        {practices.length > 1 || practice !== null ? (
-          <OwnerFilter
-            choice="practice"
-            label="Practice"
-            allLabel="All practices"
-            goneLabel="A practice with nothing waiting"
-            options={practices}
-            current={practice}
-          />
-        ) : null}
+        <OwnerFilter choice="prescriber" options={prescribers} current={prescriber} />
+        <OwnerFilter choice="practice" options={practices} current={practice} />
         <div className={styles.filterBox}>
           <label htmlFor={filterId}>Filter by patient or drug</label>
           <input

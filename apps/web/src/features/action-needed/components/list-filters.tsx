@@ -46,27 +46,28 @@ export function CategoryNav({ counts, current }: { counts: Record<ActionType | '
   );
 }
 
+const OWNER_TEXTS = {
+  prescriber: { label: 'Prescriber', all: 'All prescribers', gone: 'A prescriber with nothing waiting' },
+  practice: { label: 'Practice', all: 'All practices', gone: 'A practice with nothing waiting' },
+} as const;
+
 /**
- * One choice among the list's owners (?prescriber=… or ?practice=…), offered when there is more than one. A
- * choice no longer in the list (all its requests handled) stays selectable, so the choice stays visible.
+ * One choice among the list's owners (?prescriber=… or ?practice=…), offered when there is more than one or one
+ * is chosen. A choice no longer in the list (all its requests handled) stays selectable, so the choice stays visible.
  */
 export function OwnerFilter({
   choice,
-  label,
-  allLabel,
-  goneLabel,
   options,
   current,
 }: {
-  choice: 'prescriber' | 'practice';
-  label: string;
-  allLabel: string;
-  goneLabel: string;
+  choice: keyof typeof OWNER_TEXTS;
   options: { id: string; name: string }[];
   current: string | null;
 }) {
   const id = useId();
   const [params, setParams] = useSearchParams();
+  if (options.length <= 1 && current === null) return null;
+  const { label, all, gone } = OWNER_TEXTS[choice];
   const known = current === null || options.some((o) => o.id === current);
   return (
     <div className={styles.prescriberFilter}>
@@ -77,13 +78,13 @@ export function OwnerFilter({
         value={current ?? ''}
         onChange={(event) => setParams(withChoice(params, choice, event.target.value || null))}
       >
-        <option value="">{allLabel}</option>
+        <option value="">{all}</option>
         {options.map((option) => (
           <option key={option.id} value={option.id}>
             {option.name}
           </option>
         ))}
-        {known ? null : <option value={current ?? ''}>{goneLabel}</option>}
+        {known ? null : <option value={current ?? ''}>{gone}</option>}
       </select>
     </div>
   );

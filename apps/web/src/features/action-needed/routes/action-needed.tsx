@@ -5,7 +5,7 @@ import { Page } from '../../../components/page.tsx';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
 import { readSession } from '../../../lib/storage.ts';
 import { useClinicalAccess } from '../../../lib/support-access/use-clinical-access.ts';
-import { type ActionNeededView, useActionNeeded } from '../api/get-action-needed.ts';
+import { useActionNeeded } from '../api/get-action-needed.ts';
 import styles from '../components/action-needed.module.css';
 import { ActionQueue } from '../components/action-queue.tsx';
 import { BulkDismiss } from '../components/bulk-dismiss.tsx';
@@ -56,24 +56,6 @@ export default function ActionNeededRoute() {
       userId={userId}
       canDismiss={access !== undefined && mayTakeAction(access, 'priorAuthDismiss')}
       switcher={switcher}
-    />
-  );
-}
-
-/**
- * Whose requests the list shows (?prescriber=…): offered when the user's requests belong to more than one
- * prescriber. The choice travels to the server as `filterBy` (spec §7), so the counts and cards are that
- * prescriber's alone; the navigation's count stays the whole list's.
- */
-function PrescriberFilter({ doctors, current }: { doctors: ActionNeededView['doctors']; current: string | null }) {
-  return (
-    <OwnerFilter
-      choice="prescriber"
-      label="Prescriber"
-      allLabel="All prescribers"
-      goneLabel="A prescriber with nothing waiting"
-      options={doctors.map((d) => ({ id: d.doctorId, name: `${d.name}, ${d.role}` }))}
-      current={current}
     />
   );
 }
@@ -136,7 +118,12 @@ function ActionNeededList({ userId, canDismiss, switcher }: { userId: string; ca
   return (
     <Page title="Action Needed">
       {switcher}
-      {doctors.length > 1 || prescriber !== null ? <PrescriberFilter doctors={doctors} current={prescriber} /> : null}
+      {/* Whose requests (?prescriber=…, sent as the spec's filterBy): the counts and cards become that prescriber's. */}
+      <OwnerFilter
+        choice="prescriber"
+        options={doctors.map((d) => ({ id: d.doctorId, name: `${d.name}, ${d.role}` }))}
+        current={prescriber}
+      />
       <CategoryNav counts={counts} current={category} />
       {singleBrandedDrug ? <p className={styles.notice}>Every prescription here is for Xifaxan.</p> : null}
       {category === 'priorAuth' && user && canDismiss ? <BulkDismiss ids={priorAuthRequiredIds} user={user} /> : null}
