@@ -2,6 +2,7 @@
 import { ACTION_NEEDED_QUERY_TYPES, type ActionType, EVENT_TYPES } from '@hcp/contract';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { auditCteSql } from '../../lib/audit.ts';
 import { patientScopeSql } from '../../lib/office-scope.ts';
 import { alternativeMedsJsonSql, refillDueSql } from '../../lib/prescription-sql.ts';
 import { CATEGORY_SQL } from './repository.ts';
@@ -63,13 +64,14 @@ export interface QueueRow {
 export async function actionQueueRows(db: Executor, input: QueueInput): Promise<QueueRow[]> {
   const condition = CATEGORY_SQL[ACTION_NEEDED_QUERY_TYPES[input.category ?? 'all']];
   const result = (await db.execute(sql`
-    with audit as (
-      insert into audit_log (actor_user_id, action, entity_type, request_id, ip, details)
-      values (${input.userId}, 'action-queue.read', 'action-needed', ${input.requestId}, ${input.ip},
-              jsonb_build_object('category', ${input.category ?? null}::text, 'prescriber', ${input.prescriber ?? null}::text,
-                                 'practice', ${input.practice ?? null}::text))
-      returning id
-    ),
+    with ${auditCteSql({
+      actorUserId: input.userId,
+      action: 'action-queue.read',
+      entityType: 'action-needed',
+      requestId: input.requestId,
+      ip: input.ip,
+      details: { category: input.category ?? null, prescriber: input.prescriber ?? null, practice: input.practice ?? null },
+    })},
     p as (
       select rx.*, ${refillDueSql('rx', input.todayIso)} as refill_due
       from prescriptions rx

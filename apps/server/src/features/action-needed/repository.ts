@@ -3,6 +3,7 @@ import { ACTION_NEEDED_QUERY_TYPES, type ActionNeededQueryType } from '@hcp/cont
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectJsonText } from '../../db/client.ts';
 import { drugAlternatives, mdOffices, mdStaff, patients, prescriptionEvents, prescriptions, users } from '../../db/schema.ts';
+import { auditCteSql } from '../../lib/audit.ts';
 import { patientScopeSql } from '../../lib/office-scope.ts';
 import {
   alternativeMedsJsonSql,
@@ -41,12 +42,14 @@ export async function actionNeededJson(db: Executor, input: ListInput): Promise<
   return selectJsonText(
     db,
     sql`
-    with audit as (
-      insert into audit_log (actor_user_id, action, entity_type, request_id, ip, details)
-      values (${input.userId}, 'action-needed.read', 'action-needed', ${input.requestId}, ${input.ip},
-              jsonb_build_object('actionType', ${input.actionType}::text, 'filterBy', ${input.filterBy ?? null}::text))
-      returning id
-    ),
+    with ${auditCteSql({
+      actorUserId: input.userId,
+      action: 'action-needed.read',
+      entityType: 'action-needed',
+      requestId: input.requestId,
+      ip: input.ip,
+      details: { actionType: input.actionType, filterBy: input.filterBy ?? null },
+    })},
     base as (
       select rx.*, ${refillDueSql('rx', input.todayIso)} as refill_due
       from prescriptions rx

@@ -2,6 +2,7 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectJsonText } from '../../db/client.ts';
 import { mdOffices, mdStaff, patients, prescriptions } from '../../db/schema.ts';
+import { auditCteSql } from '../../lib/audit.ts';
 import { patientScopeSql } from '../../lib/office-scope.ts';
 import { needsActionSql, refillDueSql } from '../../lib/prescription-sql.ts';
 import { likeEscape } from '../../lib/sql-like.ts';
@@ -60,12 +61,14 @@ export async function searchPatientsJson(
   return selectJsonText(
     db,
     sql`
-    with audit as (
-      insert into audit_log (actor_user_id, action, entity_type, request_id, ip, details)
-      values (${input.userId}, 'patients.search', 'patient', ${input.requestId}, ${input.ip},
-              jsonb_build_object('offset', ${input.offset}::int, 'limit', ${input.limit}::int))
-      returning id
-    ),
+    with ${auditCteSql({
+      actorUserId: input.userId,
+      action: 'patients.search',
+      entityType: 'patient',
+      requestId: input.requestId,
+      ip: input.ip,
+      details: { offset: input.offset, limit: input.limit },
+    })},
     matches as (
       select pt.id, pt.first_name, pt.last_name, pt.dob, pt.phone_numbers, o.name as practice_name, ${rankSql(input.terms)} as rank
       from patients pt join md_offices o on o.id = pt.md_office_id

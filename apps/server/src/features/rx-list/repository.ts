@@ -2,6 +2,7 @@
 import { RX_LIST_MAX_ROWS, type RxListFilter } from '@hcp/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectJsonText } from '../../db/client.ts';
+import { auditCteSql } from '../../lib/audit.ts';
 import { patientScopeSql } from '../../lib/office-scope.ts';
 
 /** Days a prescriber counts as new (filter newMDs) and the quiet period before a win-back (winBackMDs). */
@@ -39,12 +40,14 @@ export async function rxListJson(
   return selectJsonText(
     db,
     sql`
-    with audit as (
-      insert into audit_log (actor_user_id, action, entity_type, request_id, ip, details)
-      values (${input.userId}, 'rx-list.read', 'rx-list', ${input.requestId}, ${input.ip},
-              jsonb_build_object('start', ${input.startIso}::text, 'end', ${input.endIso}::text, 'filter', ${input.filter}::text))
-      returning id
-    ),
+    with ${auditCteSql({
+      actorUserId: input.userId,
+      action: 'rx-list.read',
+      entityType: 'rx-list',
+      requestId: input.requestId,
+      ip: input.ip,
+      details: { start: input.startIso, end: input.endIso, filter: input.filter },
+    })},
     picked as (
       select p.*, d.first_name as d_first, d.last_name as d_last, d.phone as d_phone, d.created_at as d_created,
              d.specialty as d_specialty, o.name as office_name, pt.first_name as pt_first, pt.last_name as pt_last, pt.dob as pt_dob
