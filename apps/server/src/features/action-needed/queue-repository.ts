@@ -3,9 +3,8 @@ import { ACTION_NEEDED_QUERY_TYPES, type ActionType, EVENT_TYPES } from '@hcp/co
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { auditCteSql } from '../../lib/audit.ts';
-import { patientScopeSql } from '../../lib/office-scope.ts';
-import { alternativeMedsJsonSql, refillDueSql } from '../../lib/prescription-sql.ts';
-import { CATEGORY_SQL } from './repository.ts';
+import { alternativeMedsJsonSql } from '../../lib/prescription-sql.ts';
+import { CATEGORY_SQL, scopedPrescriptionsSql } from './repository.ts';
 
 export interface QueueInput {
   userId: string;
@@ -72,13 +71,7 @@ export async function actionQueueRows(db: Executor, input: QueueInput): Promise<
       ip: input.ip,
       details: { category: input.category ?? null, prescriber: input.prescriber ?? null, practice: input.practice ?? null },
     })},
-    p as (
-      select rx.*, ${refillDueSql('rx', input.todayIso)} as refill_due
-      from prescriptions rx
-      where rx.md_office_id in (${patientScopeSql(input.userId)})
-        ${input.prescriber ? sql`and rx.prescriber_id = ${input.prescriber}::uuid` : sql``}
-        ${input.practice ? sql`and rx.md_office_id = ${input.practice}::uuid` : sql``}
-    )
+    p as (${scopedPrescriptionsSql(input.userId, input.todayIso, input)})
     select p.id, pt.id as "patientId", pt.first_name as "patientFirstName", pt.last_name as "patientLastName",
       to_char(pt.dob, 'YYYY-MM-DD') as "patientDob",
       d.id as "prescriberId", d.first_name || ' ' || d.last_name as "prescriberName", d.role as "prescriberRole",

@@ -50,12 +50,7 @@ export async function actionNeededJson(db: Executor, input: ListInput): Promise<
       ip: input.ip,
       details: { actionType: input.actionType, filterBy: input.filterBy ?? null },
     })},
-    base as (
-      select rx.*, ${refillDueSql('rx', input.todayIso)} as refill_due
-      from prescriptions rx
-      where rx.md_office_id in (${patientScopeSql(input.userId)})
-        ${input.filterBy ? sql`and rx.prescriber_id = ${input.filterBy}::uuid` : sql``}
-    ),
+    base as (${scopedPrescriptionsSql(input.userId, input.todayIso, { prescriber: input.filterBy })}),
     rxs as (
       select p.prescriber_id, p.patient_id,
         json_agg(json_build_object(
@@ -90,6 +85,23 @@ export async function actionNeededJson(db: Executor, input: ListInput): Promise<
   `,
     '{"doctors":[]}',
   );
+}
+
+/**
+ * The prescriptions of the user's practices (optionally one prescriber's or one practice's), each with `refill_due`
+ * worked out for today: what the Action Needed list and the queue read from.
+ */
+export function scopedPrescriptionsSql(
+  userId: string,
+  todayIso: string,
+  only: { prescriber?: string | undefined; practice?: string | undefined } = {},
+): SQL {
+  return sql`
+      select rx.*, ${refillDueSql('rx', todayIso)} as refill_due
+      from prescriptions rx
+      where rx.md_office_id in (${patientScopeSql(userId)})
+        ${only.prescriber ? sql`and rx.prescriber_id = ${only.prescriber}::uuid` : sql``}
+        ${only.practice ? sql`and rx.md_office_id = ${only.practice}::uuid` : sql``}`;
 }
 
 /** A prescription the user may act on, locked for the transaction; null when outside their offices. */
