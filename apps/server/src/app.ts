@@ -12,6 +12,7 @@ import type { DatabaseHandle } from './db/client.ts';
 import { PRINT_STYLE } from './features/action-needed/print.ts';
 import { actionNeededRoutes } from './features/action-needed/routes.ts';
 import { createActionNeededService } from './features/action-needed/service.ts';
+import { purgeUndos } from './features/action-needed/undo-repository.ts';
 import { addressesRoutes } from './features/addresses/routes.ts';
 import { createLinkedAppealFiles } from './features/appeals/linked-files.ts';
 import { appealsRoutes } from './features/appeals/routes.ts';
@@ -152,6 +153,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       idempotencyKeys: (at) => purgeIdempotencyKeys(db, at),
       appealUploads: (at) => appeals.sweepOrphanFiles(at),
       integrationAssertions: (at) => purgeAssertions(db, at),
+      decisionUndos: (at) => purgeUndos(db, at),
     },
     config.housekeepingIntervalSeconds,
   );
@@ -164,7 +166,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     googleClientId: config.googleClientId,
   });
   await app.register(usersRoutes, { service: createUsersService({ db }) });
-  await app.register(actionNeededRoutes, { db, service: createActionNeededService({ db, now }) });
+  await app.register(actionNeededRoutes, {
+    db,
+    service: createActionNeededService({ db, now, undoWindowSeconds: config.undoWindowSeconds }),
+  });
   await app.register(rxListRoutes, { db, now });
   await app.register(patientsRoutes, { service: createPatientsService({ db, now }) });
   await app.register(newCommentsRoutes, { service: createNewCommentsService({ db, now }) });

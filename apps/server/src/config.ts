@@ -1,7 +1,7 @@
 /** Environment parsed once (DESIGN §1). A bad value stops start-up with one line naming the variable. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DIGEST_INTERVAL_MINUTES, isProduction, WEBHOOK_RETRY } from '@hcp/contract';
+import { DIGEST_INTERVAL_MINUTES, isProduction, UNDO_WINDOW_SECONDS, WEBHOOK_RETRY } from '@hcp/contract';
 import { z } from 'zod';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -54,6 +54,7 @@ const envSchema = z.object({
   DIGEST_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(1440).default(DIGEST_INTERVAL_MINUTES),
   FAX_GATEWAY_URL: z.string().url({ message: 'must be a URL such as https://fax.example.com/v1/faxes' }).optional(),
   FAX_GATEWAY_KEY: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
+  UNDO_WINDOW_SECONDS: z.coerce.number().int().min(0).max(300).default(UNDO_WINDOW_SECONDS),
 });
 
 export interface Config {
@@ -103,6 +104,8 @@ export interface Config {
   digests: { pollSeconds: number; intervalMinutes: number };
   /** The fax gateway for practices' cover sheets; without it faxes are written to DATA_DIR/dev-fax. */
   faxGateway: { url: string; key: string } | undefined;
+  /** How long a prescriber's decision is held before the pharmacy hears of it, and can be undone (0: no undo). */
+  undoWindowSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -163,5 +166,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     digests: { pollSeconds: e.DIGEST_POLL_SECONDS, intervalMinutes: e.DIGEST_INTERVAL_MINUTES },
     faxGateway: faxGatewayOf(e.FAX_GATEWAY_URL, e.FAX_GATEWAY_KEY),
+    undoWindowSeconds: e.UNDO_WINDOW_SECONDS,
   };
 }

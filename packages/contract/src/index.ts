@@ -16,6 +16,7 @@ export * from './api/prescribe.ts';
 export * from './api/prescriptions.ts';
 export * from './api/staff.ts';
 export * from './api/support-access.ts';
+export * from './api/undo.ts';
 export * from './api/users.ts';
 export * from './api/webhooks.ts';
 export * from './routes.ts';

@@ -139,6 +139,7 @@ export const apiPaths = {
   chartNotesSent: (id: string) => `${rx(id)}/prior-auth/chart-notes-sent`,
   priorAuthDismiss: `${API_BASE}/v1/prescriptions/all/prior-auth/dismiss`,
   bulkActions: `${API_BASE}/v1/prescriptions/bulk-actions`,
+  undoDecision: (requestId: string) => `${API_BASE}/v1/decisions/${enc(requestId)}/undo`,
   mdSignatureReceived: `${API_BASE}/v1/prescriptions/all/prior-auth/md-signature-received`,
   resolvePhoneExceptions: `${API_BASE}/v1/patient-numbers/resolve-exceptions`,
   // comments

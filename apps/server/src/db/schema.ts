@@ -289,6 +289,8 @@ export const prescriptionEvents = pgTable(
     requestId: text('request_id'),
     data: jsonb('data').notNull().default(sql`'{}'::jsonb`),
     createdAt: createdAt(),
+    /** A decision taken back within its undo window (issue 22): it stays on the timeline, but counts for nothing. */
+    undoneAt: timestamp('undone_at', { withTimezone: true }),
   },
   (t) => [index('prescription_events_rx_idx').on(t.prescriptionId, t.createdAt)],
 );
@@ -481,11 +483,52 @@ export const outbox = pgTable(
     seq: bigserial('seq', { mode: 'number' }).notNull(),
     /** When the decision was turned into deliveries for the endpoints that asked for it. */
     dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
+    /**
+     * Held until then (issue 22): a prescriber's decision may be undone for a few seconds, and nothing leaves
+     * before. The timer is this column, so it survives restarts and holds on every instance.
+     */
+    notBefore: timestamp('not_before', { withTimezone: true }).notNull().defaultNow(),
+    /** Undone within its window: never dispatched. */
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
   },
   (t) => [
     index('outbox_pending_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`),
-    index('outbox_undispatched_idx').on(t.seq).where(sql`${t.eventType} is not null and ${t.dispatchedAt} is null`),
+    index('outbox_undispatched_idx')
+      .on(t.seq)
+      .where(sql`${t.eventType} is not null and ${t.dispatchedAt} is null and ${t.cancelledAt} is null`),
     index('outbox_event_idx').on(t.eventId),
+  ],
+);
+
+/**
+ * What an undo puts back (issue 22; decision 0030): per decision and prescription, the columns the decision
+ * changed with their earlier values, and the version it left, so an undo restores exactly that and only while
+ * nobody changed the prescription since. Kept a day (housekeeping); the window itself is seconds.
+ */
+export const decisionUndos = pgTable(
+  'decision_undos',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    requestId: text('request_id').notNull(),
+    prescriptionId: uuid('prescription_id')
+      .notNull()
+      .references(() => prescriptions.id),
+    /** The contract's PrescriptionAction: whose right an undo needs. */
+    action: text('action').notNull(),
+    eventId: bigint('event_id', { mode: 'number' })
+      .notNull()
+      .references(() => prescriptionEvents.id),
+    previous: jsonb('previous').notNull(),
+    versionAfter: integer('version_after').notNull(),
+    undoUntil: timestamp('undo_until', { withTimezone: true }).notNull(),
+    undoneAt: timestamp('undone_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.requestId, t.prescriptionId] }),
+    index('decision_undos_created_idx').on(t.createdAt),
   ],
 );
 

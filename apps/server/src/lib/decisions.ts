@@ -4,6 +4,7 @@
  * eRx, that message). The webhook dispatcher (features/fhir/webhooks) turns outbox rows into deliveries.
  */
 import { WEBHOOK_EVENT_OF_TIMELINE } from '@hcp/contract';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { outbox, prescriptionEvents } from '../db/schema.ts';
 import { notifyPracticeOfPrescription } from './live.ts';
@@ -21,9 +22,18 @@ export interface Decision {
   data: Record<string, unknown>;
   /** How the office sends it, where it has a channel of its own (fax or eRx), with the message for it. */
   message?: { channel: 'fax' | 'erx'; recipient: string; payload: Record<string, unknown> };
+  /**
+   * Until when the decision is held before anything leaves (its undo window, issue 22), an SQL instant: the
+   * outbox row is not dispatched before then, by any instance, across restarts. Absent: at once.
+   */
+  heldUntil?: SQL;
 }
 
-export async function recordDecision(db: Executor, decision: Decision): Promise<void> {
+/** The end of a window that starts with this transaction (the database's clock, which the dispatcher reads). */
+export const windowEndSql = (seconds: number) => sql`now() + make_interval(secs => ${seconds})`;
+
+/** Records the decision; answers its timeline event's id. */
+export async function recordDecision(db: Executor, decision: Decision): Promise<number> {
   const [event] = await db
     .insert(prescriptionEvents)
     .values({
@@ -37,7 +47,8 @@ export async function recordDecision(db: Executor, decision: Decision): Promise<
   const eventType = WEBHOOK_EVENT_OF_TIMELINE[decision.type] ?? null;
   // One statement tells the practice's open portals and, for a decision the pharmacy hears of, the webhook workers.
   await notifyPracticeOfPrescription(db, decision.prescriptionId, eventType ? DECISIONS_CHANNEL : undefined);
-  if (!eventType && !decision.message) return;
+  if (!event) throw new Error('prescription event insert returned no row');
+  if (!eventType && !decision.message) return event.id;
   await db.insert(outbox).values({
     channel: decision.message?.channel ?? 'webhook',
     prescriptionId: decision.prescriptionId,
@@ -45,6 +56,8 @@ export async function recordDecision(db: Executor, decision: Decision): Promise<
     payload: decision.message?.payload ?? decision.data,
     status: 'pending',
     eventType,
-    eventId: event?.id ?? null,
+    eventId: event.id,
+    ...(decision.heldUntil ? { notBefore: decision.heldUntil } : {}),
   });
+  return event.id;
 }

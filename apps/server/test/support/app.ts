@@ -38,6 +38,8 @@ export async function buildTestApp(
     // No webhook worker unless a test asks: database snapshots of other suites must not move under them.
     WEBHOOK_POLL_MS: '0',
     DIGEST_POLL_SECONDS: '0',
+    // Decisions go out at once unless a test asks for the undo window (undo.test.ts).
+    UNDO_WINDOW_SECONDS: '0',
     ...options.env,
   });
   const logs: Record<string, unknown>[] = [];

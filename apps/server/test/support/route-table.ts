@@ -49,6 +49,8 @@ export const RULES = {
   ownAppealPrescriber: (w: Who) => yes(w === 'prescriber'),
   /** A bulk decision needing a signature: prescribers reach it whatever the ids; everyone else is refused whole. */
   bulkSign: (w: Who): Outcome => (PRESCRIBERS.includes(w) ? 'reached' : 403),
+  /** Something only its maker holds (an undo of one's own decision): someone else's, or nobody's, is 404. */
+  makersOnly: (): Outcome => 404,
 } satisfies Record<string, (w: Who, t: Target) => Outcome>;
 
 export interface Ids {
@@ -162,6 +164,14 @@ export const ROWS: Row[] = [
     url: () => '/api/mdo/v1/prescriptions/bulk-actions',
     body: (_f, _w, ids) => ({ action: 'refillDeny', reason: 'NEED_OFFICE_VISIT', items: [{ id: ids.rx.refill }], ...sender }),
     expect: RULES.bulkSign,
+  },
+  {
+    // Undo takes back one's own decision only (undo.test.ts: the maker's undo, within and after the window); a
+    // decision made by anyone else is as unknown as none, for every kind of user.
+    method: 'POST',
+    path: '/api/mdo/v1/decisions/{requestId}/undo',
+    url: () => '/api/mdo/v1/decisions/MatrixUndo0000000000000A/undo',
+    expect: RULES.makersOnly,
   },
   {
     method: 'GET',

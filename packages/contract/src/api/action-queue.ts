@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ACTION_TYPES } from '../rules/action-types.ts';
 import { isoDateSchema } from './fields.ts';
 import { actionNeededPrescriptionSchema } from './prescriptions.ts';
+import { undoOfferSchema } from './undo.ts';
 
 export const actionQueueQuerySchema = z.object({
   /** One category only (the items still carry all of theirs). */
@@ -127,5 +128,7 @@ export const bulkActionResultSchema = z.object({
   done: z.number().int(),
   refused: z.number().int(),
   results: z.array(bulkItemResultSchema),
+  /** Present while the decided items can be undone (one undo takes back all of them). */
+  undo: undoOfferSchema.optional(),
 });
 export type BulkActionResult = z.infer<typeof bulkActionResultSchema>;

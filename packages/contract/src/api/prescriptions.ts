@@ -8,6 +8,7 @@ import {
 } from '../rules/action-types.ts';
 import { utcIsoDate } from '../rules/dates.ts';
 import { isoDateSchema, usPhoneSchema } from './fields.ts';
+import { undoOfferSchema } from './undo.ts';
 import { pharmacyDeliverySchema } from './webhooks.ts';
 
 export const actionNeededPrescriptionSchema = z.object({
@@ -196,7 +197,12 @@ export const resolveExceptionsSchema = z.object({
 });
 
 /** The answer of every action call: which prescriptions changed (spec §7 rejects a status of 'ERROR'). */
-export const actionResultSchema = z.object({ status: z.literal('OK'), prescriptionIds: z.array(z.string()) });
+export const actionResultSchema = z.object({
+  status: z.literal('OK'),
+  prescriptionIds: z.array(z.string()),
+  /** Our addition (issue 22): present while the decision can be undone. */
+  undo: undoOfferSchema.optional(),
+});
 export type ActionResult = z.infer<typeof actionResultSchema>;
 
 /** One entry of a prescription's timeline (GET /prescriptions/{id}/events, our addition). */
@@ -209,6 +215,10 @@ export const prescriptionEventSchema = z.object({
   summary: z.string(),
   /** A decision's way to the pharmacy's system (issue 20): absent when no endpoint asked for it. */
   delivery: pharmacyDeliverySchema.optional(),
+  /** A decision still held for its undo window (issue 22): nothing has left before this instant. */
+  heldUntil: z.string().optional(),
+  /** A decision taken back within its window: it stays on the timeline, and the pharmacy never heard of it. */
+  undone: z.boolean().optional(),
 });
 export type PrescriptionEvent = z.infer<typeof prescriptionEventSchema>;
 export const prescriptionEventsSchema = z.array(prescriptionEventSchema);

@@ -20,6 +20,8 @@ export const EVENT_TYPES = {
   pharmacyWithdrew: 'PHARMACY_WITHDREW',
   /** The pharmacy completed its Task after the prescriber answered it (issue 20). */
   pharmacyAcknowledged: 'PHARMACY_ACKNOWLEDGED',
+  /** A decision taken back within its undo window (issue 22): data.undoneType and data.undoneData say which. */
+  decisionUndone: 'DECISION_UNDONE',
 } as const;
 
 const DENIAL_TEXT: Record<string, string> = {
@@ -63,6 +65,10 @@ export function describeEvent(type: string, data: Record<string, unknown>): stri
       return 'Patient phone number corrected';
     case EVENT_TYPES.pharmacyAcknowledged:
       return 'Received by the pharmacy';
+    case EVENT_TYPES.decisionUndone: {
+      const undone = typeof data.undoneData === 'object' && data.undoneData !== null ? data.undoneData : {};
+      return `Undone: ${describeEvent(str(data.undoneType), undone as Record<string, unknown>)} (nothing was sent to the pharmacy)`;
+    }
     case EVENT_TYPES.pharmacyRequested:
     case EVENT_TYPES.pharmacyWithdrew: {
       const category = str(data.category);
@@ -103,4 +109,9 @@ export function describeDelivery(
     default:
       return `${sent} · sending`;
   }
+}
+
+/** A decision held for its undo window (issue 22), as the timeline reads it; `time` formats in the reader's zone. */
+export function describeHold(heldUntil: string, time: (iso: string) => string): string {
+  return `Held: goes to the pharmacy at ${time(heldUntil)} unless undone`;
 }

@@ -4,7 +4,8 @@
  * refuses what the user may not do (403) and what the contract's transition rule forbids (409, nothing
  * written: bulk calls are all-or-nothing), then writes the new state, one timeline event per prescription, the
  * pharmacy message (outbox, lib/decisions.ts) the pharmacy hears of it from, and the audit row. A refused attempt is
- * audited on its own.
+ * audited on its own. With an undo window (issue 22), the message is held until the window ends and what the
+ * decision changed is kept so undo.ts can put it back.
  */
 import {
   type ActionResult,
@@ -14,13 +15,15 @@ import {
   isRefillDue,
   type PrescriptionAction,
 } from '@hcp/contract';
+import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { auditingRefusals, entryOf, writeAudit } from '../../lib/audit.ts';
-import { recordDecision } from '../../lib/decisions.ts';
+import { recordDecision, windowEndSql } from '../../lib/decisions.ts';
 import { AppError } from '../../lib/errors.ts';
 import { assertMayAct } from '../../lib/office-scope.ts';
 import type { SignedInContext } from '../../lib/route-helpers.ts';
 import * as repo from './repository.ts';
+import * as undoRepo from './undo-repository.ts';
 
 export interface ActionContext extends SignedInContext {
   /**
@@ -34,6 +37,8 @@ export interface ActionContext extends SignedInContext {
    */
   expectedVersions?: ReadonlyMap<string, number> | undefined;
   refuseControlled?: boolean | undefined;
+  /** One end of the undo window for every item of a bulk decision (one undo takes them all back). */
+  undoUntil?: Date | undefined;
 }
 
 export const PRESCRIPTION_NOT_FOUND = 'Prescription not found.';
@@ -53,8 +58,20 @@ export const cleared = { needsRefillAuth: false, refillPostponedUntil: null } sa
 export interface ActionDeps {
   db: Database;
   todayIso: () => string;
+  /** How long a decision is held and can be undone (0: sent at once, no undo). */
+  undoWindowSeconds: number;
 }
 export type Act = ReturnType<typeof createAct>;
+
+/** The columns a step changes, with the values they had: what an undo writes back. */
+function previousOf(rx: repo.LockedPrescription, changes: Changes): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.keys(changes).map((key) => {
+      if (!(key in rx)) throw new Error(`an undo could not restore ${key}: lock it in lockPrescriptions`);
+      return [key, rx[key as keyof repo.LockedPrescription]];
+    }),
+  );
+}
 
 /** Saves the 'don't ask me again before sending' choice given with a call, inside its transaction. */
 export async function saveSendChoice(tx: Executor, ctx: ActionContext): Promise<void> {
@@ -63,7 +80,7 @@ export async function saveSendChoice(tx: Executor, ctx: ActionContext): Promise<
   }
 }
 
-export function createAct({ db, todayIso }: ActionDeps) {
+export function createAct({ db, todayIso, undoWindowSeconds }: ActionDeps) {
   return async function act(
     ctx: ActionContext,
     action: PrescriptionAction,
@@ -89,15 +106,23 @@ export function createAct({ db, todayIso }: ActionDeps) {
           if (!isActionAllowed(action, state)) throw new AppError('CONFLICT', CONFLICT_MESSAGES[action]);
         }
         await saveSendChoice(tx, ctx);
+        const heldUntil =
+          undoWindowSeconds > 0
+            ? ctx.undoUntil
+              ? sql`${ctx.undoUntil.toISOString()}::timestamptz`
+              : windowEndSql(undoWindowSeconds)
+            : undefined;
+        let undoUntil: Date | undefined;
         for (const rx of rows) {
           const { event, data, changes, notify } = step(rx);
           await repo.updatePrescription(tx, rx.id, changes);
-          await recordDecision(tx, {
+          const eventId = await recordDecision(tx, {
             prescriptionId: rx.id,
             type: event,
             actorUserId: ctx.userId,
             requestId: ctx.requestId,
             data,
+            ...(heldUntil && { heldUntil }),
             ...(notify && {
               message: {
                 channel: notify.channel,
@@ -106,10 +131,26 @@ export function createAct({ db, todayIso }: ActionDeps) {
               },
             }),
           });
+          if (heldUntil) {
+            undoUntil = await undoRepo.insertUndo(tx, {
+              userId: ctx.userId,
+              requestId: ctx.requestId,
+              prescriptionId: rx.id,
+              action,
+              eventId,
+              previous: previousOf(rx, changes),
+              versionAfter: rx.version + 1,
+              undoUntil: heldUntil,
+            });
+          }
         }
         await extra?.(tx);
         await writeAudit(tx, attempt);
-        return { status: 'OK' as const, prescriptionIds: rows.map((r) => r.id) };
+        return {
+          status: 'OK' as const,
+          prescriptionIds: rows.map((r) => r.id),
+          ...(undoUntil && { undo: { requestId: ctx.requestId, until: undoUntil.toISOString() } }),
+        };
       }),
     );
   };

@@ -22,10 +22,11 @@ import type { ActionContext } from './act.ts';
 import type { priorAuthActions } from './prior-auth-actions.ts';
 import type { refillActions } from './refill-actions.ts';
 import * as repo from './repository.ts';
+import * as undoRepo from './undo-repository.ts';
 
 type Services = ReturnType<typeof refillActions> & ReturnType<typeof priorAuthActions>;
 
-export function bulkActions(deps: { db: Database; todayIso: () => string; services: Services }) {
+export function bulkActions(deps: { db: Database; todayIso: () => string; undoWindowSeconds: number; services: Services }) {
   const { db, services } = deps;
 
   /** Runs one item; an expected refusal (409, 404, 403) becomes its reason, anything else fails the call. */
@@ -57,6 +58,8 @@ export function bulkActions(deps: { db: Database; todayIso: () => string; servic
         ...ctx,
         expectedVersions: new Map(input.items.flatMap((i) => (i.version === undefined ? [] : [[i.id, i.version] as const]))),
         refuseControlled: BULK_REFILL_ACTIONS.has(input.action),
+        // Every item's window ends together: one undo takes the whole decision back.
+        undoUntil: deps.undoWindowSeconds > 0 ? await undoRepo.windowEnd(db, deps.undoWindowSeconds) : undefined,
       };
       const facts =
         input.action === 'refillAuthorize'
@@ -95,7 +98,12 @@ export function bulkActions(deps: { db: Database; todayIso: () => string; servic
         );
       }
       const done = results.filter((r) => r.status === 'done').length;
-      return { done, refused: results.length - done, results };
+      return {
+        done,
+        refused: results.length - done,
+        results,
+        ...(done > 0 && itemCtx.undoUntil && { undo: { requestId: ctx.requestId, until: itemCtx.undoUntil.toISOString() } }),
+      };
     },
   };
 }

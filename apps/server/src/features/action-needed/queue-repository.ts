@@ -98,7 +98,7 @@ export async function actionQueueRows(db: Executor, input: QueueInput): Promise<
       select count(*) filter (where e.type in (${EVENT_TYPES.refillAuthorizedFax}, ${EVENT_TYPES.refillAuthorizedErx},
                ${EVENT_TYPES.refillDenied}))::int as answered,
              count(*) filter (where e.type = ${EVENT_TYPES.refillDenied})::int as denied
-      from prescription_events e where e.prescription_id = p.id
+      from prescription_events e where e.prescription_id = p.id and e.undone_at is null
     ) ev on true
     where ${condition}
   `)) as unknown as { rows: QueueRow[] };

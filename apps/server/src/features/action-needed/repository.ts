@@ -119,7 +119,9 @@ export async function lockPrescriptions(db: Executor, userId: string, ids: strin
       refillPostponedUntil: prescriptions.refillPostponedUntil,
       phoneException: prescriptions.phoneException,
       substitutionStatus: prescriptions.substitutionStatus,
+      selectedAlternativeMed: prescriptions.selectedAlternativeMed,
       priorAuthStatus: prescriptions.priorAuthStatus,
+      orderStatus: prescriptions.orderStatus,
       version: prescriptions.version,
       // By its NDC in the catalogue (decision 0029): a bulk refill decision leaves it out.
       isControlled: sql<boolean>`exists (select 1 from drug_products dp where dp.ndc in (${prescriptions.prescribedNdc}, ${prescriptions.dispensedNdc}) and dp.is_controlled)`,
@@ -240,6 +242,9 @@ export async function eventsOf(db: Executor, userId: string, id: string) {
       at: prescriptionEvents.createdAt,
       data: prescriptionEvents.data,
       actorName: users.displayName,
+      undoneAt: prescriptionEvents.undoneAt,
+      heldUntil: sql<Date | string | null>`(select o.not_before from outbox o where o.event_id = ${prescriptionEvents.id}
+        and o.dispatched_at is null and o.cancelled_at is null and o.not_before > now() limit 1)`,
     })
     .from(prescriptionEvents)
     .leftJoin(users, eq(users.id, prescriptionEvents.actorUserId))

@@ -14,11 +14,13 @@ import {
   mdSignatureReceivedSchema,
   prescriptionEventsSchema,
   priorAuthDismissSchema,
+  REQUEST_ID_PATTERN,
   refillAuthorizedErxSchema,
   refillAuthorizedFaxSchema,
   refillDeniedSchema,
   refillPostponedSchema,
   resolveExceptionsSchema,
+  undoResultSchema,
 } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -27,6 +29,7 @@ import { sendJsonText, signedInContext } from '../../lib/route-helpers.ts';
 import type { ActionContext } from './act.ts';
 import { alternativeMedsRequestHtml } from './print.ts';
 import type { ActionNeededService } from './service.ts';
+import { NOTHING_TO_UNDO } from './undo.ts';
 
 export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededService; db: Database }> = async (
   app,
@@ -97,6 +100,20 @@ export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededSe
     '/api/mdo/v1/prescriptions/bulk-actions',
     { ...write, schema: { tags, body: bulkActionSchema, response: { 200: bulkActionResultSchema } } },
     async (request) => service.bulk(signedInContext(request), request.body),
+  );
+
+  // Takes a decision back within its window (issue 22): nothing has gone to the pharmacy yet.
+  app.post(
+    '/api/mdo/v1/decisions/:requestId/undo',
+    {
+      ...write,
+      schema: {
+        tags,
+        params: z.object({ requestId: z.string().regex(REQUEST_ID_PATTERN, { message: NOTHING_TO_UNDO }) }),
+        response: { 200: undoResultSchema },
+      },
+    },
+    async (request) => service.undoDecision(signedInContext(request), request.params.requestId),
   );
 
   app.post(

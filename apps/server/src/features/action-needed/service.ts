@@ -14,13 +14,14 @@ import { actionQueue } from './queue.ts';
 import { refillActions } from './refill-actions.ts';
 import * as repo from './repository.ts';
 import { timeline } from './timeline.ts';
+import { undoActions } from './undo.ts';
 
 export { type ActionContext, PRESCRIPTION_NOT_FOUND } from './act.ts';
 
-export function createActionNeededService(deps: { db: Database; now: () => Date }) {
-  const { db } = deps;
+export function createActionNeededService(deps: { db: Database; now: () => Date; undoWindowSeconds: number }) {
+  const { db, undoWindowSeconds } = deps;
   const todayIso = () => todayIsoOf(deps.now);
-  const act = createAct({ db, todayIso });
+  const act = createAct({ db, todayIso, undoWindowSeconds });
 
   function listJson(ctx: ActionContext, query: { actionType: ActionNeededQueryType; filterBy?: string | undefined }) {
     return repo.actionNeededJson(db, {
@@ -38,11 +39,12 @@ export function createActionNeededService(deps: { db: Database; now: () => Date 
   return {
     listJson,
     ...actionQueue({ db, todayIso }),
-    ...bulkActions({ db, todayIso, services: { ...refills, ...priorAuth } }),
+    ...bulkActions({ db, todayIso, undoWindowSeconds, services: { ...refills, ...priorAuth } }),
     ...refills,
     ...alternativeMedActions(act),
     ...priorAuth,
     ...phoneExceptionActions(db),
+    ...undoActions(db),
     ...timeline(db),
   };
 }

@@ -35,6 +35,8 @@ export function timeline(db: Database) {
           actorName: r.actorName,
           summary: describeEvent(r.type, r.data as Record<string, unknown>),
           ...(delivery && { delivery }),
+          ...(r.heldUntil !== null && { heldUntil: iso(r.heldUntil) as string }),
+          ...(r.undoneAt !== null && { undone: true }),
         };
       });
     },

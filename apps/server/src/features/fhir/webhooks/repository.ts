@@ -148,6 +148,10 @@ export interface UndispatchedDecision {
   tenantId: string;
 }
 
+/**
+ * Decisions due to go out, in commit order: not held for their undo window (issue 22), not undone, and locked
+ * `skip locked`, so an undo that locked one first wins and one that comes after finds it dispatched.
+ */
 export async function undispatched(db: Executor, limit: number): Promise<UndispatchedDecision[]> {
   const result = (await db.execute(sql`
     select o.id, o.seq::float8 as seq, o.event_type as "eventType", e.type as "timelineType", e.data,
@@ -157,9 +161,16 @@ export async function undispatched(db: Executor, limit: number): Promise<Undispa
     left join prescription_events e on e.id = o.event_id
     join prescriptions rx on rx.id = o.prescription_id
     join md_offices mo on mo.id = rx.md_office_id
-    where o.event_type is not null and o.dispatched_at is null
+    where o.event_type is not null and o.dispatched_at is null and o.cancelled_at is null
+      and o.not_before <= now()
+      -- a decision still held for its undo window holds back its prescription's later ones (their order is kept)
+      and not exists (
+        select 1 from outbox h
+        where h.prescription_id = o.prescription_id and h.seq < o.seq
+          and h.event_type is not null and h.dispatched_at is null and h.cancelled_at is null)
     order by o.seq
-    limit ${limit}`)) as unknown as { rows: (Omit<UndispatchedDecision, 'at'> & { at: Date | string })[] };
+    limit ${limit}
+    for update of o skip locked`)) as unknown as { rows: (Omit<UndispatchedDecision, 'at'> & { at: Date | string })[] };
   return result.rows.map((r) => ({ ...r, seq: Number(r.seq), at: new Date(r.at) }));
 }
 
