@@ -13,6 +13,7 @@ import { type MouseEvent, useId, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useActionQueue } from '../api/get-action-queue.ts';
 import { QUEUE_KEY_HELP, type QueueCommand } from '../utils/queue-keys.ts';
+import { useDecisionToast } from '../utils/use-decision-toast.ts';
 import { isArrowOutside, usePageKeys } from '../utils/use-page-keys.ts';
 import styles from './action-queue.module.css';
 import { BulkBar, BulkResults, bulkChoices } from './bulk-bar.tsx';
@@ -81,6 +82,7 @@ export function ActionQueue({
   const filterId = useId();
   const navigate = useNavigate();
   const listSearch = useLocation().search;
+  const { announce, undoNewest } = useDecisionToast();
 
   const all: Row[] = useMemo(
     () => (query.data?.items ?? []).map((item) => ({ item, types: deriveActionTypes(item) })),
@@ -128,6 +130,8 @@ export function ActionQueue({
     const done = new Set(result.results.filter((r) => r.status === 'done').map((r) => r.id));
     setSelected(new Set([...selected].filter((id) => !done.has(id))));
     setAnnouncement(`${result.done} done, ${result.refused} left out.`);
+    // The toast carries Undo while the server holds the decision (issue 22).
+    if (result.done > 0) announce(`${result.done} done, ${result.refused} left out.`, result.undo);
     // The current item becomes the next one still waiting (the decided ones leave the queue).
     const next = rows.slice(activeIndex).find((r) => !done.has(r.item.id)) ?? rows.find((r) => !done.has(r.item.id));
     if (next) setActiveId(next.item.id);
@@ -174,6 +178,7 @@ export function ActionQueue({
     } else if (command === 'open') open(active);
     else if (command === 'search') filterRef.current?.focus();
     else if (command === 'help') setHelpOpen(true);
+    else if (command === 'undo') undoNewest();
     else {
       const action = KEY_ACTIONS[command];
       if (!action) return false;

@@ -62,7 +62,7 @@ export function AlternativeMedPanel({ entry, user, onDone }: PanelProps) {
                   senderName: user.userName,
                   ...sendChoice(skip),
                 },
-                { onSuccess: () => onDone(noSubstitute ? 'Sent: no substitution.' : `Sent: ${choice}.`) },
+                { onSuccess: (result) => onDone(noSubstitute ? 'Sent: no substitution.' : `Sent: ${choice}.`, result.undo) },
               ),
           });
         })}

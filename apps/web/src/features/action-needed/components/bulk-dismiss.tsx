@@ -1,8 +1,8 @@
 import { normalizeError, type UserDetails } from '@hcp/contract';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { useDismissPriorAuth } from '../api/dismiss-prior-auth.ts';
+import { useDecisionToast } from '../utils/use-decision-toast.ts';
 import styles from './action-needed.module.css';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 
@@ -12,12 +12,13 @@ import { ConfirmDialog } from './confirm-dialog.tsx';
  */
 export function BulkDismiss({ ids, user }: { ids: string[]; user: UserDetails }) {
   const dismiss = useDismissPriorAuth();
+  const { announce } = useDecisionToast();
   const [open, setOpen] = useState(false);
   if (ids.length === 0) return null;
   const run = (skip?: true) =>
     dismiss.mutate(
       { prescriptionIds: ids, ...(skip ? { skipPriorAuthDismissNotice: true } : {}) },
-      { onSuccess: () => toast.success(`${ids.length} prior authorization request(s) dismissed.`) },
+      { onSuccess: (result) => announce(`${ids.length} prior authorization request(s) dismissed.`, result.undo) },
     );
   return (
     <div className={styles.row}>

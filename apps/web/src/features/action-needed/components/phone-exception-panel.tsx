@@ -48,7 +48,7 @@ export function PhoneExceptionPanel({ entry, user, onDone }: PanelProps) {
                   updates: [{ patientId: entry.patient.id, phoneNumber }],
                   ...sendChoice(skip),
                 },
-                { onSuccess: () => onDone('Phone number corrected.') },
+                { onSuccess: (result) => onDone('Phone number corrected.', result.undo) },
               ),
           }),
         )}

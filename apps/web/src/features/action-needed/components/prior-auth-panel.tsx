@@ -37,7 +37,7 @@ export function PriorAuthPanel({ entry, user, onDone }: PanelProps) {
   const doDismiss = (skip?: boolean) =>
     dismiss.mutate(
       { prescriptionIds: [rx.id], ...(skip === undefined ? {} : { skipPriorAuthDismissNotice: skip }) },
-      { onSuccess: () => onDone('Prior authorization dismissed.') },
+      { onSuccess: (result) => onDone('Prior authorization dismissed.', result.undo) },
     );
   const noteError = form.formState.errors.chartNote?.message;
 
@@ -60,7 +60,7 @@ export function PriorAuthPanel({ entry, user, onDone }: PanelProps) {
             onClick={() =>
               signature.mutate(
                 { prescriptionIds: [rx.id] },
-                { onSuccess: () => onDone('Marked as signed: the pharmacy has the signature.') },
+                { onSuccess: (result) => onDone('Marked as signed: the pharmacy has the signature.', result.undo) },
               )
             }
           >
@@ -90,7 +90,7 @@ export function PriorAuthPanel({ entry, user, onDone }: PanelProps) {
               send: (skip) =>
                 chart.mutate(
                   { prescriptionId: rx.id, ...v, ...sendChoice(skip) },
-                  { onSuccess: () => onDone('Chart notes sent.') },
+                  { onSuccess: (result) => onDone('Chart notes sent.', result.undo) },
                 ),
             }),
           )}

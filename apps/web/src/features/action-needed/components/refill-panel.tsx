@@ -10,6 +10,7 @@ import {
   type RefillDenialReason,
   resolveSkipErxConfirmation,
   toIsoDate,
+  type UndoOffer,
   type UserDetails,
 } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -70,7 +71,8 @@ const REFILL_CHOICES = Array.from({ length: 12 }, (_, n) => n);
 export interface PanelProps {
   entry: Entry;
   user: UserDetails;
-  onDone: (message: string) => void;
+  /** Said after the decision; with the server's offer, it can be undone for its window (issue 22). */
+  onDone: (message: string, undo?: UndoOffer) => void;
   /** What the user may do here (decision 0020): office staff prepare, prescribers sign. */
   access: ClinicalAccess;
 }
@@ -108,13 +110,13 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
   const postponeTo = (date: NonNullable<ReturnType<typeof parseDateInput>>) =>
     postpone.mutate(
       { prescriptionId: rx.id, refillPostponedToDate: toIsoDate(date), senderName },
-      { onSuccess: () => onDone(`Refill authorization postponed to ${formatUsDate(date)}.`) },
+      { onSuccess: (result) => onDone(`Refill authorization postponed to ${formatUsDate(date)}.`, result.undo) },
     );
 
   const sendErx = (skipErxConfirmation?: boolean) =>
     erx.mutate(
       { prescriptionId: rx.id, ...(skipErxConfirmation === undefined ? {} : { skipErxConfirmation }) },
-      { onSuccess: () => onDone('Refill authorized by eRx.') },
+      { onSuccess: (result) => onDone('Refill authorized by eRx.', result.undo) },
     );
 
   return (
@@ -141,7 +143,7 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
                 send: (skip) =>
                   fax.mutate(
                     { prescriptionId: rx.id, refills: v.refills, sig: v.sig, senderName, ...sendChoice(skip) },
-                    { onSuccess: () => onDone('Refill authorized by fax.') },
+                    { onSuccess: (result) => onDone('Refill authorized by fax.', result.undo) },
                   ),
               }),
             )}
@@ -224,7 +226,7 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
                 send: (skip) =>
                   deny.mutate(
                     { prescriptionId: rx.id, reason: v.reason, senderName, ...sendChoice(skip) },
-                    { onSuccess: () => onDone('Refill denied.') },
+                    { onSuccess: (result) => onDone('Refill denied.', result.undo) },
                   ),
               });
             })}

@@ -1,4 +1,4 @@
-import { describeDelivery, formatDateTime, formatTime } from '@hcp/contract';
+import { describeDelivery, describeHold, formatDateTime, formatTime } from '@hcp/contract';
 import { ApiError } from '../../../lib/api-client.ts';
 import { usePrescriptionEvents } from '../api/get-prescription-events.ts';
 import styles from './action-needed.module.css';
@@ -21,6 +21,8 @@ export function Timeline({ prescriptionId, hideWhenNotFound = false }: { prescri
                 <time dateTime={event.at}>{formatDateTime(event.at)}</time>
                 {event.summary}
                 {event.actorName ? ` — ${event.actorName}` : ''}
+                {event.undone ? <span className={styles.delivery}>Undone: never sent to the pharmacy</span> : null}
+                {event.heldUntil ? <span className={styles.delivery}>{describeHold(event.heldUntil, formatTime)}</span> : null}
                 {event.delivery ? (
                   <span
                     className={

@@ -435,6 +435,46 @@ describe('a prescription that no longer needs the action', () => {
     expect(screen.getByText('Received by the pharmacy')).toBeInTheDocument();
   });
 
+  it('the timeline says when a held decision goes, and that an undone one never went (issue 22)', async () => {
+    stubServer({
+      routes: (url) =>
+        url.includes(`/prescriptions/${GONE}/events`)
+          ? {
+              status: 200,
+              body: [
+                {
+                  id: 1,
+                  type: 'REFILL_DENIED',
+                  at: '2026-11-24T15:02:00.000Z',
+                  actorName: 'Dr. Alex Morgan',
+                  summary: 'Refill denied: office visit needed',
+                  undone: true,
+                },
+                {
+                  id: 2,
+                  type: 'DECISION_UNDONE',
+                  at: '2026-11-24T15:02:04.000Z',
+                  actorName: 'Dr. Alex Morgan',
+                  summary: 'Undone: Refill denied: office visit needed (nothing was sent to the pharmacy)',
+                },
+                {
+                  id: 3,
+                  type: 'REFILL_AUTHORIZED_ERX',
+                  at: '2026-11-24T15:03:00.000Z',
+                  actorName: 'Dr. Alex Morgan',
+                  summary: 'Refill authorized by eRx',
+                  heldUntil: '2026-11-24T15:03:10.000Z',
+                },
+              ],
+            }
+          : undefined,
+    });
+    renderDetail(`/action-needed/${GONE}/refillAuth`);
+    expect(await screen.findByText('Undone: never sent to the pharmacy')).toBeInTheDocument();
+    expect(screen.getByText(/^Undone: Refill denied: office visit needed \(nothing was sent/)).toBeInTheDocument();
+    expect(screen.getByText(/^Held: goes to the pharmacy at \d{1,2}:\d\d [ap]m unless undone$/)).toBeInTheDocument();
+  });
+
   it('shows no timeline for an id outside the user’s reach (404), and no error either', async () => {
     stubServer({
       routes: (url) =>

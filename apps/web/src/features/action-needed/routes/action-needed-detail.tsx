@@ -7,9 +7,9 @@ import {
   mayChangePatientData,
   mayTakeAction,
   ROUTES,
+  type UndoOffer,
 } from '@hcp/contract';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { toast } from 'sonner';
 import { FullPageLoader } from '../../../components/full-page-loader.tsx';
 import { Page } from '../../../components/page.tsx';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
@@ -25,6 +25,7 @@ import { PriorAuthPanel } from '../components/prior-auth-panel.tsx';
 import { type PanelProps, RefillPanel } from '../components/refill-panel.tsx';
 import { Timeline } from '../components/timeline.tsx';
 import { displayDrugName } from '../utils/special-drugs.ts';
+import { useDecisionToast } from '../utils/use-decision-toast.ts';
 
 const PANELS = {
   refillAuth: RefillPanel,
@@ -45,6 +46,7 @@ export default function ActionNeededDetailRoute() {
   const list = useActionNeeded(userId);
   const user = useUserDetails(userId).data;
   const { access } = useClinicalAccess(userId);
+  const { announce } = useDecisionToast();
 
   if (list.isPending || !user || !access) return <FullPageLoader label="Loading the prescription…" />;
   const entry = list.data?.entries.find((e) => e.prescription.id === prescriptionId);
@@ -63,9 +65,10 @@ export default function ActionNeededDetailRoute() {
   }
   const rx = entry.prescription;
   const Panel = PANELS[type];
-  // After an action: say so and go back to the list (the item has left it); RouteFocus puts focus on its heading.
-  const onDone = (message: string) => {
-    toast.success(message);
+  // After an action: say so (with Undo while the server holds it) and go back to the list (the item has left it);
+  // RouteFocus puts focus on its heading.
+  const onDone = (message: string, undo?: UndoOffer) => {
+    announce(message, undo);
     navigate(listHref);
   };
   return (

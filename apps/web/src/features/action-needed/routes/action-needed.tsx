@@ -16,6 +16,7 @@ import { PracticeOverview } from '../components/practice-overview.tsx';
 import { ViewSwitch } from '../components/view-switch.tsx';
 import { GROUP_OF_TYPE } from '../utils/labels.ts';
 import { CARD_KEY_HELP } from '../utils/queue-keys.ts';
+import { useDecisionToast } from '../utils/use-decision-toast.ts';
 import { isArrowOutside, usePageKeys } from '../utils/use-page-keys.ts';
 import { rememberedView } from '../utils/view-choice.ts';
 
@@ -62,6 +63,7 @@ export default function ActionNeededRoute() {
 
 /** The card view's keys (issue 22): j/k move between the request links of the cards, o opens, ? lists them. */
 function useCardKeys(list: RefObject<HTMLUListElement | null>, showHelp: () => void) {
+  const { undoNewest } = useDecisionToast();
   usePageKeys((command, event) => {
     if (isArrowOutside(event, list.current)) return false;
     const links = [...(list.current?.querySelectorAll<HTMLAnchorElement>('a[href]') ?? [])];
@@ -80,6 +82,10 @@ function useCardKeys(list: RefObject<HTMLUListElement | null>, showHelp: () => v
     }
     if (command === 'help') {
       showHelp();
+      return true;
+    }
+    if (command === 'undo') {
+      undoNewest();
       return true;
     }
     return false;

@@ -22,6 +22,7 @@ describe('the queue keys', () => {
       'search',
       'help',
     ]);
+    expect(['a', 'd', 'p', 'u'].map((k) => press(k))).toEqual(['authorize', 'deny', 'postpone', 'undo']);
     expect(press('q')).toBeNull();
   });
 

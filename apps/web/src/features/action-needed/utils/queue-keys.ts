@@ -13,7 +13,8 @@ export type QueueCommand =
   | 'help'
   | 'authorize'
   | 'deny'
-  | 'postpone';
+  | 'postpone'
+  | 'undo';
 
 const KEYS: Record<string, QueueCommand> = {
   j: 'next',
@@ -30,6 +31,7 @@ const KEYS: Record<string, QueueCommand> = {
   a: 'authorize',
   d: 'deny',
   p: 'postpone',
+  u: 'undo',
 };
 
 /** What the user sees in the key list: each key with what it does, in the order they are learnt. */
@@ -42,16 +44,18 @@ export const QUEUE_KEY_HELP: readonly { keys: string[]; does: string }[] = [
   { keys: ['a'], does: 'Authorize the selected refills (or this one), after you confirm' },
   { keys: ['d'], does: 'Deny the selected refills (or this one), after you choose a reason' },
   { keys: ['p'], does: 'Postpone the selected refills (or this one) to a day' },
+  { keys: ['u'], does: 'Undo the last decision, until it goes to the pharmacy (10 seconds)' },
   { keys: ['/'], does: 'Filter the queue by patient or drug' },
   { keys: ['?'], does: 'Show these keys' },
 ];
 
-/** The card view's keys: move between the requests, open one, list the keys (selection and decisions are the queue's). */
+/** The card view's keys: move between the requests, open one, undo, list the keys (selection and decisions are the queue's). */
 export const CARD_KEY_HELP: readonly { keys: string[]; does: string }[] = [
   { keys: ['j', '↓'], does: 'Next request' },
   { keys: ['k', '↑'], does: 'Previous request' },
   { keys: ['Home', 'End'], does: 'First or last request' },
   { keys: ['o', 'Enter'], does: 'Open the request' },
+  { keys: ['u'], does: 'Undo the last decision, until it goes to the pharmacy (10 seconds)' },
   { keys: ['?'], does: 'Show these keys' },
 ];
 

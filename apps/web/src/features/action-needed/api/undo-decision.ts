@@ -1,0 +1,25 @@
+import { apiPaths, type UndoOffer, undoResultSchema } from '@hcp/contract';
+import type { QueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { readSession } from '../../../lib/storage.ts';
+import { actionNeededQueryKey } from './get-action-needed.ts';
+
+/** POST /api/mdo/v1/decisions/{requestId}/undo (issue 22): takes a decision back within its window. */
+export const undoDecision = (offer: UndoOffer) =>
+  api.request(apiPaths.undoDecision(offer.requestId), { method: 'POST', schema: undoResultSchema });
+
+/**
+ * Undoes, then refreshes Action Needed and the timelines (the items are back). Called from a toast that outlives
+ * the screen that made the decision (a detail page goes back to the list at once), so it needs no mounted hook.
+ */
+export async function undoAndRefresh(queryClient: QueryClient, offer: UndoOffer) {
+  try {
+    return await undoDecision(offer);
+  } finally {
+    const userId = readSession()?.userId;
+    await Promise.all([
+      userId ? queryClient.invalidateQueries({ queryKey: actionNeededQueryKey(userId) }) : null,
+      queryClient.invalidateQueries({ queryKey: ['prescription-events'] }),
+    ]);
+  }
+}
