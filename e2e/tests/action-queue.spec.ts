@@ -71,7 +71,9 @@ test('keyboard only: j/k move, x selects, ? lists the keys, o opens, Back return
 
 // On the VAM practice's queue (office staff): no other journey counts that practice's requests, so this one can
 // take two of them away while other specs run beside it.
-test('bulk by keyboard: staff select two refill requests and postpone them to a day; both leave the queue', async ({ page }) => {
+test('bulk by keyboard: staff postpone two refill requests, both leave the queue; u undoes it and both are back', async ({
+  page,
+}) => {
   await signInAs(page, 'vam.staff@demo.hcp');
   await page.goto('/action-needed?view=queue&category=refillAuth');
   const list = page.getByRole('list', { name: 'Queue, most urgent first' });
@@ -92,4 +94,11 @@ test('bulk by keyboard: staff select two refill requests and postpone them to a 
   await dialog.getByRole('button', { name: 'Postpone' }).click();
   await expect(page.getByRole('region', { name: /^2 done/ })).toBeVisible();
   for (const title of titles) await expect(list.getByRole('heading', { name: title, exact: true })).toHaveCount(0);
+
+  // Undo (issue 22): the toast offers it while the server holds the decision; u takes it back, nothing was sent.
+  await expect(page.getByRole('button', { name: 'Undo' })).toBeVisible();
+  await expectAccessible(page);
+  await page.keyboard.press('u');
+  await expect(page.getByText('Undone: 2 items are back. Nothing was sent to the pharmacy.')).toBeVisible();
+  for (const title of titles) await expect(list.getByRole('heading', { name: title, exact: true })).toHaveCount(1);
 });

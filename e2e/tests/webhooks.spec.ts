@@ -56,7 +56,8 @@ test('a decision reaches the pharmacy’s webhook, signed, and the timeline says
       .click();
     await expect(doctor.getByText('Refill authorized by fax.')).toBeVisible();
 
-    await expect.poll(() => received.filter((r) => r.body.includes(prescription)).length, { timeout: 15_000 }).toBe(1);
+    // The decision is held for its undo window (10 s, issue 22) before it goes.
+    await expect.poll(() => received.filter((r) => r.body.includes(prescription)).length, { timeout: 30_000 }).toBe(1);
     const got = received.find((r) => r.body.includes(prescription));
     expect(got?.verified).toBe(true);
     expect(JSON.parse(got?.body ?? '{}')).toMatchObject({ resourceType: 'Bundle', type: 'message' });
