@@ -43,6 +43,9 @@ export function Dialog({
     if (open && !dialog.open) {
       opener.current = document.activeElement;
       dialog.showModal?.();
+      // A confirmation with nothing to fill in may start on its confirm button (marked data-autofocus): the
+      // platform would start on the first button, often Cancel.
+      dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     }
     if (!open && dialog.open) dialog.close?.();
   }, [open]);

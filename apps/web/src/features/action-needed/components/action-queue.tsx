@@ -119,6 +119,13 @@ export function ActionQueue({
     setAnnouncement(`${sameSig.length} refill requests with the same sig selected. ${count} of ${rows.length} selected.`);
   }
 
+  // Every item shown (the category and filter narrow it); again, when all are selected, clears them.
+  function selectAll() {
+    const allSelected = visibleSelected.length === rows.length && rows.length > 0;
+    setSelected(allSelected ? new Set() : new Set([...selected, ...rows.map((r) => r.item.id)]));
+    setAnnouncement(allSelected ? 'Selection cleared.' : `All ${rows.length} selected.`);
+  }
+
   function decide(action: BulkAction) {
     if (targets.length > 0 && bulkChoices(access, targets).includes(action)) setDeciding({ action, items: targets });
     else setAnnouncement('Nothing here can take that decision.');
@@ -175,7 +182,8 @@ export function ActionQueue({
     else if (command === 'last') moveTo(rows.length - 1);
     else if (command === 'toggle') {
       if (active) toggle(active.item.id);
-    } else if (command === 'open') open(active);
+    } else if (command === 'selectAll') selectAll();
+    else if (command === 'open') open(active);
     else if (command === 'search') filterRef.current?.focus();
     else if (command === 'help') setHelpOpen(true);
     else if (command === 'undo') undoNewest();
@@ -230,6 +238,11 @@ export function ActionQueue({
         <p className={styles.selection}>
           {visibleSelected.length > 0 ? `${visibleSelected.length} selected` : `${rows.length} in the queue`}
         </p>
+        {rows.length > 1 && visibleSelected.length < rows.length ? (
+          <button type="button" className={styles.secondary} onClick={selectAll}>
+            Select all {rows.length}
+          </button>
+        ) : null}
         {visibleSelected.length > 0 ? (
           <button type="button" className={styles.secondary} onClick={() => setSelected(new Set())}>
             Clear selection

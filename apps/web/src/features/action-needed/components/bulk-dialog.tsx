@@ -103,7 +103,14 @@ export function BulkDialog({
           <button type="button" className={styles.secondary} onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className={styles.button} disabled={takes.length === 0 || mutation.isPending} onClick={confirm}>
+          <button
+            type="button"
+            className={styles.button}
+            disabled={takes.length === 0 || mutation.isPending}
+            onClick={confirm}
+            // Nothing to fill in: Enter confirms what the dialog shows (a key press after a, and undo is there).
+            data-autofocus={action === 'refillDeny' || action === 'refillPostpone' ? undefined : true}
+          >
             {mutation.isPending ? 'Working…' : CONFIRM[action]}
           </button>
         </>

@@ -205,6 +205,27 @@ describe('Action Needed: the queue view', () => {
     expect(screen.getByRole('status').textContent).toBe('2 refill requests with the same sig selected. 2 of 3 selected.');
   });
 
+  it('Shift+A selects every item shown, again clears them; the button does the same', async () => {
+    serveQueue();
+    renderActionNeeded('/action-needed?view=queue&category=refillAuth');
+    const list = await rowsList();
+    await userEvent.keyboard('A');
+    expect(
+      within(list)
+        .getAllByRole('checkbox')
+        .map((b) => (b as HTMLInputElement).checked),
+    ).toEqual([true, true]);
+    expect(screen.getByRole('status').textContent).toBe('All 2 selected.');
+    await userEvent.keyboard('A');
+    expect(
+      within(list)
+        .getAllByRole('checkbox')
+        .every((b) => !(b as HTMLInputElement).checked),
+    ).toBe(true);
+    await userEvent.click(screen.getByRole('button', { name: 'Select all 2' }));
+    expect(screen.getByText('2 selected')).toBeDefined();
+  });
+
   it('arrow keys scroll the page until focus is in the list; j enters it', async () => {
     serveQueue();
     renderActionNeeded('/action-needed?view=queue');
@@ -283,6 +304,8 @@ describe('Action Needed: bulk decisions from the queue', () => {
     await userEvent.keyboard('a');
     const dialog = await screen.findByRole('dialog', { name: 'Authorize 2 refill requests?' });
     expect(within(dialog).getByText(/To the pharmacy, by eRx: 1, by fax: 1/)).toBeDefined();
+    // Nothing to fill in: it starts on its confirm button (Enter confirms).
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Authorize and send' }));
     const included = within(dialog).getByRole('list', { name: 'Included' });
     expect(
       within(included)

@@ -22,7 +22,7 @@ describe('the queue keys', () => {
       'search',
       'help',
     ]);
-    expect(['a', 'd', 'p', 'u'].map((k) => press(k))).toEqual(['authorize', 'deny', 'postpone', 'undo']);
+    expect(['a', 'd', 'p', 'u', 'A'].map((k) => press(k))).toEqual(['authorize', 'deny', 'postpone', 'undo', 'selectAll']);
     expect(press('q')).toBeNull();
   });
 

@@ -8,6 +8,7 @@ export type QueueCommand =
   | 'first'
   | 'last'
   | 'toggle'
+  | 'selectAll'
   | 'open'
   | 'search'
   | 'help'
@@ -24,6 +25,7 @@ const KEYS: Record<string, QueueCommand> = {
   Home: 'first',
   End: 'last',
   x: 'toggle',
+  A: 'selectAll',
   o: 'open',
   Enter: 'open',
   '/': 'search',
@@ -40,6 +42,7 @@ export const QUEUE_KEY_HELP: readonly { keys: string[]; does: string }[] = [
   { keys: ['k', '↑'], does: 'Previous item' },
   { keys: ['Home', 'End'], does: 'First or last item' },
   { keys: ['x'], does: 'Select or clear the item (Shift+click a box selects a range)' },
+  { keys: ['Shift+A'], does: 'Select every item shown (or clear them all when all are selected)' },
   { keys: ['o', 'Enter'], does: 'Open the item' },
   { keys: ['a'], does: 'Authorize the selected refills (or this one), after you confirm' },
   { keys: ['d'], does: 'Deny the selected refills (or this one), after you choose a reason' },
