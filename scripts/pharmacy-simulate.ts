@@ -173,14 +173,15 @@ const input = (code: string, value: Record<string, string | number>) => ({
   ...value,
 });
 
-function inputsOf(code: TaskCode, drug: (typeof DRUGS)[number], lastFill: string) {
+function inputsOf(code: TaskCode, drug: (typeof DRUGS)[number], lastFill: string, index: number) {
   switch (code) {
     case 'refill-request':
       // What the prescriber decides from (issue 22): when it was last filled and that no refills are left.
       return [input('last-fill-date', { valueDate: lastFill.slice(0, 10) }), input('refills-remaining', { valueInteger: 0 })];
     case 'prior-authorization':
       return [
-        input('pa-status', { valueCode: pick(['PRIOR_AUTH_REQUIRED', 'PRIOR_AUTH_CHART_NOTES_NEEDED']) }),
+        // Every other one asks for chart notes, so two runs of the same count ask for the same work.
+        input('pa-status', { valueCode: index % 2 === 0 ? 'PRIOR_AUTH_REQUIRED' : 'PRIOR_AUTH_CHART_NOTES_NEEDED' }),
         input('pa-method', { valueCode: 'CMM_PA' }),
       ];
     case 'substitution':
@@ -201,7 +202,7 @@ const MESSAGES = [
   'I have a mild rash since starting this, should I keep taking it?',
 ];
 
-function bundleFor(target: { practice: string; npi: string }, code: TaskCode, withMessage: boolean) {
+function bundleFor(target: { practice: string; npi: string }, code: TaskCode, withMessage: boolean, index: number) {
   const stamp = `${Date.now().toString(36)}${randomInt(1000, 9999)}`;
   const drug = pick(DRUGS);
   const birth = new Date(Date.UTC(randomInt(1940, 2004), randomInt(12), randomInt(1, 28))).toISOString().slice(0, 10);
@@ -252,7 +253,7 @@ function bundleFor(target: { practice: string; npi: string }, code: TaskCode, wi
           code: { coding: [{ system: TASK_CODE_SYSTEM, code }] },
           focus: { reference: 'urn:uuid:prescription' },
           businessStatus: { text: 'Waiting for the prescriber' },
-          input: inputsOf(code, drug, lastFill),
+          input: inputsOf(code, drug, lastFill, index),
         },
       },
       ...(withMessage
@@ -287,7 +288,7 @@ for (let i = 0; i < count; i += 1) {
   const answer = await fhir<{ entry: { resource: { resourceType: string; id: string } }[] }>(
     'POST',
     '',
-    bundleFor(target, code, !only && i % 4 === 3),
+    bundleFor(target, code, !only && i % 4 === 3, i),
     true,
   );
   if ('refused' in answer) {

@@ -120,7 +120,13 @@ export function demoAppeal(match: { prescriberEmail: string; variant: DemoAppeal
 }
 
 /** Runs the pharmacy simulator against the e2e server: `count` requests of a category; answers their prescriptions. */
-export function simulatePharmacy(baseURL: string, category: string, count = 1): string[] {
+export function simulatePharmacy(
+  baseURL: string,
+  category: string,
+  count = 1,
+  /** Another server's data folder (its simulator key), and the prescriber all the requests are for. */
+  other: { dataDir: string; npi: string } | null = null,
+): string[] {
   const script = path.resolve(import.meta.dirname, '../../scripts/pharmacy-simulate.ts');
   const output = execFileSync(
     process.execPath,
@@ -131,7 +137,8 @@ export function simulatePharmacy(baseURL: string, category: string, count = 1): 
       '--url',
       baseURL,
       '--data-dir',
-      process.env.E2E_DATA_DIR as string,
+      other?.dataDir ?? (process.env.E2E_DATA_DIR as string),
+      ...(other ? ['--npi', other.npi] : []),
       '--count',
       String(count),
       '--category',
