@@ -394,37 +394,32 @@ describe('action needed list', () => {
 
 describe('a prescription that no longer needs the action', () => {
   const GONE = '22222222-2222-4222-8222-222222222222';
+  /** Serves the timeline of the prescription GONE (no longer on Action Needed) with these events. */
+  const serveEvents = (events: unknown[]) =>
+    stubServer({ routes: (url) => (url.includes(`/prescriptions/${GONE}/events`) ? { status: 200, body: events } : undefined) });
   it('shows its timeline: who answered and how the decision travels to the pharmacy', async () => {
-    stubServer({
-      routes: (url) =>
-        url.includes(`/prescriptions/${GONE}/events`)
-          ? {
-              status: 200,
-              body: [
-                {
-                  id: 1,
-                  type: 'REFILL_DENIED',
-                  at: '2026-11-24T15:02:00.000Z',
-                  actorName: 'Dr. Alex Morgan',
-                  summary: 'Refill denied: office visit needed',
-                  delivery: {
-                    status: 'failing',
-                    sentAt: '2026-11-24T15:02:00.000Z',
-                    deliveredAt: null,
-                    nextAttemptAt: '2026-11-24T15:40:00.000Z',
-                  },
-                },
-                {
-                  id: 2,
-                  type: 'PHARMACY_ACKNOWLEDGED',
-                  at: '2026-11-24T15:45:00.000Z',
-                  actorName: null,
-                  summary: 'Received by the pharmacy',
-                },
-              ],
-            }
-          : undefined,
-    });
+    serveEvents([
+      {
+        id: 1,
+        type: 'REFILL_DENIED',
+        at: '2026-11-24T15:02:00.000Z',
+        actorName: 'Dr. Alex Morgan',
+        summary: 'Refill denied: office visit needed',
+        delivery: {
+          status: 'failing',
+          sentAt: '2026-11-24T15:02:00.000Z',
+          deliveredAt: null,
+          nextAttemptAt: '2026-11-24T15:40:00.000Z',
+        },
+      },
+      {
+        id: 2,
+        type: 'PHARMACY_ACKNOWLEDGED',
+        at: '2026-11-24T15:45:00.000Z',
+        actorName: null,
+        summary: 'Received by the pharmacy',
+      },
+    ]);
     renderDetail(`/action-needed/${GONE}/refillAuth`);
     expect(
       await screen.findByText('This prescription no longer needs this action. Someone may have handled it already.'),
@@ -436,39 +431,31 @@ describe('a prescription that no longer needs the action', () => {
   });
 
   it('the timeline says when a held decision goes, and that an undone one never went (issue 22)', async () => {
-    stubServer({
-      routes: (url) =>
-        url.includes(`/prescriptions/${GONE}/events`)
-          ? {
-              status: 200,
-              body: [
-                {
-                  id: 1,
-                  type: 'REFILL_DENIED',
-                  at: '2026-11-24T15:02:00.000Z',
-                  actorName: 'Dr. Alex Morgan',
-                  summary: 'Refill denied: office visit needed',
-                  undone: true,
-                },
-                {
-                  id: 2,
-                  type: 'DECISION_UNDONE',
-                  at: '2026-11-24T15:02:04.000Z',
-                  actorName: 'Dr. Alex Morgan',
-                  summary: 'Undone: Refill denied: office visit needed (nothing was sent to the pharmacy)',
-                },
-                {
-                  id: 3,
-                  type: 'REFILL_AUTHORIZED_ERX',
-                  at: '2026-11-24T15:03:00.000Z',
-                  actorName: 'Dr. Alex Morgan',
-                  summary: 'Refill authorized by eRx',
-                  heldUntil: '2026-11-24T15:03:10.000Z',
-                },
-              ],
-            }
-          : undefined,
-    });
+    serveEvents([
+      {
+        id: 1,
+        type: 'REFILL_DENIED',
+        at: '2026-11-24T15:02:00.000Z',
+        actorName: 'Dr. Alex Morgan',
+        summary: 'Refill denied: office visit needed',
+        undone: true,
+      },
+      {
+        id: 2,
+        type: 'DECISION_UNDONE',
+        at: '2026-11-24T15:02:04.000Z',
+        actorName: 'Dr. Alex Morgan',
+        summary: 'Undone: Refill denied: office visit needed (nothing was sent to the pharmacy)',
+      },
+      {
+        id: 3,
+        type: 'REFILL_AUTHORIZED_ERX',
+        at: '2026-11-24T15:03:00.000Z',
+        actorName: 'Dr. Alex Morgan',
+        summary: 'Refill authorized by eRx',
+        heldUntil: '2026-11-24T15:03:10.000Z',
+      },
+    ]);
     renderDetail(`/action-needed/${GONE}/refillAuth`);
     expect(await screen.findByText('Undone: never sent to the pharmacy')).toBeInTheDocument();
     expect(screen.getByText(/^Undone: Refill denied: office visit needed \(nothing was sent/)).toBeInTheDocument();
