@@ -3,8 +3,7 @@
  * need chart notes, 8 substitutions) card by card, then 50 more of the same mix by the queue + bulk + keyboard,
  * all by keyboard in the queue but the one bulk button. Every click and key press is counted (text typed counts one per character), and
  * the time is taken; the ratio is printed. A server of its own (its own data folder) so no other journey's items
- * move under it: started once to seed, its demo prescriber's own queue emptied, started again. Then 20 more mixed
- * items are cleared by keyboard alone.
+ * move under it: started once to seed, its demo prescriber's own queue emptied, started again.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Locator, Page } from '@playwright/test';
-import { DEMO_PASSWORD, expect, expectAccessible, simulatePharmacy, test } from './fixtures.ts';
+import { DEMO_PASSWORD, expect, simulatePharmacy, test } from './fixtures.ts';
 
 const MIX = { 'refill-request': 34, 'prior-authorization': 8, substitution: 8 } as const;
 const CHART_NOTE = 'E11.9; metformin tried';
@@ -131,9 +130,7 @@ async function decideOnDetail(page: Page, count: Counter): Promise<string> {
   return type === 'priorAuth' && (await count.lastWasNotes()) ? 'chartNotes' : (type as string);
 }
 
-test('50 mixed items: the queue + bulk + keyboard path against card by card (issue 22 measure); 20 more by keyboard alone', async ({
-  page,
-}) => {
+test('50 mixed items: the queue + bulk + keyboard path against card by card (issue 22 measure)', async ({ page }) => {
   test.setTimeout(420_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hcp-measure-'));
   const port = await freePort();
@@ -278,81 +275,6 @@ test('50 mixed items: the queue + bulk + keyboard path against card by card (iss
     expect(byKind.queue.chartNotes).toBe(byKind.card.chartNotes);
     expect(byKind.queue.altMed).toBe((byKind.card.altMed ?? 0) + 1);
     expect(ratio).toBeLessThan(1);
-
-    // Keyboard only (issue 22's test): 20 mixed items cleared without one click, axe-clean on the way.
-    for (const [category, n] of Object.entries({ 'refill-request': 12, 'prior-authorization': 4, substitution: 4 })) {
-      simulatePharmacy(base, category, n, { dataDir, npi });
-    }
-    expect(await waiting()).toBe(20);
-    /** Tab (or Shift+Tab, when the target is above the focus) until the target has focus, as a keyboard user does. */
-    const tabTo = async (target: Locator) => {
-      const element = await target.elementHandle();
-      for (let presses = 0; presses < 150; presses += 1) {
-        const where = await element?.evaluate((el) => {
-          const focused = document.activeElement;
-          if (el === focused) return 0;
-          return focused && el.compareDocumentPosition(focused) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
-        });
-        if (where === 0) return;
-        await page.keyboard.press(where === -1 ? 'Shift+Tab' : 'Tab');
-      }
-      throw new Error('Tab never reached the target');
-    };
-    const categoryByKeys = async (name: RegExp, items: number) => {
-      await tabTo(page.getByRole('navigation', { name: 'Categories' }).getByRole('link', { name }));
-      await page.keyboard.press('Enter');
-      await expect(rows.getByRole('listitem')).toHaveCount(items);
-    };
-    const backToQueue = () => page.waitForURL(/\/action-needed\?/);
-    await page.goto(`${base}/action-needed?view=queue`);
-    await expect(rows).toBeVisible();
-    await categoryByKeys(/^Refill authorizations/, 12);
-    await expectAccessible(page);
-    await page.keyboard.press('Shift+A');
-    await page.keyboard.press('a');
-    await page.keyboard.press('Enter');
-    await expect(page.getByRole('region', { name: /^12 done/ })).toBeVisible();
-
-    await categoryByKeys(/^Prior authorizations/, 4);
-    for (let i = 0; i < 4; i += 1) {
-      if (i > 0) await page.keyboard.press('j');
-      if (await paRows.nth(i).getByText('A prior authorization is required').isVisible()) await page.keyboard.press('x');
-    }
-    await tabTo(
-      page.getByRole('group', { name: 'Decide the selected items' }).getByRole('button', { name: 'Dismiss PA notices' }),
-    );
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('Enter');
-    await expect(page.getByRole('region', { name: /^2 done/ })).toBeVisible();
-    for (let left = 2; left > 0; left -= 1) {
-      await expect(rows.getByRole('listitem')).toHaveCount(left);
-      await page.keyboard.press('o');
-      await tabTo(page.getByRole('textbox', { name: /Chart notes/ }));
-      await page.keyboard.type(CHART_NOTE);
-      await tabTo(page.getByRole('button', { name: 'Send chart notes' }));
-      await page.keyboard.press('Enter');
-      await tabTo(
-        page.getByRole('dialog', { name: 'Send these chart notes?' }).getByRole('button', { name: 'Send chart notes' }),
-      );
-      await page.keyboard.press('Enter');
-      await backToQueue();
-    }
-
-    await categoryByKeys(/^Alternative medications/, 4);
-    for (let left = 4; left > 0; left -= 1) {
-      await expect(rows.getByRole('listitem')).toHaveCount(left);
-      await page.keyboard.press('o');
-      await tabTo(page.getByRole('group', { name: 'Dispense instead' }).getByRole('radio').first());
-      await page.keyboard.press('Space');
-      await tabTo(page.getByRole('button', { name: 'Send to pharmacy' }));
-      await page.keyboard.press('Enter');
-      await tabTo(
-        page.getByRole('dialog', { name: 'Send this choice to the pharmacy?' }).getByRole('button', { name: 'Send choice' }),
-      );
-      await page.keyboard.press('Enter');
-      await backToQueue();
-    }
-    expect(await waiting()).toBe(0);
   } finally {
     await stopServer(server);
     rmSync(dataDir, { recursive: true, force: true });
