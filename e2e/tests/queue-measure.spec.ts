@@ -67,7 +67,6 @@ async function stopServer(child: ChildProcess): Promise<void> {
 class Counter {
   clicks = 0;
   keys = 0;
-  typed = false;
   constructor(private readonly page: Page) {}
   async click(target: Locator) {
     await target.click({ timeout: 15_000 });
@@ -80,12 +79,6 @@ class Counter {
   async type(field: Locator, text: string) {
     await field.fill(text);
     this.keys += text.length;
-    this.typed = true;
-  }
-  async lastWasNotes() {
-    const typed = this.typed;
-    this.typed = false;
-    return typed;
   }
   get total() {
     return this.clicks + this.keys;
@@ -97,7 +90,8 @@ async function decideOnDetail(page: Page, count: Counter): Promise<string> {
   await page.waitForURL(/\/action-needed\/[^/?]+\/\w+/, { timeout: 15_000 });
   // The detail page's own heading ("Prior authorization: …"), not the list's still on screen as the URL changes.
   await expect(page.getByRole('heading', { level: 1, name: /^[\w ]+: / })).toBeVisible();
-  const type = /\/action-needed\/[^/]+\/(\w+)/.exec(page.url())?.[1];
+  const type = /\/action-needed\/[^/]+\/(\w+)/.exec(page.url())?.[1] as string;
+  let kind = type;
   if (type === 'refillAuth') {
     await count.click(page.getByRole('button', { name: 'Authorize by fax' }));
     await count.click(
@@ -106,6 +100,7 @@ async function decideOnDetail(page: Page, count: Counter): Promise<string> {
   } else if (type === 'priorAuth') {
     const notes = page.getByRole('textbox', { name: /Chart notes/ });
     if (await notes.isVisible()) {
+      kind = 'chartNotes';
       await count.type(notes, CHART_NOTE);
       await count.click(page.getByRole('button', { name: 'Send chart notes' }));
       await count.click(
@@ -127,7 +122,7 @@ async function decideOnDetail(page: Page, count: Counter): Promise<string> {
     throw new Error(`no decision scripted for ${page.url()}`);
   }
   await page.waitForURL(/\/action-needed(\?.*)?$/);
-  return type === 'priorAuth' && (await count.lastWasNotes()) ? 'chartNotes' : (type as string);
+  return kind;
 }
 
 test('50 mixed items: the queue + bulk + keyboard path against card by card (issue 22 measure)', async ({ page }) => {

@@ -73,6 +73,12 @@ function previousOf(rx: repo.LockedPrescription, changes: Changes): Record<strin
   );
 }
 
+/** Until when this call's decisions are held: a bulk call's shared end, else the window from now; none without undo. */
+function holdOf(ctx: ActionContext, undoWindowSeconds: number) {
+  if (undoWindowSeconds <= 0) return undefined;
+  return ctx.undoUntil ? sql`${ctx.undoUntil.toISOString()}::timestamptz` : windowEndSql(undoWindowSeconds);
+}
+
 /** Saves the 'don't ask me again before sending' choice given with a call, inside its transaction. */
 export async function saveSendChoice(tx: Executor, ctx: ActionContext): Promise<void> {
   if (typeof ctx.skipSendConfirmation === 'boolean') {
@@ -106,12 +112,7 @@ export function createAct({ db, todayIso, undoWindowSeconds }: ActionDeps) {
           if (!isActionAllowed(action, state)) throw new AppError('CONFLICT', CONFLICT_MESSAGES[action]);
         }
         await saveSendChoice(tx, ctx);
-        const heldUntil =
-          undoWindowSeconds > 0
-            ? ctx.undoUntil
-              ? sql`${ctx.undoUntil.toISOString()}::timestamptz`
-              : windowEndSql(undoWindowSeconds)
-            : undefined;
+        const heldUntil = holdOf(ctx, undoWindowSeconds);
         let undoUntil: Date | undefined;
         for (const rx of rows) {
           const { event, data, changes, notify } = step(rx);

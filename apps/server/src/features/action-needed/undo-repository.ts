@@ -6,6 +6,7 @@
 import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { decisionUndos, outbox, prescriptionEvents } from '../../db/schema.ts';
+import { windowEndSql } from '../../lib/decisions.ts';
 
 export async function insertUndo(
   db: Executor,
@@ -18,7 +19,7 @@ export async function insertUndo(
 
 /** The end of a window that starts now, by the database's clock (a bulk decision's items share one). */
 export async function windowEnd(db: Executor, seconds: number): Promise<Date> {
-  const result = (await db.execute(sql`select now() + make_interval(secs => ${seconds}) as "until"`)) as unknown as {
+  const result = (await db.execute(sql`select ${windowEndSql(seconds)} as "until"`)) as unknown as {
     rows: { until: Date | string }[];
   };
   return new Date(result.rows[0]?.until ?? Date.now() + seconds * 1000);

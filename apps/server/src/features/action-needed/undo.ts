@@ -17,6 +17,19 @@ import * as undoRepo from './undo-repository.ts';
 
 export const NOTHING_TO_UNDO = 'Nothing to undo.';
 
+/** Why one item of a decision cannot be undone, or null: the first that applies, in this order. */
+function refusalOf(
+  undo: { undoneAt: Date | null; open: boolean; versionAfter: number },
+  rx: { version: number } | undefined,
+  dispatched: boolean,
+): string | null {
+  if (undo.undoneAt) return UNDO_REFUSALS.alreadyUndone;
+  if (!undo.open || dispatched) return UNDO_REFUSALS.tooLate;
+  if (!rx) return UNDO_REFUSALS.notFound;
+  if (rx.version !== undo.versionAfter) return UNDO_REFUSALS.changed;
+  return null;
+}
+
 export function undoActions(db: Database) {
   return {
     async undoDecision(ctx: ActionContext, decisionRequestId: string): Promise<UndoResult> {
@@ -51,15 +64,7 @@ export function undoActions(db: Database) {
           const results: UndoResult['results'] = [];
           for (const undo of undos) {
             const rx = locked.get(undo.prescriptionId);
-            const reason = undo.undoneAt
-              ? UNDO_REFUSALS.alreadyUndone
-              : !undo.open || sent.has(undo.eventId)
-                ? UNDO_REFUSALS.tooLate
-                : !rx
-                  ? UNDO_REFUSALS.notFound
-                  : rx.version !== undo.versionAfter
-                    ? UNDO_REFUSALS.changed
-                    : null;
+            const reason = refusalOf(undo, rx, sent.has(undo.eventId));
             if (reason) {
               results.push({ id: undo.prescriptionId, status: 'refused', reason });
               continue;

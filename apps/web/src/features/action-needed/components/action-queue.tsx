@@ -136,9 +136,10 @@ export function ActionQueue({
     setOutcome({ result, items });
     const done = new Set(result.results.filter((r) => r.status === 'done').map((r) => r.id));
     setSelected(new Set([...selected].filter((id) => !done.has(id))));
-    setAnnouncement(`${result.done} done, ${result.refused} left out.`);
+    const said = `${result.done} done, ${result.refused} left out.`;
+    setAnnouncement(said);
     // The toast carries Undo while the server holds the decision (issue 22).
-    if (result.done > 0) announce(`${result.done} done, ${result.refused} left out.`, result.undo);
+    if (result.done > 0) announce(said, result.undo);
     // The current item becomes the next one still waiting (the decided ones leave the queue).
     const next = rows.slice(activeIndex).find((r) => !done.has(r.item.id)) ?? rows.find((r) => !done.has(r.item.id));
     if (next) setActiveId(next.item.id);

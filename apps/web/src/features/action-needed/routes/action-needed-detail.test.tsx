@@ -397,14 +397,17 @@ describe('a prescription that no longer needs the action', () => {
   /** Serves the timeline of the prescription GONE (no longer on Action Needed) with these events. */
   const serveEvents = (events: unknown[]) =>
     stubServer({ routes: (url) => (url.includes(`/prescriptions/${GONE}/events`) ? { status: 200, body: events } : undefined) });
+  const deniedByMorgan = {
+    id: 1,
+    type: 'REFILL_DENIED',
+    at: '2026-11-24T15:02:00.000Z',
+    actorName: 'Dr. Alex Morgan',
+    summary: 'Refill denied: office visit needed',
+  };
   it('shows its timeline: who answered and how the decision travels to the pharmacy', async () => {
     serveEvents([
       {
-        id: 1,
-        type: 'REFILL_DENIED',
-        at: '2026-11-24T15:02:00.000Z',
-        actorName: 'Dr. Alex Morgan',
-        summary: 'Refill denied: office visit needed',
+        ...deniedByMorgan,
         delivery: {
           status: 'failing',
           sentAt: '2026-11-24T15:02:00.000Z',
@@ -432,14 +435,7 @@ describe('a prescription that no longer needs the action', () => {
 
   it('the timeline says when a held decision goes, and that an undone one never went (issue 22)', async () => {
     serveEvents([
-      {
-        id: 1,
-        type: 'REFILL_DENIED',
-        at: '2026-11-24T15:02:00.000Z',
-        actorName: 'Dr. Alex Morgan',
-        summary: 'Refill denied: office visit needed',
-        undone: true,
-      },
+      { ...deniedByMorgan, undone: true },
       {
         id: 2,
         type: 'DECISION_UNDONE',
