@@ -88,6 +88,16 @@ export function needsPriorAuth(rx: ActionFields): boolean {
   return rx.priorAuthStatus !== null && priorAuthAction.has(rx.priorAuthStatus);
 }
 
+/** A prior authorization that waits for the office's chart notes (with an ICD-10 code, for the second). */
+export const needsChartNotes = (priorAuthStatus: string | null): boolean =>
+  priorAuthStatus === 'PRIOR_AUTH_CHART_NOTES_NEEDED' || priorAuthStatus === 'PRIOR_AUTH_ICD10_NEEDED';
+
+/**
+ * A notice that the plan requires a prior authorization: it asks nothing of the office here but to be seen and
+ * dismissed (the PA itself is started on the plan's channel), so it is what bulk dismissing is for.
+ */
+export const onlyNeedsDismissing = (priorAuthStatus: string | null): boolean => priorAuthStatus === 'PRIOR_AUTH_REQUIRED';
+
 /** Every action type a prescription needs; one prescription may need several. */
 export function deriveActionTypes(rx: ActionFields): ActionType[] {
   const types: ActionType[] = [];
@@ -265,7 +275,5 @@ export function phoneExceptionsByPatient<R extends NestedRx, P extends { id: str
 
 /** Ids of prescriptions whose prior-auth status is PRIOR_AUTH_REQUIRED (the bulk dismiss acts on them). */
 export function priorAuthRequiredIds(entries: readonly { prescription: NestedRx }[]): string[] {
-  return entries
-    .filter((entry) => entry.prescription.priorAuthStatus === 'PRIOR_AUTH_REQUIRED')
-    .map((entry) => entry.prescription.id);
+  return entries.filter((entry) => onlyNeedsDismissing(entry.prescription.priorAuthStatus)).map((entry) => entry.prescription.id);
 }

@@ -2,7 +2,7 @@
  * Which prescription action is allowed in which state (DESIGN §5), as one table both sides read: the
  * server answers 409 when a rule says no, the client offers only the actions a rule allows.
  */
-import { needsAltMed, PRIOR_AUTH_ACTION_STATUSES } from './action-types.ts';
+import { needsAltMed, needsChartNotes, PRIOR_AUTH_ACTION_STATUSES } from './action-types.ts';
 
 export const PRESCRIPTION_ACTIONS = [
   'refillAuthorizedFax',
@@ -36,8 +36,7 @@ export const TRANSITION_RULES: Record<PrescriptionAction, (rx: TransitionState) 
   alternativeMed: (rx) => needsAltMed({ ...rx, needsRefillAuth: false, hcpActionRequired: false, phoneException: false }),
   priorAuthDismiss: (rx) => rx.priorAuthStatus !== null && priorAuthAction.has(rx.priorAuthStatus),
   mdSignatureReceived: (rx) => rx.priorAuthStatus === 'PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY',
-  chartNotesSent: (rx) =>
-    rx.priorAuthStatus === 'PRIOR_AUTH_CHART_NOTES_NEEDED' || rx.priorAuthStatus === 'PRIOR_AUTH_ICD10_NEEDED',
+  chartNotesSent: (rx) => needsChartNotes(rx.priorAuthStatus),
   resolvePhoneException: (rx) => rx.phoneException,
 };
 

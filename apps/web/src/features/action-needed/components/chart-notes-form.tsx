@@ -1,0 +1,124 @@
+import type { UndoOffer, UserDetails } from '@hcp/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type KeyboardEvent, useEffect, useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { FormAlert } from '../../../components/form-alert.tsx';
+import { useSendChartNotes } from '../api/send-chart-notes.ts';
+import styles from './action-needed.module.css';
+import { failure } from './refill-panel.tsx';
+import { sendChoice, useSendConfirmation } from './send-confirmation.tsx';
+
+const chartSchema = z.object({
+  chartNote: z.string().trim().min(1, { message: 'Enter the chart notes.' }).max(5000),
+  isICD10TriedAndFailed: z.boolean(),
+});
+
+/** The prior authorization the notes are for, as the confirmation names it. */
+export interface ChartNotesTarget {
+  prescriptionId: string;
+  priorAuthStatus: string | null;
+  drug: string;
+  patient: string;
+}
+
+/**
+ * The chart notes a prior authorization waits for: on its detail page and inline in the queue (issue 22), one
+ * form. Ctrl+Enter (⌘+Enter) sends from the notes box; what goes is shown first unless the user chose to skip it.
+ */
+export function ChartNotesForm({
+  target,
+  user,
+  onDone,
+  onCancel,
+  autoFocus = false,
+}: {
+  target: ChartNotesTarget;
+  user: UserDetails;
+  onDone: (message: string, undo?: UndoOffer) => void;
+  /** Inline: Escape or Cancel closes the form without sending. */
+  onCancel?: () => void;
+  autoFocus?: boolean;
+}) {
+  const ids = { heading: useId(), note: useId(), icd: useId() };
+  const chart = useSendChartNotes();
+  const { confirmSend, dialog } = useSendConfirmation(user);
+  const form = useForm<z.infer<typeof chartSchema>>({
+    resolver: zodResolver(chartSchema),
+    defaultValues: { chartNote: '', isICD10TriedAndFailed: false },
+  });
+  const submit = form.handleSubmit((v) =>
+    confirmSend({
+      title: 'Send these chart notes?',
+      confirmLabel: 'Send chart notes',
+      summary: (
+        <>
+          <p>
+            To the pharmacy, by fax, for the prior authorization of {target.drug} for {target.patient}
+            {v.isICD10TriedAndFailed ? ' (ICD-10 alternatives tried and failed)' : ''}:
+          </p>
+          <blockquote>{v.chartNote}</blockquote>
+        </>
+      ),
+      send: (skip) =>
+        chart.mutate(
+          { prescriptionId: target.prescriptionId, ...v, ...sendChoice(skip) },
+          { onSuccess: (result) => onDone('Chart notes sent.', result.undo) },
+        ),
+    }),
+  );
+  // Opened inline by the user's key: the notes box takes focus, as typing is the next thing to do.
+  useEffect(() => {
+    if (autoFocus) form.setFocus('chartNote');
+  }, [autoFocus, form]);
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void submit();
+    } else if (event.key === 'Escape' && onCancel) {
+      event.preventDefault();
+      onCancel();
+    }
+  };
+  const noteError = form.formState.errors.chartNote?.message;
+  return (
+    <>
+      {dialog}
+      <form noValidate className={styles.fieldset} aria-labelledby={ids.heading} onSubmit={submit} onKeyDown={onKeyDown}>
+        <h3 id={ids.heading}>
+          {target.priorAuthStatus === 'PRIOR_AUTH_ICD10_NEEDED' ? 'ICD-10 code and chart notes' : 'Chart notes'}
+        </h3>
+        <FormAlert message={failure(chart.error)} />
+        <label className={styles.label} htmlFor={ids.note}>
+          Chart notes (diagnosis, ICD-10 codes, treatments tried)
+          <textarea
+            id={ids.note}
+            rows={5}
+            aria-invalid={noteError ? true : undefined}
+            aria-describedby={noteError ? `${ids.note}-error` : undefined}
+            {...form.register('chartNote')}
+          />
+          {noteError ? (
+            <span id={`${ids.note}-error`} className={styles.fieldError}>
+              {noteError}
+            </span>
+          ) : null}
+        </label>
+        <div className={styles.choice}>
+          <input id={ids.icd} type="checkbox" {...form.register('isICD10TriedAndFailed')} />
+          <label htmlFor={ids.icd}>Formulary alternatives for this diagnosis were tried and failed</label>
+        </div>
+        <div className={styles.row}>
+          <button type="submit" className={styles.button} disabled={chart.isPending}>
+            Send chart notes
+          </button>
+          {onCancel ? (
+            <button type="button" className={styles.secondary} onClick={onCancel}>
+              Cancel
+            </button>
+          ) : null}
+        </div>
+      </form>
+    </>
+  );
+}
