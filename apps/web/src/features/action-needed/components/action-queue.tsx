@@ -4,24 +4,33 @@ import {
   type ActionType,
   type BulkAction,
   type BulkActionResult,
+  CLINICAL_REFUSALS,
   type ClinicalAccess,
   countActionNeeded,
   deriveActionTypes,
+  mayTakeAction,
+  needsChartNotes,
+  onlyNeedsDismissing,
   sigKey,
+  type UndoOffer,
+  type UserDetails,
 } from '@hcp/contract';
-import { type MouseEvent, useId, useMemo, useRef, useState } from 'react';
+import { type MouseEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { FormAlert } from '../../../components/form-alert.tsx';
 import { useActionQueue } from '../api/get-action-queue.ts';
-import { QUEUE_KEY_HELP, type QueueCommand } from '../utils/queue-keys.ts';
+import { alternativeIndexOf, QUEUE_KEY_HELP, type QueueCommand } from '../utils/queue-keys.ts';
 import { useDecisionToast } from '../utils/use-decision-toast.ts';
 import { isArrowOutside, usePageKeys } from '../utils/use-page-keys.ts';
 import styles from './action-queue.module.css';
+import { useAlternativeChoice } from './alternative-form.tsx';
 import { BulkBar, BulkResults, bulkChoices } from './bulk-bar.tsx';
 import { BulkDialog } from './bulk-dialog.tsx';
 import { KeyHelpDialog } from './key-help-dialog.tsx';
 import { CategoryNav, OwnerFilter } from './list-filters.tsx';
 import { patientName } from './patient-card.tsx';
-import { QueueRow } from './queue-row.tsx';
+import { type DecideHere, QueueDecideHere, QueueRow, targetOf } from './queue-row.tsx';
+import { failure } from './refill-panel.tsx';
 
 interface Row {
   item: ActionQueueItem;
@@ -57,14 +66,14 @@ export function ActionQueue({
   prescriber,
   practice,
   access,
-  senderName,
+  user,
 }: {
   userId: string;
   category: ActionType | null;
   prescriber: string | null;
   practice: string | null;
   access: ClinicalAccess | undefined;
-  senderName: string;
+  user: UserDetails | undefined;
 }) {
   const query = useActionQueue(userId, { prescriber, practice });
   // The whole queue names the prescribers and practices to choose from.
@@ -83,6 +92,18 @@ export function ActionQueue({
   const navigate = useNavigate();
   const listSearch = useLocation().search;
   const { announce, undoNewest } = useDecisionToast();
+  /** The item whose decision is open under its row (issue 22: chart notes or the alternative, no page change). */
+  const [decidingHere, setDecidingHere] = useState<string | null>(null);
+  /** After a decision the row leaves: the one that takes its place gets focus, so the next key acts on it. */
+  const refocus = useRef(false);
+  const lastIndex = useRef(0);
+  const oneDone = (message: string, undo?: UndoOffer) => {
+    setDecidingHere(null);
+    setAnnouncement(message);
+    announce(message, undo);
+    refocus.current = true;
+  };
+  const alternative = useAlternativeChoice(user, oneDone);
 
   const all: Row[] = useMemo(
     () => (query.data?.items ?? []).map((item) => ({ item, types: deriveActionTypes(item) })),
@@ -93,11 +114,17 @@ export function ActionQueue({
     const words = normalizeSearchText(filter).split(' ').filter(Boolean);
     return all.filter((r) => (category === null || r.types.includes(category)) && (words.length === 0 || matches(r.item, words)));
   }, [all, category, filter]);
-  const activeIndex = Math.max(
-    0,
-    rows.findIndex((r) => r.item.id === activeId),
-  );
+  // When the current item leaves (decided here or elsewhere), the one now in its place is current.
+  const found = rows.findIndex((r) => r.item.id === activeId);
+  const activeIndex = found >= 0 ? found : Math.min(lastIndex.current, Math.max(rows.length - 1, 0));
   const active = rows[activeIndex];
+  useEffect(() => {
+    lastIndex.current = activeIndex;
+    if (!refocus.current || !active) return;
+    refocus.current = false;
+    const focused = document.activeElement;
+    if (!focused || focused === document.body || !focused.isConnected) links.current.get(active.item.id)?.focus();
+  });
   // Items that left the queue (acted on, or filtered out) leave the selection too.
   const visibleSelected = rows.filter((r) => selected.has(r.item.id));
   // A decision takes the selection, or the item the user is on when nothing is selected.
@@ -124,6 +151,44 @@ export function ActionQueue({
     const allSelected = visibleSelected.length === rows.length && rows.length > 0;
     setSelected(allSelected ? new Set() : new Set([...selected, ...rows.map((r) => r.item.id)]));
     setAnnouncement(allSelected ? 'Selection cleared.' : `All ${rows.length} selected.`);
+  }
+
+  // The PA notices that ask for nothing but dismissing: the usual bulk dismiss, without walking the rows.
+  const dismissable = rows.filter((r) => r.types.includes('priorAuth') && onlyNeedsDismissing(r.item.priorAuthStatus));
+  function selectDismissable() {
+    const next = new Set([...selected, ...dismissable.map((r) => r.item.id)]);
+    setSelected(next);
+    const count = rows.filter((r) => next.has(r.item.id)).length;
+    const notices = `${dismissable.length} PA ${dismissable.length === 1 ? 'notice' : 'notices'}`;
+    setAnnouncement(`${notices} selected. ${count} of ${rows.length} selected.`);
+  }
+
+  /** What can be decided under the row itself, for this user (decision 0020: staff send chart notes, prescribers choose). */
+  function decideHereOf(row: Row | undefined): DecideHere | null {
+    if (!row || !user || !access) return null;
+    if (row.types.includes('priorAuth') && needsChartNotes(row.item.priorAuthStatus)) {
+      return mayTakeAction(access, 'chartNotesSent') ? 'chartNotes' : null;
+    }
+    if (row.types.includes('altMed')) return mayTakeAction(access, 'alternativeMed') ? 'alternative' : null;
+    return null;
+  }
+
+  function openHere(row: Row | undefined) {
+    if (decideHereOf(row) && row) {
+      setActiveId(row.item.id);
+      setDecidingHere(row.item.id);
+    } else setAnnouncement('Nothing to decide here for this item: open it (o) to see its page.');
+  }
+
+  function chooseAlternative(row: Row | undefined, index: number) {
+    if (!row?.types.includes('altMed') || !access) {
+      setAnnouncement('This item offers no alternative to choose.');
+      return;
+    }
+    const choice = row.item.alternativeMeds[index];
+    if (!mayTakeAction(access, 'alternativeMed')) setAnnouncement(CLINICAL_REFUSALS.needsPrescriber);
+    else if (!choice) setAnnouncement(`This item offers ${row.item.alternativeMeds.length} alternatives.`);
+    else alternative.choose(targetOf(row.item), choice);
   }
 
   function decide(action: BulkAction) {
@@ -188,6 +253,8 @@ export function ActionQueue({
     else if (command === 'search') filterRef.current?.focus();
     else if (command === 'help') setHelpOpen(true);
     else if (command === 'undo') undoNewest();
+    else if (command === 'decideHere') openHere(active);
+    else if (command === 'alternative') chooseAlternative(active, alternativeIndexOf(event.key) ?? -1);
     else {
       const action = KEY_ACTIONS[command];
       if (!action) return false;
@@ -249,6 +316,13 @@ export function ActionQueue({
             Clear selection
           </button>
         ) : null}
+        {dismissable.length > 0 && dismissable.some((r) => !selected.has(r.item.id)) ? (
+          <button type="button" className={styles.secondary} onClick={selectDismissable}>
+            {dismissable.length === 1
+              ? 'Select the 1 PA notice that only needs dismissing'
+              : `Select the ${dismissable.length} PA notices that only need dismissing`}
+          </button>
+        ) : null}
         {sameSig.length > 1 ? (
           <button type="button" className={styles.secondary} onClick={selectSameSig}>
             Select the {sameSig.length} refills with this sig
@@ -259,12 +333,14 @@ export function ActionQueue({
         </button>
       </div>
       {visibleSelected.length > 0 ? <BulkBar choices={choices} onChoose={decide} /> : null}
+      {alternative.dialog}
+      <FormAlert message={failure(alternative.error)} />
       {outcome ? <BulkResults result={outcome.result} items={outcome.items} onDismiss={() => setOutcome(null)} /> : null}
       {deciding ? (
         <BulkDialog
           action={deciding.action}
           items={deciding.items}
-          senderName={senderName}
+          senderName={user?.userName ?? ''}
           today={query.data.today}
           onClose={() => setDeciding(null)}
           onDone={decided}
@@ -298,7 +374,22 @@ export function ActionQueue({
               }}
               onFocus={() => setActiveId(row.item.id)}
               onToggle={(event: MouseEvent<HTMLInputElement>) => toggle(row.item.id, event.shiftKey)}
-            />
+              decideHere={decideHereOf(row)}
+              onDecideHere={() => openHere(row)}
+            >
+              {decidingHere === row.item.id && user ? (
+                <QueueDecideHere
+                  item={row.item}
+                  kind={decideHereOf(row)}
+                  user={user}
+                  onDone={oneDone}
+                  onCancel={() => {
+                    setDecidingHere(null);
+                    links.current.get(row.item.id)?.focus();
+                  }}
+                />
+              ) : null}
+            </QueueRow>
           ))}
         </ul>
       )}

@@ -29,10 +29,12 @@ export interface AlternativeTarget {
  * Sends the prescriber's answer to a substitution, after showing what goes (unless the user chose to skip that):
  * the form's submit and the queue's number keys (issue 22) both send through it.
  */
-export function useAlternativeChoice(user: UserDetails, onDone: (message: string, undo?: UndoOffer) => void) {
+export function useAlternativeChoice(user: UserDetails | undefined, onDone: (message: string, undo?: UndoOffer) => void) {
   const send = useSendAlternativeMed();
   const { confirmSend, dialog } = useSendConfirmation(user);
   const choose = (target: AlternativeTarget, choice: string, notes = '') => {
+    // Signed by name: nothing goes before the user's details are known.
+    if (!user) return;
     const noSubstitute = choice === NO_SUBSTITUTE;
     confirmSend({
       title: 'Send this choice to the pharmacy?',

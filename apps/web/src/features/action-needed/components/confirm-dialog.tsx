@@ -36,7 +36,8 @@ export function ConfirmDialog({
           <button type="button" className={styles.secondary} onClick={onCancel}>
             Cancel
           </button>
-          <button type="button" className={styles.button} onClick={() => onConfirm(skip ? true : undefined)}>
+          {/* It starts on its confirm button: the user asked for this and reads what goes; Enter sends, Escape cancels. */}
+          <button type="button" className={styles.button} data-autofocus onClick={() => onConfirm(skip ? true : undefined)}>
             {confirmLabel}
           </button>
         </>

@@ -7,14 +7,62 @@ import {
   formatPrescribedDate,
   runOutText,
   supplyLeftText,
+  type UndoOffer,
+  type UserDetails,
   webPaths,
 } from '@hcp/contract';
-import type { MouseEvent, Ref } from 'react';
+import type { MouseEvent, ReactNode, Ref } from 'react';
 import { Link } from 'react-router';
 import { PRIOR_AUTH_STATUS_TEXT } from '../utils/labels.ts';
 import { drugLabel } from '../utils/special-drugs.ts';
 import styles from './action-queue.module.css';
+import { AlternativeForm } from './alternative-form.tsx';
+import { ChartNotesForm } from './chart-notes-form.tsx';
 import { dobText, patientName } from './patient-card.tsx';
+
+/** How a decision names the item it is for (the confirmation's lines). */
+export const targetOf = (item: ActionQueueItem) => ({
+  prescriptionId: item.id,
+  priorAuthStatus: item.priorAuthStatus,
+  alternativeMeds: item.alternativeMeds,
+  drug: drugLabel(item),
+  patient: patientName(item.patient),
+});
+
+/** What can be decided under a queue row without opening the item: its chart notes or the alternative to dispense. */
+export type DecideHere = 'chartNotes' | 'alternative';
+
+/** The decision open under a row: the detail page's own form, opened in place with focus in it. */
+export function QueueDecideHere({
+  item,
+  kind,
+  user,
+  onDone,
+  onCancel,
+}: {
+  item: ActionQueueItem;
+  kind: DecideHere | null;
+  user: UserDetails;
+  onDone: (message: string, undo?: UndoOffer) => void;
+  onCancel: () => void;
+}) {
+  const target = targetOf(item);
+  if (kind === 'chartNotes') {
+    return (
+      <div className={styles.here}>
+        <ChartNotesForm target={target} user={user} onDone={onDone} onCancel={onCancel} autoFocus />
+      </div>
+    );
+  }
+  if (kind === 'alternative') {
+    return (
+      <div className={styles.here}>
+        <AlternativeForm target={target} user={user} onDone={onDone} onCancel={onCancel} autoFocus />
+      </div>
+    );
+  }
+  return null;
+}
 
 const day = (iso: string | null) => (iso ? dobText(iso) : 'Not reported');
 
@@ -39,6 +87,9 @@ export function QueueRow({
   linkRef,
   onFocus,
   onToggle,
+  decideHere,
+  onDecideHere,
+  children,
 }: {
   item: ActionQueueItem;
   types: ActionType[];
@@ -49,6 +100,11 @@ export function QueueRow({
   linkRef: Ref<HTMLAnchorElement>;
   onFocus: () => void;
   onToggle: (event: MouseEvent<HTMLInputElement>) => void;
+  /** What the user can decide under this row (key e), if anything. */
+  decideHere: DecideHere | null;
+  onDecideHere: () => void;
+  /** The decision, when it is open under this row. */
+  children?: ReactNode;
 }) {
   const name = patientName(item.patient);
   const drug = drugLabel(item);
@@ -132,7 +188,14 @@ export function QueueRow({
           {item.alternativeMeds.length > 0 ? (
             <div>
               <dt>Alternatives offered</dt>
-              <dd>{item.alternativeMeds.join(', ')}</dd>
+              <dd>
+                {/* Numbered as the keys 1-9 choose them. */}
+                <ol className={styles.alternatives}>
+                  {item.alternativeMeds.map((name) => (
+                    <li key={name}>{name}</li>
+                  ))}
+                </ol>
+              </dd>
             </div>
           ) : null}
           {item.sig ? (
@@ -146,6 +209,12 @@ export function QueueRow({
             <dd>{formatDateTime(item.waitingSince)}</dd>
           </div>
         </dl>
+        {decideHere && !children ? (
+          <button type="button" className={styles.secondary} tabIndex={active ? 0 : -1} onClick={onDecideHere}>
+            {decideHere === 'chartNotes' ? 'Write chart notes here' : 'Choose the alternative here'}
+          </button>
+        ) : null}
+        {children}
       </div>
     </li>
   );

@@ -18,10 +18,10 @@ export interface SendRequest {
  * (issue 21; as eRx does). The choice is saved with the call (skipSendConfirmation) and can be turned
  * back on in Preferences.
  */
-export function useSendConfirmation(user: UserDetails) {
+export function useSendConfirmation(user: UserDetails | undefined) {
   const [request, setRequest] = useState<SendRequest | null>(null);
   const confirmSend = (next: SendRequest) => {
-    if (user.mdOfficeUserPrefs.skipSendConfirmation) next.send(undefined);
+    if (user?.mdOfficeUserPrefs.skipSendConfirmation) next.send(undefined);
     else setRequest(next);
   };
   const dialog = (

@@ -44,7 +44,7 @@ export default function ActionNeededRoute() {
         <ActionQueue
           userId={userId}
           access={access}
-          senderName={user?.userName ?? ''}
+          user={user}
           category={isActionType(category) ? category : null}
           prescriber={params.get('prescriber') || null}
           practice={params.get('practice') || null}

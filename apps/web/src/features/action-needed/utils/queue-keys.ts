@@ -15,7 +15,9 @@ export type QueueCommand =
   | 'authorize'
   | 'deny'
   | 'postpone'
-  | 'undo';
+  | 'undo'
+  | 'decideHere'
+  | 'alternative';
 
 const KEYS: Record<string, QueueCommand> = {
   j: 'next',
@@ -34,7 +36,12 @@ const KEYS: Record<string, QueueCommand> = {
   d: 'deny',
   p: 'postpone',
   u: 'undo',
+  e: 'decideHere',
+  ...Object.fromEntries(['1', '2', '3', '4', '5', '6', '7', '8', '9'].map((digit) => [digit, 'alternative' as const])),
 };
+
+/** Which of the offered alternatives a number key chooses (1 is the first); null for any other key. */
+export const alternativeIndexOf = (key: string): number | null => (/^[1-9]$/.test(key) ? Number(key) - 1 : null);
 
 /** What the user sees in the key list: each key with what it does, in the order they are learnt. */
 export const QUEUE_KEY_HELP: readonly { keys: string[]; does: string }[] = [
@@ -47,6 +54,8 @@ export const QUEUE_KEY_HELP: readonly { keys: string[]; does: string }[] = [
   { keys: ['a'], does: 'Authorize the selected refills (or this one), after you confirm' },
   { keys: ['d'], does: 'Deny the selected refills (or this one), after you choose a reason' },
   { keys: ['p'], does: 'Postpone the selected refills (or this one) to a day' },
+  { keys: ['e'], does: 'Decide here: the chart notes or the alternative, under the item (Ctrl+Enter sends, Escape closes)' },
+  { keys: ['1–9'], does: 'Dispense the alternative with that number instead, after you confirm' },
   { keys: ['u'], does: 'Undo the last decision, until it goes to the pharmacy (10 seconds)' },
   { keys: ['/'], does: 'Filter the queue by patient or drug' },
   { keys: ['?'], does: 'Show these keys' },
