@@ -242,6 +242,8 @@ export function ActionQueue({
   const listRef = useRef<HTMLUListElement>(null);
   usePageKeys((command, event) => {
     if (helpOpen || deciding || isArrowOutside(event, listRef.current)) return false;
+    // In the decision open under a row, keys belong to its radios and buttons (j, x and 1-9 must not act behind it).
+    if (event.target instanceof Element && event.target.closest('[data-decide-here]')) return false;
     if (command === 'next') moveTo(activeIndex + 1);
     else if (command === 'previous') moveTo(activeIndex - 1);
     else if (command === 'first') moveTo(0);

@@ -49,14 +49,14 @@ export function QueueDecideHere({
   const target = targetOf(item);
   if (kind === 'chartNotes') {
     return (
-      <div className={styles.here}>
+      <div className={styles.here} data-decide-here>
         <ChartNotesForm target={target} user={user} onDone={onDone} onCancel={onCancel} autoFocus />
       </div>
     );
   }
   if (kind === 'alternative') {
     return (
-      <div className={styles.here}>
+      <div className={styles.here} data-decide-here>
         <AlternativeForm target={target} user={user} onDone={onDone} onCancel={onCancel} autoFocus />
       </div>
     );
@@ -190,11 +190,12 @@ export function QueueRow({
               <dt>Alternatives offered</dt>
               <dd>
                 {/* Numbered as the keys 1-9 choose them. */}
-                <ol className={styles.alternatives}>
-                  {item.alternativeMeds.map((name) => (
-                    <li key={name}>{name}</li>
-                  ))}
-                </ol>
+                {item.alternativeMeds.map((name, i) => (
+                  <span key={name}>
+                    {i > 0 ? ', ' : ''}
+                    <kbd>{i + 1}</kbd> {name}
+                  </span>
+                ))}
               </dd>
             </div>
           ) : null}

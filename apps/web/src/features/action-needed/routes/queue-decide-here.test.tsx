@@ -133,12 +133,9 @@ describe('Deciding in the queue', () => {
     renderActionNeeded('/action-needed?view=queue&category=altMed');
     const list = await rowsList();
     // The offered alternatives are numbered as the keys choose them.
-    expect(
-      within(list)
-        .getAllByRole('listitem')
-        .filter((li) => li.closest('ol'))
-        .map((li) => li.textContent),
-    ).toEqual(['Rosuvastatin 10 mg', 'Atorvastatin 20 mg']);
+    expect(within(list).getByText('Alternatives offered').nextElementSibling?.textContent).toBe(
+      '1 Rosuvastatin 10 mg, 2 Atorvastatin 20 mg',
+    );
     await userEvent.keyboard('3');
     expect(screen.getByRole('status').textContent).toBe('This item offers 2 alternatives.');
     await userEvent.keyboard('2');
@@ -171,6 +168,10 @@ describe('Deciding in the queue', () => {
     await userEvent.keyboard('e');
     const group = await screen.findByRole('group', { name: 'Dispense instead' });
     await userEvent.click(within(group).getByRole('radio', { name: 'No substitution: dispense as prescribed' }));
+    // Keys on the form's radios stay the form's: 1 chooses nothing behind it, j moves nothing.
+    await userEvent.keyboard('1j');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(within(group).getByRole('radio', { name: 'No substitution: dispense as prescribed' })).toBeChecked();
     await userEvent.type(screen.getByRole('textbox', { name: 'Notes to the pharmacy (optional)' }), 'Covered since Nov 1');
     await userEvent.click(screen.getByRole('button', { name: 'Send to pharmacy' }));
     await userEvent.click(

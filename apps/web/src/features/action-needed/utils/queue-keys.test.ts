@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTypingTarget, queueCommandOf } from './queue-keys.ts';
+import { alternativeIndexOf, isTypingTarget, queueCommandOf } from './queue-keys.ts';
 
 const press = (
   key: string,
@@ -23,7 +23,10 @@ describe('the queue keys', () => {
       'help',
     ]);
     expect(['a', 'd', 'p', 'u', 'A'].map((k) => press(k))).toEqual(['authorize', 'deny', 'postpone', 'undo', 'selectAll']);
+    expect(['e', '1', '9'].map((k) => press(k))).toEqual(['decideHere', 'alternative', 'alternative']);
+    expect(['1', '9', '0', 'x'].map(alternativeIndexOf)).toEqual([0, 8, null, null]);
     expect(press('q')).toBeNull();
+    expect(press('0')).toBeNull();
   });
 
   it('never fires while typing, with a modifier held, or on Enter over a link or button', () => {
