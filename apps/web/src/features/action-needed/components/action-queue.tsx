@@ -26,10 +26,11 @@ import styles from './action-queue.module.css';
 import { useAlternativeChoice } from './alternative-form.tsx';
 import { BulkBar, BulkResults, bulkChoices } from './bulk-bar.tsx';
 import { BulkDialog } from './bulk-dialog.tsx';
+import { decisionTarget } from './decision-form.tsx';
 import { KeyHelpDialog } from './key-help-dialog.tsx';
 import { CategoryNav, OwnerFilter } from './list-filters.tsx';
 import { patientName } from './patient-card.tsx';
-import { type DecideHere, QueueDecideHere, QueueRow, targetOf } from './queue-row.tsx';
+import { type DecideHere, QueueDecideHere, QueueRow } from './queue-row.tsx';
 import { failure } from './refill-panel.tsx';
 
 interface Row {
@@ -188,7 +189,7 @@ export function ActionQueue({
     const choice = row.item.alternativeMeds[index];
     if (!mayTakeAction(access, 'alternativeMed')) setAnnouncement(CLINICAL_REFUSALS.needsPrescriber);
     else if (!choice) setAnnouncement(`This item offers ${row.item.alternativeMeds.length} alternatives.`);
-    else alternative.choose(targetOf(row.item), choice);
+    else alternative.choose(decisionTarget(row.item, row.item.patient), choice);
   }
 
   function decide(action: BulkAction) {

@@ -1,11 +1,12 @@
 import type { UndoOffer, UserDetails } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type KeyboardEvent, type ReactNode, useEffect, useId } from 'react';
+import { type ReactNode, useEffect, useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { useSendAlternativeMed } from '../api/send-alternative-med.ts';
 import styles from './action-needed.module.css';
+import { DecisionButtons, decisionFormKeys } from './decision-form.tsx';
 import { failure } from './refill-panel.tsx';
 import { sendChoice, useSendConfirmation } from './send-confirmation.tsx';
 
@@ -93,15 +94,7 @@ export function AlternativeForm({
   useEffect(() => {
     if (autoFocus) form.setFocus('choice');
   }, [autoFocus, form]);
-  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault();
-      void submit();
-    } else if (event.key === 'Escape' && onCancel) {
-      event.preventDefault();
-      onCancel();
-    }
-  };
+  const onKeyDown = decisionFormKeys(submit, onCancel);
   return (
     <>
       {dialog}
@@ -129,17 +122,9 @@ export function AlternativeForm({
           Notes to the pharmacy (optional)
           <textarea id={ids.notes} rows={3} {...form.register('notes')} />
         </label>
-        <div className={styles.row}>
-          <button type="submit" className={styles.button} disabled={isPending}>
-            Send to pharmacy
-          </button>
+        <DecisionButtons label="Send to pharmacy" busy={isPending} onCancel={onCancel}>
           {extraActions}
-          {onCancel ? (
-            <button type="button" className={styles.secondary} onClick={onCancel}>
-              Cancel
-            </button>
-          ) : null}
-        </div>
+        </DecisionButtons>
       </form>
     </>
   );

@@ -1,11 +1,12 @@
 import type { UndoOffer, UserDetails } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type KeyboardEvent, useEffect, useId } from 'react';
+import { useEffect, useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { useSendChartNotes } from '../api/send-chart-notes.ts';
 import styles from './action-needed.module.css';
+import { DecisionButtons, decisionFormKeys } from './decision-form.tsx';
 import { failure } from './refill-panel.tsx';
 import { sendChoice, useSendConfirmation } from './send-confirmation.tsx';
 
@@ -71,15 +72,7 @@ export function ChartNotesForm({
   useEffect(() => {
     if (autoFocus) form.setFocus('chartNote');
   }, [autoFocus, form]);
-  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault();
-      void submit();
-    } else if (event.key === 'Escape' && onCancel) {
-      event.preventDefault();
-      onCancel();
-    }
-  };
+  const onKeyDown = decisionFormKeys(submit, onCancel);
   const noteError = form.formState.errors.chartNote?.message;
   return (
     <>
@@ -108,16 +101,7 @@ export function ChartNotesForm({
           <input id={ids.icd} type="checkbox" {...form.register('isICD10TriedAndFailed')} />
           <label htmlFor={ids.icd}>Formulary alternatives for this diagnosis were tried and failed</label>
         </div>
-        <div className={styles.row}>
-          <button type="submit" className={styles.button} disabled={chart.isPending}>
-            Send chart notes
-          </button>
-          {onCancel ? (
-            <button type="button" className={styles.secondary} onClick={onCancel}>
-              Cancel
-            </button>
-          ) : null}
-        </div>
+        <DecisionButtons label="Send chart notes" busy={chart.isPending} onCancel={onCancel} />
       </form>
     </>
   );

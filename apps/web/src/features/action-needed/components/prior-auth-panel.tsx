@@ -4,11 +4,10 @@ import { FormAlert } from '../../../components/form-alert.tsx';
 import { useConfirmMdSignature } from '../api/confirm-md-signature.ts';
 import { useDismissPriorAuth } from '../api/dismiss-prior-auth.ts';
 import { PRIOR_AUTH_METHOD_TEXT, PRIOR_AUTH_STATUS_TEXT } from '../utils/labels.ts';
-import { drugLabel } from '../utils/special-drugs.ts';
 import styles from './action-needed.module.css';
 import { ChartNotesForm } from './chart-notes-form.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
-import { patientName } from './patient-card.tsx';
+import { decisionTarget } from './decision-form.tsx';
 import { failure, type PanelProps } from './refill-panel.tsx';
 
 export function PriorAuthPanel({ entry, user, onDone }: PanelProps) {
@@ -51,18 +50,7 @@ export function PriorAuthPanel({ entry, user, onDone }: PanelProps) {
         </div>
       ) : null}
 
-      {needsChartNotes(status) ? (
-        <ChartNotesForm
-          target={{
-            prescriptionId: rx.id,
-            priorAuthStatus: rx.priorAuthStatus,
-            drug: drugLabel(rx),
-            patient: patientName(entry.patient),
-          }}
-          user={user}
-          onDone={onDone}
-        />
-      ) : null}
+      {needsChartNotes(status) ? <ChartNotesForm target={decisionTarget(rx, entry.patient)} user={user} onDone={onDone} /> : null}
 
       <div className={styles.row}>
         <button

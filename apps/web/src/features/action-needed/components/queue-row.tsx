@@ -18,16 +18,8 @@ import { drugLabel } from '../utils/special-drugs.ts';
 import styles from './action-queue.module.css';
 import { AlternativeForm } from './alternative-form.tsx';
 import { ChartNotesForm } from './chart-notes-form.tsx';
+import { decisionTarget } from './decision-form.tsx';
 import { dobText, patientName } from './patient-card.tsx';
-
-/** How a decision names the item it is for (the confirmation's lines). */
-export const targetOf = (item: ActionQueueItem) => ({
-  prescriptionId: item.id,
-  priorAuthStatus: item.priorAuthStatus,
-  alternativeMeds: item.alternativeMeds,
-  drug: drugLabel(item),
-  patient: patientName(item.patient),
-});
 
 /** What can be decided under a queue row without opening the item: its chart notes or the alternative to dispense. */
 export type DecideHere = 'chartNotes' | 'alternative';
@@ -46,7 +38,7 @@ export function QueueDecideHere({
   onDone: (message: string, undo?: UndoOffer) => void;
   onCancel: () => void;
 }) {
-  const target = targetOf(item);
+  const target = decisionTarget(item, item.patient);
   if (kind === 'chartNotes') {
     return (
       <div className={styles.here} data-decide-here>
