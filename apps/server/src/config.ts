@@ -57,6 +57,9 @@ const envSchema = z.object({
   UNDO_WINDOW_SECONDS: z.coerce.number().int().min(0).max(300).default(UNDO_WINDOW_SECONDS),
 });
 
+/** Every variable the server reads: deployment files may set only these (test/deploy-files.test.ts). */
+export const CONFIG_ENV_NAMES: readonly string[] = Object.keys(envSchema.shape);
+
 export interface Config {
   port: number;
   host: string;
