@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 /** buildApp(config, deps) -> Fastify instance without listen; tests drive it with app.inject. */
 
@@ -57,7 +58,8 @@ import { DECISIONS_CHANNEL } from './lib/decisions.ts';
 import { devFaxTransport, type FaxTransport, httpFaxTransport } from './lib/fax-gateway.ts';
 import { isFlagEnabled } from './lib/feature-flags.ts';
 import { createFileLinks } from './lib/file-links.ts';
-import { scheduleEvery, scheduleHousekeeping } from './lib/housekeeping.ts';
+import { createHousekeeping, type Housekeeping, scheduleEvery } from './lib/housekeeping.ts';
+import { takeLease } from './lib/leases.ts';
 import { ITEMS_CHANNEL } from './lib/live.ts';
 import { createMailer, devMailTransport, type MailTransport, smtpMailTransport } from './lib/mailer.ts';
 import { resolveSigningKey } from './lib/signing-key.ts';
@@ -77,6 +79,8 @@ declare module 'fastify' {
     webhookWorker: WebhookWorker;
     /** The practices' e-mail digests (tests run a round by hand). */
     officeDigests: OfficeDigests;
+    /** Purges of expired rows, once per cluster (tests run a round by hand). */
+    housekeeping: Housekeeping;
   }
 }
 
@@ -146,16 +150,21 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const fileLinks = createFileLinks(signingKey);
   const uploadDir = path.join(config.dataDir, 'uploads');
   const appeals = createAppealsService({ db, signingKey, now, uploadDir });
-  scheduleHousekeeping(
-    app,
-    {
-      signIn: (at) => purgeExpired(db, at),
-      idempotencyKeys: (at) => purgeIdempotencyKeys(db, at),
-      appealUploads: (at) => appeals.sweepOrphanFiles(at),
-      integrationAssertions: (at) => purgeAssertions(db, at),
-      decisionUndos: (at) => purgeUndos(db, at),
-    },
-    config.housekeepingIntervalSeconds,
+  const instanceId = randomUUID();
+  app.decorate(
+    'housekeeping',
+    createHousekeeping(app, {
+      cluster: {
+        signIn: (at) => purgeExpired(db, at),
+        idempotencyKeys: (at) => purgeIdempotencyKeys(db, at),
+        integrationAssertions: (at) => purgeAssertions(db, at),
+        decisionUndos: (at) => purgeUndos(db, at),
+      },
+      // Files under this instance's DATA_DIR (a shared volume in the deployment files: then each sweep covers all).
+      local: { appealUploads: (at) => appeals.sweepOrphanFiles(at) },
+      intervalSeconds: config.housekeepingIntervalSeconds,
+      takeLease: (seconds) => takeLease(db, 'housekeeping', instanceId, seconds),
+    }),
   );
 
   await app.register(healthRoutes, { ping: () => deps.database.ping() });

@@ -1,4 +1,5 @@
-/** Behaviour that spans instances: per-IP rate limits and logout seen by every instance. */
+/** Behaviour that spans instances: per-IP rate limits, logout seen by every instance, housekeeping once per cluster. */
+import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/db/client.ts';
@@ -89,4 +90,32 @@ describe('logout across two instances', () => {
       }
     },
   );
+});
+
+describe('housekeeping across two instances', () => {
+  it('purges the shared database once per round, whichever instance comes first; each sweeps its own files', async () => {
+    const a = await buildTestApp({ database });
+    const b = await buildTestApp({ database });
+    const done = (t: typeof a, name: string) => t.logs.filter((line) => line.msg === `housekeeping: ${name} done`).length;
+    try {
+      const [ranA, ranB] = await Promise.all([a.app.housekeeping.runOnce(), b.app.housekeeping.runOnce()]);
+      expect([ranA.cluster, ranB.cluster].sort()).toEqual([false, true]);
+      const [winner, other] = ranA.cluster ? [a, b] : [b, a];
+      for (const purge of ['signIn', 'idempotencyKeys', 'integrationAssertions', 'decisionUndos']) {
+        expect(done(winner, purge), purge).toBe(1);
+        expect(done(other, purge), purge).toBe(0);
+      }
+      expect([done(a, 'appealUploads'), done(b, 'appealUploads')]).toEqual([1, 1]);
+      // Within the round's lease nobody runs it again, not even its holder.
+      expect((await winner.app.housekeeping.runOnce()).cluster).toBe(false);
+      expect((await other.app.housekeeping.runOnce()).cluster).toBe(false);
+      // The period over, the next round runs on whichever instance asks first.
+      await database.db.execute(sql`update job_leases set expires_at = now() - interval '1 second' where name = 'housekeeping'`);
+      expect((await other.app.housekeeping.runOnce()).cluster).toBe(true);
+      expect(done(other, 'signIn')).toBe(1);
+    } finally {
+      await a.app.close();
+      await b.app.close();
+    }
+  });
 });

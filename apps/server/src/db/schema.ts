@@ -821,3 +821,14 @@ export const noticeLinks = pgTable('notice_links', {
   usedBy: uuid('used_by'),
   createdAt: createdAt(),
 });
+
+/**
+ * Leases of cluster-wide periodic jobs (issue 24): the instance that takes a job's lease runs it, the others skip
+ * until it expires, so a job runs once per period however many instances there are.
+ */
+export const jobLeases = pgTable('job_leases', {
+  name: text('name').primaryKey(),
+  /** Which instance holds it (a random id per process). */
+  holder: text('holder').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});

@@ -1,6 +1,6 @@
 /**
  * Periodic purge of rows nobody can use any more (expired sign-in rows, old idempotency keys), so those
- * tables stay small. Every instance may run it: each purge is an idempotent delete.
+ * tables stay small. Each purge is an idempotent delete; the database's are run once per cluster (a lease).
  */
 import type { FastifyInstance } from 'fastify';
 
@@ -28,22 +28,61 @@ export function scheduleEvery(app: FastifyInstance, name: string, seconds: numbe
   });
 }
 
-export function scheduleHousekeeping(app: FastifyInstance, purges: Record<string, Purge>, intervalSeconds: number): void {
-  if (intervalSeconds <= 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  const run = async () => {
+/** How long a round's lease lasts: most of the interval, so the next round (on any instance) can take it. */
+export const leaseSecondsOf = (intervalSeconds: number) => Math.max(30, Math.floor(intervalSeconds * 0.9));
+
+export interface Housekeeping {
+  /** One round: this instance's own files always; the database's rows when it takes the cluster's lease. */
+  runOnce(now?: Date): Promise<{ cluster: boolean }>;
+}
+
+/**
+ * Housekeeping once per cluster (issue 24): rows in the shared database are purged by whichever instance takes the
+ * round's lease; what lives on this instance's disk (`local`) is swept by each instance.
+ */
+export function createHousekeeping(
+  app: FastifyInstance,
+  options: {
+    cluster: Record<string, Purge>;
+    local: Record<string, Purge>;
+    intervalSeconds: number;
+    takeLease: (seconds: number) => Promise<boolean>;
+  },
+): Housekeeping {
+  const runAll = async (purges: Record<string, Purge>, now: Date) => {
     for (const [name, purge] of Object.entries(purges)) {
       try {
-        app.log.info({ purged: await purge(new Date()) }, `housekeeping: ${name} done`);
+        app.log.info({ purged: await purge(now) }, `housekeeping: ${name} done`);
       } catch (error) {
         app.log.error({ err: error }, `housekeeping: ${name} failed`);
       }
     }
   };
-  app.addHook('onReady', async () => {
-    timer = setInterval(run, intervalSeconds * 1000);
-    // The purge must never keep the process alive on its own.
-    timer.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(timer));
+  const runOnce = async (now = new Date()) => {
+    await runAll(options.local, now);
+    const cluster = await options.takeLease(leaseSecondsOf(options.intervalSeconds)).catch((error: unknown) => {
+      app.log.error({ err: error }, 'housekeeping: could not take the lease');
+      return false;
+    });
+    if (cluster) await runAll(options.cluster, now);
+    return { cluster };
+  };
+  if (options.intervalSeconds > 0) {
+    let timer: NodeJS.Timeout | undefined;
+    let running: Promise<unknown> | undefined;
+    app.addHook('onReady', async () => {
+      timer = setInterval(() => {
+        running ??= runOnce().finally(() => {
+          running = undefined;
+        });
+      }, options.intervalSeconds * 1000);
+      // The purge must never keep the process alive on its own.
+      timer.unref();
+    });
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await running;
+    });
+  }
+  return { runOnce };
 }
