@@ -171,7 +171,7 @@ test('every main screen is axe-clean in the Harrow brand too', async ({ page }) 
     ['/terms-of-use', /Terms/],
   ] as const) {
     await page.goto(path);
-    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible({ timeout: 15_000 });
     await expect(page.getByRole('banner').getByRole('link', { name: 'Harrow HCP Portal' })).toBeVisible();
     await expectAccessible(page);
   }

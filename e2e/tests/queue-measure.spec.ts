@@ -13,7 +13,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Locator, Page } from '@playwright/test';
-import { DEMO_PASSWORD, expect, expectAccessible, simulatePharmacy, test } from './fixtures.ts';
+import { expect as baseExpect, DEMO_PASSWORD, expectAccessible, simulatePharmacy, test } from './fixtures.ts';
+
+// A bulk decision on 34 items, each in its own transaction, can take longer than the default 5 s on a loaded host.
+const expect = baseExpect.configure({ timeout: 20_000 });
 
 const MIX = { 'refill-request': 34, 'prior-authorization': 8, substitution: 8 } as const;
 const CHART_NOTE = 'E11.9; metformin tried';

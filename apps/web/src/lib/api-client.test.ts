@@ -183,6 +183,19 @@ describe('session renewal', () => {
     expect(readSession()).toBeNull();
     expect(calls).toHaveLength(2);
   });
+
+  it.each([
+    ['overloaded', () => json({ error: { code: 'SERVICE_UNAVAILABLE', message: 'busy' } }, 503)],
+    ['rate limited', () => json({ error: { code: 'RATE_LIMITED', message: 'wait' } }, 429)],
+    ['offline', () => Promise.reject(new TypeError('Failed to fetch'))],
+  ])('keeps the session when the refresh could not be made (%s): the request fails, nobody is signed out', async (_, answer) => {
+    const { api } = client((url) => (url.endsWith('/refresh') ? answer() : json({}, 401)));
+    const error = await api.request('/api/x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).not.toBeInstanceOf(SessionExpiredError);
+    expect((error as ApiError).message).toBe(NETWORK_ERROR_MESSAGE);
+    expect(readSession()).toEqual({ accessToken: 'access-1', refreshToken: 'refresh-1', userId: 'user-1' });
+  });
 });
 
 /** A stand-in XMLHttpRequest: records what is sent, reports progress, answers as told. */

@@ -74,6 +74,10 @@ export interface UploadOptions<S extends z.ZodType | undefined = undefined> {
 
 type Answer<S> = S extends z.ZodType ? z.infer<S> : S extends () => Promise<infer T extends z.ZodType> ? z.infer<T> : unknown;
 
+type RefreshOutcome = 'renewed' | 'refused' | 'unavailable';
+/** The refresh answers that mean the refresh token is no good (anything else is a refresh not made). */
+const REFUSED_REFRESH: ReadonlySet<number> = new Set([400, 401, 403]);
+
 const networkError = (requestId: string) =>
   new ApiError({ code: 'SERVICE_UNAVAILABLE', status: 0, message: NETWORK_ERROR_MESSAGE, details: [] }, requestId);
 
@@ -93,7 +97,7 @@ export interface ApiClientConfig {
 export function createApiClient(config: ApiClientConfig = {}) {
   const baseUrl = config.baseUrl ?? '';
   const doFetch = (...args: Parameters<typeof fetch>) => (config.fetch ?? globalThis.fetch)(...args);
-  let refreshing: Promise<boolean> | null = null;
+  let refreshing: Promise<RefreshOutcome> | null = null;
 
   function buildUrl(path: string, query?: RequestOptions['query']): string {
     const base = path.startsWith('/auth-service') ? (config.authBaseUrl ?? baseUrl) : baseUrl;
@@ -135,11 +139,15 @@ export function createApiClient(config: ApiClientConfig = {}) {
     }
   }
 
-  /** One refresh at a time: parallel 401s share it, so a rotated refresh token is never reused. */
-  function refreshOnce(): Promise<boolean> {
-    refreshing ??= (async () => {
+  /**
+   * One refresh at a time: parallel 401s share it, so a rotated refresh token is never reused. Only the server's
+   * refusal ends the session; a refresh that could not be made (offline, overloaded, rate limited) leaves it as it
+   * is, so a busy moment never signs a clinician out.
+   */
+  function refreshOnce(): Promise<RefreshOutcome> {
+    refreshing ??= (async (): Promise<RefreshOutcome> => {
       const refreshToken = storage.get('refreshToken');
-      if (!refreshToken) return false;
+      if (!refreshToken) return 'refused';
       try {
         const res = await doFetch(buildUrl(apiPaths.refresh), {
           method: 'POST',
@@ -152,15 +160,18 @@ export function createApiClient(config: ApiClientConfig = {}) {
         });
         // Another tab may have rotated the shared refresh token first: its new tokens are ours too.
         const rotatedElsewhere = () => storage.get('refreshToken') !== refreshToken && storage.get('accessToken') !== null;
-        if (!res.ok) return rotatedElsewhere();
+        if (!res.ok) {
+          if (rotatedElsewhere()) return 'renewed';
+          return REFUSED_REFRESH.has(res.status) ? 'refused' : 'unavailable';
+        }
         const { refreshResponseSchema } = await import('./boot-schemas.ts');
         const tokens = refreshResponseSchema.safeParse(await res.json());
-        if (!tokens.success) return rotatedElsewhere();
+        if (!tokens.success) return rotatedElsewhere() ? 'renewed' : 'unavailable';
         storage.set('accessToken', tokens.data.accessToken);
         storage.set('refreshToken', tokens.data.refreshToken);
-        return true;
+        return 'renewed';
       } catch {
-        return false;
+        return 'unavailable';
       }
     })().finally(() => {
       refreshing = null;
@@ -178,8 +189,10 @@ export function createApiClient(config: ApiClientConfig = {}) {
     let res = await send(path, options, requestId);
     if (res.status === 401 && options.auth !== false && readSession()) {
       // A newer token than the one sent (renewed meanwhile, here or in another tab) needs no refresh.
-      const renewed = readSession()?.accessToken !== usedToken || (await refreshOnce());
-      if (renewed) {
+      const outcome = readSession()?.accessToken !== usedToken ? 'renewed' : await refreshOnce();
+      // Could not ask: the session stands and the screen says the request failed (it can be tried again).
+      if (outcome === 'unavailable') throw networkError(requestId);
+      if (outcome === 'renewed') {
         res = await send(path, options, requestId);
       }
       if (res.status === 401) {
