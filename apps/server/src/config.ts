@@ -55,6 +55,7 @@ const envSchema = z.object({
   FAX_GATEWAY_URL: z.string().url({ message: 'must be a URL such as https://fax.example.com/v1/faxes' }).optional(),
   FAX_GATEWAY_KEY: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
   UNDO_WINDOW_SECONDS: z.coerce.number().int().min(0).max(300).default(UNDO_WINDOW_SECONDS),
+  METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
 });
 
 /** Every variable the server reads: deployment files may set only these (test/deploy-files.test.ts). */
@@ -109,6 +110,8 @@ export interface Config {
   faxGateway: { url: string; key: string } | undefined;
   /** How long a prescriber's decision is held before the pharmacy hears of it, and can be undone (0: no undo). */
   undoWindowSeconds: number;
+  /** /metrics (Prometheus) answers a scraper sending this bearer token; unset, there are no metrics. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -170,5 +173,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     digests: { pollSeconds: e.DIGEST_POLL_SECONDS, intervalMinutes: e.DIGEST_INTERVAL_MINUTES },
     faxGateway: faxGatewayOf(e.FAX_GATEWAY_URL, e.FAX_GATEWAY_KEY),
     undoWindowSeconds: e.UNDO_WINDOW_SECONDS,
+    metricsToken: e.METRICS_TOKEN,
   };
 }

@@ -36,6 +36,10 @@ export interface DatabaseHandle {
   kind: 'pglite' | 'postgres';
   /** Statements run through Drizzle so far (tests assert how many one request costs). */
   stats: { queries: number };
+  /** PostgreSQL only: the pool's connections, for /metrics. */
+  poolStats?: () => { total: number; idle: number; waiting: number };
+  /** PostgreSQL only: told each query's time in seconds once set (by /metrics). */
+  onQuery?: ((seconds: number) => void) | undefined;
   migrate(): Promise<void>;
   ping(): Promise<void>;
   /**
@@ -131,10 +135,11 @@ export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): Database
   const { stats, logger } = countingLogger();
   const db = drizzleNodePg(pool, { schema, logger }) as unknown as Database;
   const listeners = new Set<ReturnType<typeof poolListener>>();
-  return {
+  const handle: DatabaseHandle = {
     db,
     kind: 'postgres',
     stats,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     migrate: async () => {
       // One connection for lock, migration and unlock: a session lock belongs to its connection.
       const client = await pool.connect();
@@ -164,6 +169,22 @@ export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): Database
       await onClose?.();
     },
   };
+  // Query time for /metrics: each pooled connection's promise-returning queries are timed once someone listens.
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const observe = handle.onQuery;
+      if (!observe) return query(...args);
+      const started = performance.now();
+      const result = query(...args);
+      if (result instanceof Promise) {
+        const done = () => observe((performance.now() - started) / 1000);
+        result.then(done, done);
+      }
+      return result;
+    };
+  });
+  return handle;
 }
 
 export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<DatabaseHandle> {

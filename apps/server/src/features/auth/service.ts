@@ -69,6 +69,8 @@ export interface AuthServiceDeps {
   signingKey: string;
   refreshTokenTtlSeconds: number;
   google: GoogleVerifier;
+  /** Told of each refused sign-in and lockout (the /metrics counters); no one's identity goes with it. */
+  signals?: { signInFailed(reason: 'bad-password' | 'unknown-email' | 'locked' | 'mfa'): void; lockedOut(): void };
 }
 
 /** Audit rows of sign-in are about one user's own account (or no account, for unknown e-mails). */
@@ -137,6 +139,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     if (user?.lockedUntil && user.lockedUntil > new Date()) {
       await repo.recordLoginAttempt(db, email, ctx.ip, false);
       await audit('auth.login.failure', { reason: 'locked' });
+      deps.signals?.signInFailed('locked');
       const retryAfter = Math.ceil((user.lockedUntil.getTime() - Date.now()) / 1000);
       throw new AppError(
         'RATE_LIMITED',
@@ -157,8 +160,11 @@ export function createAuthService(deps: AuthServiceDeps) {
         const lockSeconds = lockSecondsAfter(failed);
         await repo.setLoginFailures(db, user.id, failed, lockSeconds > 0 ? new Date(Date.now() + lockSeconds * 1000) : null);
         await audit('auth.login.failure', { reason: 'bad-password', failedLogins: failed, locked: lockSeconds > 0 });
+        deps.signals?.signInFailed('bad-password');
+        if (lockSeconds > 0) deps.signals?.lockedOut();
       } else {
         await audit('auth.login.failure', { reason: 'unknown-email' });
+        deps.signals?.signInFailed('unknown-email');
       }
       throw new AppError('UNAUTHORIZED', LOGIN_FAILED_MESSAGE);
     }
@@ -296,6 +302,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const attempts = challenge.attempts + 1;
       await repo.countMfaFailure(db, challenge.id, attempts, attempts >= AUTH_LIMITS.mfaMaxAttempts);
       await audit('auth.mfa.failure', { attempts });
+      deps.signals?.signInFailed('mfa');
       // Spec §8: the client turns 'not found' into 'Incorrect verification code.'
       throw new AppError('NOT_FOUND', MFA_MESSAGES.incorrect);
     }
