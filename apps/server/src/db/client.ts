@@ -169,18 +169,24 @@ export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): Database
       await onClose?.();
     },
   };
-  // Query time for /metrics: each pooled connection's promise-returning queries are timed once someone listens.
+  // Query time for /metrics: each pooled connection's queries are timed once someone listens, in both of pg's forms
+  // (a promise; or a callback, which is how the pool itself runs `pool.query`).
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       const observe = handle.onQuery;
       if (!observe) return query(...args);
       const started = performance.now();
-      const result = query(...args);
-      if (result instanceof Promise) {
-        const done = () => observe((performance.now() - started) / 1000);
-        result.then(done, done);
+      const done = () => observe((performance.now() - started) / 1000);
+      const callback = args.at(-1);
+      if (typeof callback === 'function') {
+        return query(...args.slice(0, -1), (...answer: unknown[]) => {
+          done();
+          return callback(...answer);
+        });
       }
+      const result = query(...args);
+      if (result instanceof Promise) result.then(done, done);
       return result;
     };
   });
