@@ -69,7 +69,7 @@ import { databaseDenyList, redisDenyList } from './plugins/deny-list.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { purgeIdempotencyKeys, registerIdempotency } from './plugins/idempotency.ts';
 import { loggerOptions } from './plugins/logging.ts';
-import { createMetrics, registerMetrics } from './plugins/metrics.ts';
+import { registerMetrics } from './plugins/metrics.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/security.ts';
 import { registerWebApp } from './plugins/web-app.ts';
@@ -121,8 +121,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   registerErrorHandling(app);
-  const metrics = config.metricsToken ? createMetrics(deps.database) : null;
-  if (metrics && config.metricsToken) registerMetrics(app, metrics, config.metricsToken);
+  const metrics = config.metricsToken ? registerMetrics(app, deps.database, config.metricsToken) : null;
   await registerSecurityHeaders(app, { allowGoogleSignIn: Boolean(config.googleClientId), inlineStyles: [PRINT_STYLE] });
   await registerOpenApi(app);
 

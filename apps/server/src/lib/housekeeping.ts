@@ -67,22 +67,6 @@ export function createHousekeeping(
     if (cluster) await runAll(options.cluster, now);
     return { cluster };
   };
-  if (options.intervalSeconds > 0) {
-    let timer: NodeJS.Timeout | undefined;
-    let running: Promise<unknown> | undefined;
-    app.addHook('onReady', async () => {
-      timer = setInterval(() => {
-        running ??= runOnce().finally(() => {
-          running = undefined;
-        });
-      }, options.intervalSeconds * 1000);
-      // The purge must never keep the process alive on its own.
-      timer.unref();
-    });
-    app.addHook('onClose', async () => {
-      clearInterval(timer);
-      await running;
-    });
-  }
+  scheduleEvery(app, 'housekeeping', options.intervalSeconds, runOnce);
   return { runOnce };
 }

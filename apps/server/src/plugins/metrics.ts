@@ -13,14 +13,14 @@ import type { DatabaseHandle } from '../db/client.ts';
 export type SignInFailure = 'bad-password' | 'unknown-email' | 'locked' | 'mfa';
 
 export interface Metrics {
-  registry: Registry;
   signInFailed(reason: SignInFailure): void;
   lockedOut(): void;
 }
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export function createMetrics(database: DatabaseHandle): Metrics {
+/** The metrics of this app, served at /metrics to a scraper with `token`; the answer carries the auth service's signals. */
+export function registerMetrics(app: FastifyInstance, database: DatabaseHandle, token: string): Metrics {
   const registry = new Registry();
   // Process, heap, GC and event-loop lag (nodejs_eventloop_lag_seconds and its percentiles).
   collectDefaultMetrics({ register: registry });
@@ -86,8 +86,8 @@ export function createMetrics(database: DatabaseHandle): Metrics {
     });
     database.onQuery = (seconds) => queries.observe(seconds);
   }
+  serveMetrics(app, registry, token);
   return {
-    registry,
     signInFailed: (reason) => signInFailures.inc({ reason }),
     lockedOut: () => lockouts.inc(),
   };
@@ -99,19 +99,19 @@ const sameToken = (given: string, expected: string) => {
   return a.length === b.length && timingSafeEqual(a, b);
 };
 
-export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string): void {
+function serveMetrics(app: FastifyInstance, registry: Registry, token: string): void {
   const requests = new Counter({
     name: 'hcp_http_requests_total',
     help: 'Answered HTTP requests by route template, method and status',
     labelNames: ['method', 'route', 'status'] as const,
-    registers: [metrics.registry],
+    registers: [registry],
   });
   const durations = new Histogram({
     name: 'hcp_http_request_duration_seconds',
     help: 'Time to answer HTTP requests by route template, method and status',
     labelNames: ['method', 'route', 'status'] as const,
     buckets: SECONDS,
-    registers: [metrics.registry],
+    registers: [registry],
   });
   app.addHook('onResponse', async (request, reply) => {
     // The template, never the path: ids and search text stay out of the labels.
@@ -123,7 +123,7 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: s
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
     // Without the token it answers as a path that does not exist (the web app's fallback), so nothing tells it is here.
     if (!sameToken(given, token)) return reply.callNotFound();
-    reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store');
-    return metrics.registry.metrics();
+    reply.header('content-type', registry.contentType).header('cache-control', 'no-store');
+    return registry.metrics();
   });
 }

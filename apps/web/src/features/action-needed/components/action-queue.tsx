@@ -362,38 +362,41 @@ export function ActionQueue({
         </p>
       ) : (
         <ul ref={listRef} className={styles.rows} aria-label="Queue, most urgent first">
-          {rows.map((row, index) => (
-            <QueueRow
-              key={row.item.id}
-              item={row.item}
-              types={category ? [category] : row.types}
-              today={query.data.today}
-              active={index === activeIndex}
-              selected={selected.has(row.item.id)}
-              listSearch={listSearch}
-              linkRef={(node) => {
-                if (node) links.current.set(row.item.id, node);
-                else links.current.delete(row.item.id);
-              }}
-              onFocus={() => setActiveId(row.item.id)}
-              onToggle={(event: MouseEvent<HTMLInputElement>) => toggle(row.item.id, event.shiftKey)}
-              decideHere={decideHereOf(row)}
-              onDecideHere={() => openHere(row)}
-            >
-              {decidingHere === row.item.id && user ? (
-                <QueueDecideHere
-                  item={row.item}
-                  kind={decideHereOf(row)}
-                  user={user}
-                  onDone={oneDone}
-                  onCancel={() => {
-                    setDecidingHere(null);
-                    links.current.get(row.item.id)?.focus();
-                  }}
-                />
-              ) : null}
-            </QueueRow>
-          ))}
+          {rows.map((row, index) => {
+            const here = decideHereOf(row);
+            return (
+              <QueueRow
+                key={row.item.id}
+                item={row.item}
+                types={category ? [category] : row.types}
+                today={query.data.today}
+                active={index === activeIndex}
+                selected={selected.has(row.item.id)}
+                listSearch={listSearch}
+                linkRef={(node) => {
+                  if (node) links.current.set(row.item.id, node);
+                  else links.current.delete(row.item.id);
+                }}
+                onFocus={() => setActiveId(row.item.id)}
+                onToggle={(event: MouseEvent<HTMLInputElement>) => toggle(row.item.id, event.shiftKey)}
+                decideHere={here}
+                onDecideHere={() => openHere(row)}
+              >
+                {decidingHere === row.item.id && user && here ? (
+                  <QueueDecideHere
+                    item={row.item}
+                    kind={here}
+                    user={user}
+                    onDone={oneDone}
+                    onCancel={() => {
+                      setDecidingHere(null);
+                      links.current.get(row.item.id)?.focus();
+                    }}
+                  />
+                ) : null}
+              </QueueRow>
+            );
+          })}
         </ul>
       )}
       <KeyHelpDialog open={helpOpen} keys={QUEUE_KEY_HELP} onClose={() => setHelpOpen(false)} />

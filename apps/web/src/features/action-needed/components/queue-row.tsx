@@ -33,27 +33,18 @@ export function QueueDecideHere({
   onCancel,
 }: {
   item: ActionQueueItem;
-  kind: DecideHere | null;
+  kind: DecideHere;
   user: UserDetails;
   onDone: (message: string, undo?: UndoOffer) => void;
   onCancel: () => void;
 }) {
   const target = decisionTarget(item, item.patient);
-  if (kind === 'chartNotes') {
-    return (
-      <div className={styles.here} data-decide-here>
-        <ChartNotesForm target={target} user={user} onDone={onDone} onCancel={onCancel} autoFocus />
-      </div>
-    );
-  }
-  if (kind === 'alternative') {
-    return (
-      <div className={styles.here} data-decide-here>
-        <AlternativeForm target={target} user={user} onDone={onDone} onCancel={onCancel} autoFocus />
-      </div>
-    );
-  }
-  return null;
+  const props = { target, user, onDone, onCancel, autoFocus: true };
+  return (
+    <div className={styles.here} data-decide-here>
+      {kind === 'chartNotes' ? <ChartNotesForm {...props} /> : <AlternativeForm {...props} />}
+    </div>
+  );
 }
 
 const day = (iso: string | null) => (iso ? dobText(iso) : 'Not reported');
