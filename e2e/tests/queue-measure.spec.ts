@@ -177,8 +177,17 @@ test('50 mixed items: the queue + bulk + keyboard path against card by card (iss
     await db.close();
     server = await startServer(dataDir, port);
 
-    const npi = (JSON.parse(readFileSync(path.join(dataDir, 'pharmacy-simulator.json'), 'utf8')) as { demoPrescriberNpi: string })
-      .demoPrescriberNpi;
+    // The server writes the demo pharmacy's file just after it starts answering (main.ts): wait for it.
+    const simulatorFile = path.join(dataDir, 'pharmacy-simulator.json');
+    const readNpi = () => {
+      try {
+        return (JSON.parse(readFileSync(simulatorFile, 'utf8')) as { demoPrescriberNpi: string }).demoPrescriberNpi;
+      } catch {
+        return null; // not written yet, or half written
+      }
+    };
+    await expect.poll(readNpi, { timeout: 60_000 }).not.toBeNull();
+    const npi = readNpi() as string;
     const makeFifty = () => {
       for (const [category, n] of Object.entries(MIX)) simulatePharmacy(base, category, n, { dataDir, npi });
     };
