@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 /** buildApp(config, deps) -> Fastify instance without listen; tests drive it with app.inject. */
 
 import rateLimit from '@fastify/rate-limit';
@@ -58,6 +57,7 @@ import { DECISIONS_CHANNEL } from './lib/decisions.ts';
 import { devFaxTransport, type FaxTransport, httpFaxTransport } from './lib/fax-gateway.ts';
 import { isFlagEnabled } from './lib/feature-flags.ts';
 import { createFileLinks } from './lib/file-links.ts';
+import { createFileStore } from './lib/file-store/index.ts';
 import { createHousekeeping, type Housekeeping, scheduleEvery } from './lib/housekeeping.ts';
 import { takeLease } from './lib/leases.ts';
 import { ITEMS_CHANNEL } from './lib/live.ts';
@@ -151,8 +151,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   const now = deps.now ?? (() => new Date());
   const fileLinks = createFileLinks(signingKey);
-  const uploadDir = path.join(config.dataDir, 'uploads');
-  const appeals = createAppealsService({ db, signingKey, now, uploadDir });
+  const fileStore = createFileStore(config.fileStore, db);
+  const appeals = createAppealsService({ db, signingKey, now, store: fileStore });
   const instanceId = randomUUID();
   app.decorate(
     'housekeeping',
@@ -162,9 +162,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         idempotencyKeys: (at) => purgeIdempotencyKeys(db, at),
         integrationAssertions: (at) => purgeAssertions(db, at),
         decisionUndos: (at) => purgeUndos(db, at),
+        appealFiles: (at) => appeals.sweepOrphanFiles(at),
       },
-      // Files under this instance's DATA_DIR (a shared volume in the deployment files: then each sweep covers all).
-      local: { appealUploads: (at) => appeals.sweepOrphanFiles(at) },
       intervalSeconds: config.housekeepingIntervalSeconds,
       takeLease: (seconds) => takeLease(db, 'housekeeping', instanceId, seconds),
     }),
@@ -190,7 +189,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(brandsRoutes, { db });
   await app.register(appealsRoutes, {
     service: appeals,
-    linkedFiles: createLinkedAppealFiles({ db, uploadDir, links: fileLinks }),
+    linkedFiles: createLinkedAppealFiles({ db, attachments: appeals, links: fileLinks }),
     authPerMinute: config.authRateLimitPerMinute,
   });
   await app.register(prescribeRoutes, {

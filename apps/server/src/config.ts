@@ -3,6 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIGEST_INTERVAL_MINUTES, isProduction, UNDO_WINDOW_SECONDS, WEBHOOK_RETRY } from '@hcp/contract';
 import { z } from 'zod';
+import type { FileStoreConfig } from './lib/file-store/index.ts';
+import { parseS3Url } from './lib/file-store/s3.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -56,6 +58,8 @@ const envSchema = z.object({
   FAX_GATEWAY_KEY: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
   UNDO_WINDOW_SECONDS: z.coerce.number().int().min(0).max(300).default(UNDO_WINDOW_SECONDS),
   METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
+  /** Read by fileStoreOf (its errors never repeat the value: it carries a secret). */
+  S3_URL: z.string().optional(),
 });
 
 /** Every variable the server reads: deployment files may set only these (test/deploy-files.test.ts). */
@@ -112,6 +116,8 @@ export interface Config {
   undoWindowSeconds: number;
   /** /metrics (Prometheus) answers a scraper sending this bearer token; unset, there are no metrics. */
   metricsToken: string | undefined;
+  /** Where attachments live: the database by default, S3-compatible storage when S3_URL is set. */
+  fileStore: FileStoreConfig;
 }
 
 export class ConfigError extends Error {
@@ -122,6 +128,13 @@ function faxGatewayOf(url: string | undefined, key: string | undefined) {
   if (!url && !key) return undefined;
   if (!url || !key) throw new ConfigError('Invalid configuration: FAX_GATEWAY_URL and FAX_GATEWAY_KEY go together');
   return { url, key };
+}
+
+function fileStoreOf(url: string | undefined): FileStoreConfig {
+  if (!url) return { kind: 'database' };
+  const location = parseS3Url(url);
+  if (typeof location === 'string') throw new ConfigError(`Invalid configuration: S3_URL ${location}`);
+  return { kind: 's3', location };
 }
 
 /** Reads the environment; empty strings count as unset so `FOO= npm start` means "use the default". */
@@ -174,5 +187,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     faxGateway: faxGatewayOf(e.FAX_GATEWAY_URL, e.FAX_GATEWAY_KEY),
     undoWindowSeconds: e.UNDO_WINDOW_SECONDS,
     metricsToken: e.METRICS_TOKEN,
+    fileStore: fileStoreOf(e.S3_URL),
   };
 }

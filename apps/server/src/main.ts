@@ -5,6 +5,7 @@ import { buildApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
 import { loadReferenceData } from './db/reference-data.ts';
+import { diskAttachmentsLeft } from './features/appeals/disk-attachments.ts';
 import { ensureDemoPharmacyClient } from './features/integrations/demo-client.ts';
 import { listDemoAppealLinks, writeDemoAppealLinks } from './seed/demo-appeals.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed/index.ts';
@@ -29,6 +30,13 @@ export async function start(): Promise<{ app: FastifyInstance; database: Databas
       if (result.seeded) console.log(`Demo data loaded (${config.seedSize}).`);
     }
     const app = await buildApp(config, { database });
+    const left = await diskAttachmentsLeft(config.dataDir);
+    if (left > 0) {
+      console.warn(
+        `hcp-portal: ${left} files are still in ${config.dataDir}/uploads, where attachments were kept before the shared file store. ` +
+          'Appeals cannot read them from there: run `npm run migrate-files` once.',
+      );
+    }
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -4,21 +4,9 @@
  * an advisory lock, so this is a no-op for them afterwards; running it first keeps a long migration out of the
  * readiness window.
  */
-import { loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
-import { describeStartupError } from './startup-errors.ts';
+import { runWithDatabase } from './cli.ts';
 
-let config: ReturnType<typeof loadConfig> | undefined;
-try {
-  config = loadConfig();
-  const database = await openDatabase(config);
-  try {
-    await database.migrate();
-  } finally {
-    await database.close();
-  }
-  console.log(`hcp-portal: the ${config.databaseUrl ? 'PostgreSQL' : 'embedded'} database’s schema is up to date.`);
-} catch (error) {
-  console.error(`hcp-portal: ${describeStartupError(error, config) ?? (error instanceof Error ? error.message : String(error))}`);
-  process.exit(1);
-}
+await runWithDatabase(async (config, database) => {
+  await database.migrate();
+  return `the ${config.databaseUrl ? 'PostgreSQL' : 'embedded'} database’s schema is up to date.`;
+});

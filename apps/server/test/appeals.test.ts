@@ -1,31 +1,39 @@
 /** Appeals: sign in to one appeal (NPI + access key, or as its signed-in prescriber), draft, attachments, submit. */
 
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, utimes, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { APPEAL_AUTH_FAILED, APPEAL_LINK_EXPIRED, APPEAL_TOKEN_HEADER, appealAuthResponseSchema } from '@hcp/contract';
 import type { Bundle, Task } from '@medplum/fhirtypes';
-import { and, count, eq, isNull, ne } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
+import { diskAttachmentsLeft, diskUploadsDir, moveDiskAttachments } from '../src/features/appeals/disk-attachments.ts';
 import { createAppealsService } from '../src/features/appeals/service.ts';
 import { validated } from '../src/features/fhir/validate.ts';
 import { createFileLinks } from '../src/lib/file-links.ts';
+import { createFileStore, type FileStore } from '../src/lib/file-store/index.ts';
 import { demoAppealKey } from '../src/seed/generate.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
 import { TEST_NOW } from './support/constants.ts';
 import { errorPaths } from './support/errors.ts';
+import { startLocalS3 } from './support/s3.ts';
 import { startReceiver } from './support/webhook-receiver.ts';
 
 let t: TestApp;
 let appeals: (typeof s.appeals.$inferSelect)[];
+let store: FileStore;
 beforeAll(async () => {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'hcp-appeals-'));
   t = await buildTestApp({ now: () => TEST_NOW, env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000', DATA_DIR: dataDir } });
   appeals = await t.database.db.select().from(s.appeals).orderBy(s.appeals.id);
+  store = createFileStore(t.config.fileStore, t.database.db);
 });
+/** Whether the file store holds content under a stored name. */
+const stored = async (key: string | undefined) => (await store.get(key as string)) !== null;
+const storedCount = async () => (await t.database.db.select({ n: count() }).from(s.storedFiles))[0]?.n;
 afterAll(() => t.close());
 
 const auth = (payload: Record<string, unknown>, ip = '10.0.0.1') =>
@@ -201,9 +209,9 @@ describe('attachments and submit', () => {
     });
     const rows = await t.database.db.select().from(s.appealFiles).where(eq(s.appealFiles.appealId, appeal.id));
     expect(rows).toHaveLength(2);
-    const uploads = path.join(t.config.dataDir, 'uploads');
-    expect(existsSync(path.join(uploads, before?.storedName as string))).toBe(false);
-    expect(existsSync(path.join(uploads, rows.find((r) => r.slot === 'denialLetterFile')?.storedName as string))).toBe(true);
+    expect(await stored(before?.storedName)).toBe(false);
+    expect(await stored(rows.find((r) => r.slot === 'denialLetterFile')?.storedName)).toBe(true);
+    const objectsBefore = await storedCount();
 
     // A ".pdf" that is really a Windows program is refused by its content.
     const fake = await upload([
@@ -214,7 +222,20 @@ describe('attachments and submit', () => {
     expect(tooBig.statusCode).toBe(413);
     const unknown = await upload([{ field: 'photoFile', filename: 'x.pdf', content: pdf() }]);
     expect(unknown.statusCode).toBe(400);
+    // A good file followed by a bad one in the same request: neither is kept.
+    const mixed = await upload([
+      { field: 'clinicalNotesFile', filename: 'notes.pdf', content: pdf(300_000) },
+      {
+        field: 'otherFile',
+        filename: 'archive.docx',
+        content: Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(600_000)]),
+      },
+    ]);
+    expect(mixed.statusCode).toBe(415);
+    expect(errorPaths(mixed)).toEqual(['body.otherFile']);
     expect((await t.database.db.select().from(s.appealFiles).where(eq(s.appealFiles.appealId, appeal.id))).length).toBe(2);
+    // Nothing a refused upload streamed in stays in storage.
+    expect(await storedCount()).toBe(objectsBefore);
   });
 
   it('refuses more than 25 MB of attachments for one appeal', async () => {
@@ -380,7 +401,7 @@ describe('reading back and removing attachments', () => {
     expect((await t.app.inject({ method: 'GET', url: `${url}/files/photoFile`, headers })).statusCode).toBe(400);
   });
 
-  it('removes a file from its slot and from disk; another appeal’s token cannot; a submitted appeal keeps it (409)', async () => {
+  it('removes a file from its slot and from storage; another appeal’s token cannot; a submitted appeal keeps it (409)', async () => {
     const appeal = appeals[11] as (typeof appeals)[number];
     const { token } = (await auth(credentials(appeal), '10.0.2.11')).json();
     const headers = { [APPEAL_TOKEN_HEADER]: token };
@@ -395,12 +416,12 @@ describe('reading back and removing attachments', () => {
       payload: body.payload,
       headers: { ...body.headers, ...headers },
     });
-    const [stored] = await t.database.db
+    const [kept] = await t.database.db
       .select()
       .from(s.appealFiles)
       .where(and(eq(s.appealFiles.appealId, appeal.id), eq(s.appealFiles.slot, 'otherFile')));
-    const onDisk = path.join(t.config.dataDir, 'uploads', stored?.storedName as string);
-    expect(existsSync(onDisk)).toBe(true);
+    const key = kept?.storedName;
+    expect(await stored(key)).toBe(true);
 
     const otherToken = (await auth(credentials(appeals[12] as (typeof appeals)[number]), '10.0.2.12')).json().token;
     const foreign = await t.app.inject({
@@ -409,12 +430,12 @@ describe('reading back and removing attachments', () => {
       headers: { [APPEAL_TOKEN_HEADER]: otherToken },
     });
     expect(foreign.statusCode).toBe(404);
-    expect(existsSync(onDisk)).toBe(true);
+    expect(await stored(key)).toBe(true);
 
     const removed = await t.app.inject({ method: 'DELETE', url: `${url}/files/otherFile`, headers });
     expect(removed.statusCode, removed.body).toBe(200);
     expect(removed.json().files.map((f: { slot: string }) => f.slot)).toEqual(['denialLetterFile']);
-    expect(existsSync(onDisk)).toBe(false);
+    expect(await stored(key)).toBe(false);
     // Removing an empty slot again changes nothing and says so with the same answer.
     const again = await t.app.inject({ method: 'DELETE', url: `${url}/files/otherFile`, headers });
     expect(again.statusCode).toBe(200);
@@ -478,26 +499,120 @@ describe('a signed-in prescriber opens their own appeal without the key', () => 
   });
 });
 
-describe('housekeeping of the upload folder', () => {
-  it('removes files no appeal refers to once they are an hour old, and keeps attached and fresh ones', async () => {
-    const uploadDir = path.join(t.config.dataDir, 'uploads');
-    await mkdir(uploadDir, { recursive: true });
+describe('housekeeping of stored attachments', () => {
+  it('removes stored content no appeal refers to once it is an hour old, and keeps attached and fresh content', async () => {
     const [attached] = await t.database.db.select().from(s.appealFiles).limit(1);
     expect(attached, 'an earlier test attached a file').toBeDefined();
-    const attachedPath = path.join(uploadDir, attached?.storedName as string);
-    const orphan = path.join(uploadDir, 'orphan-from-a-crash');
-    const fresh = path.join(uploadDir, 'upload-still-committing');
-    await writeFile(orphan, 'x');
-    await writeFile(fresh, 'x');
+    const put = (key: string) =>
+      store.put(
+        key,
+        (async function* () {
+          yield Buffer.from('%PDF-1.4 left behind');
+        })(),
+      );
+    const orphan = randomUUID();
+    const fresh = randomUUID();
+    await put(orphan);
+    await put(fresh);
     const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
-    await utimes(orphan, twoHoursAgo, twoHoursAgo);
-    await utimes(attachedPath, twoHoursAgo, twoHoursAgo);
+    await t.database.db
+      .update(s.storedFiles)
+      .set({ createdAt: twoHoursAgo })
+      .where(inArray(s.storedFiles.key, [orphan, attached?.storedName as string]));
 
-    const service = createAppealsService({ db: t.database.db, signingKey: 'k'.repeat(32), now: () => new Date(), uploadDir });
+    const service = createAppealsService({ db: t.database.db, signingKey: 'k'.repeat(32), now: () => new Date(), store });
     expect(await service.sweepOrphanFiles(new Date())).toEqual({ removed: 1 });
-    expect(existsSync(orphan)).toBe(false);
-    expect(existsSync(fresh)).toBe(true);
-    expect(existsSync(attachedPath)).toBe(true);
+    expect(await stored(orphan)).toBe(false);
+    expect(await stored(fresh)).toBe(true);
+    expect(await stored(attached?.storedName)).toBe(true);
     expect(await service.sweepOrphanFiles(new Date())).toEqual({ removed: 0 });
+  });
+});
+
+describe('npm run migrate-files: attachments from the old upload folder', () => {
+  it('moves referenced files into the store byte for byte, removes them from disk, leaves the rest, and runs again safely', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'hcp-disk-uploads-'));
+    const dir = diskUploadsDir(dataDir);
+    await mkdir(dir, { recursive: true });
+    const withFiles = new Set((await t.database.db.select({ id: s.appealFiles.appealId }).from(s.appealFiles)).map((r) => r.id));
+    const appeal = appeals.find((a) => !withFiles.has(a.id)) as (typeof appeals)[number];
+    const name = randomUUID();
+    const content = pdf(700_000);
+    await writeFile(path.join(dir, name), content);
+    await writeFile(path.join(dir, 'not-an-attachment'), 'x');
+    await t.database.db.insert(s.appealFiles).values({
+      appealId: appeal.id,
+      slot: 'otherFile',
+      originalName: 'old.pdf',
+      storedName: name,
+      contentType: 'application/pdf',
+      sizeBytes: content.length,
+    });
+    expect(await diskAttachmentsLeft(dataDir)).toBe(2);
+
+    expect(await moveDiskAttachments({ db: t.database.db, store, dataDir })).toEqual({
+      moved: 1,
+      alreadyStored: 0,
+      unreferenced: 1,
+    });
+    const back = await store.get(name);
+    const pieces: Buffer[] = [];
+    for await (const piece of back as NonNullable<typeof back>) pieces.push(piece as Buffer);
+    expect(Buffer.concat(pieces).equals(content)).toBe(true);
+    expect(await readdir(dir)).toEqual(['not-an-attachment']);
+    expect(await moveDiskAttachments({ db: t.database.db, store, dataDir })).toEqual({
+      moved: 0,
+      alreadyStored: 0,
+      unreferenced: 1,
+    });
+    await rm(dataDir, { recursive: true, force: true });
+  });
+});
+
+describe('attachments in S3-compatible storage (S3_URL)', () => {
+  it('stores uploads in the bucket, reads them back, and keeps none in the database', async () => {
+    const s3 = await startLocalS3('appeals');
+    const other = await buildTestApp({
+      database: t.database,
+      now: () => TEST_NOW,
+      env: { S3_URL: s3.url, AUTH_RATE_LIMIT_PER_MINUTE: '1000' },
+    });
+    try {
+      expect(other.config.fileStore.kind).toBe('s3');
+      // The last appeal no other test touched (and still open).
+      const open = await t.database.db.select({ id: s.appeals.id }).from(s.appeals).where(isNull(s.appeals.submittedAt));
+      const appeal = appeals.findLast((a) => open.some((o) => o.id === a.id)) as (typeof appeals)[number];
+      const { token } = (
+        await other.app.inject({
+          method: 'POST',
+          url: '/api/mdo/v1/appeal-auth',
+          payload: credentials(appeal),
+          remoteAddress: '10.0.3.1',
+        })
+      ).json();
+      const headers = { [APPEAL_TOKEN_HEADER]: token };
+      const content = pdf(6 * 1024 * 1024 + 5);
+      const body = multipart([{ field: 'denialLetterFile', filename: 'denial.pdf', content }]);
+      const objectsBefore = await storedCount();
+      const uploaded = await other.app.inject({
+        method: 'POST',
+        url: `/api/mdo/v1/appeal/${appeal.id}/file-upload`,
+        payload: body.payload,
+        headers: { ...body.headers, ...headers },
+      });
+      expect(uploaded.statusCode, uploaded.body).toBe(200);
+      expect(await storedCount()).toBe(objectsBefore);
+      const read = await other.app.inject({
+        method: 'GET',
+        url: `/api/mdo/v1/appeal/${appeal.id}/files/denialLetterFile`,
+        headers,
+      });
+      expect(read.statusCode).toBe(200);
+      expect(read.headers['content-length']).toBe(String(content.length));
+      expect(read.rawPayload.equals(content)).toBe(true);
+    } finally {
+      await other.app.close();
+      await s3.close();
+    }
   });
 });

@@ -6,20 +6,7 @@ import type { DatabaseHandle } from '../src/db/client.ts';
 import { buildTestApp } from './support/app.ts';
 import { injectAs, login, signIn } from './support/auth.ts';
 import { createTestDatabase } from './support/database.ts';
-
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
+import { REDIS_URL, redisReachable } from './support/services.ts';
 
 let database: DatabaseHandle;
 let hasRedis = false;
@@ -93,7 +80,7 @@ describe('logout across two instances', () => {
 });
 
 describe('housekeeping across two instances', () => {
-  it('purges the shared database once per round, whichever instance comes first; each sweeps its own files', async () => {
+  it('purges the shared database and file store once per round, whichever instance comes first', async () => {
     const a = await buildTestApp({ database });
     const b = await buildTestApp({ database });
     const done = (t: typeof a, name: string) => t.logs.filter((line) => line.msg === `housekeeping: ${name} done`).length;
@@ -101,11 +88,10 @@ describe('housekeeping across two instances', () => {
       const [ranA, ranB] = await Promise.all([a.app.housekeeping.runOnce(), b.app.housekeeping.runOnce()]);
       expect([ranA.cluster, ranB.cluster].sort()).toEqual([false, true]);
       const [winner, other] = ranA.cluster ? [a, b] : [b, a];
-      for (const purge of ['signIn', 'idempotencyKeys', 'integrationAssertions', 'decisionUndos']) {
+      for (const purge of ['signIn', 'idempotencyKeys', 'integrationAssertions', 'decisionUndos', 'appealFiles']) {
         expect(done(winner, purge), purge).toBe(1);
         expect(done(other, purge), purge).toBe(0);
       }
-      expect([done(a, 'appealUploads'), done(b, 'appealUploads')]).toEqual([1, 1]);
       // Within the round's lease nobody runs it again, not even its holder.
       expect((await winner.app.housekeeping.runOnce()).cluster).toBe(false);
       expect((await other.app.housekeeping.runOnce()).cluster).toBe(false);

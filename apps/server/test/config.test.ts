@@ -20,6 +20,29 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ port: 8080, seedDemo: false, seedSize: 'large', databaseUrl: 'postgres://u@h/db' });
   });
 
+  it('keeps attachments in the database unless S3_URL names a bucket', () => {
+    expect(loadConfig({}).fileStore).toEqual({ kind: 'database' });
+    expect(loadConfig({ S3_URL: 'https://AK:SK@s3.example.com/bucket' }).fileStore).toMatchObject({
+      kind: 's3',
+      location: { endpoint: 'https://s3.example.com', bucket: 'bucket', accessKeyId: 'AK', secretAccessKey: 'SK' },
+    });
+  });
+
+  it('says what is wrong with S3_URL without repeating its secret', () => {
+    expect(() => loadConfig({ S3_URL: 'https://AK:top-secret@s3.example.com/' })).toThrow(
+      /^Invalid configuration: S3_URL must name the bucket/,
+    );
+    const message = (() => {
+      try {
+        loadConfig({ S3_URL: 'ftp://AK:top-secret@s3.example.com/b' });
+        return 'accepted';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(message).toBe('Invalid configuration: S3_URL must start with https:// or http://');
+  });
+
   it.each([
     [{ PORT: 'abc' }, /^Invalid configuration: PORT .*\(got 'abc'\)$/],
     [{ PORT: '70000' }, /^Invalid configuration: PORT /],

@@ -8,7 +8,7 @@
  * Prints acknowledged, lost (goal 0) and duplicated (goal 0).
  */
 
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { APPEAL_SLOTS, APPEAL_TOKEN_HEADER, generateRequestId } from '@hcp/contract';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -258,9 +258,14 @@ describe('crash safety', () => {
         'select stored_name as "storedName" from appeal_files where appeal_id = $1 and slot = $2',
         [link.appealId, slot],
       );
-      const file = path.join(engine.env.DATA_DIR as string, 'uploads', rows[0]?.storedName ?? 'missing');
+      // The content from the database file store: complete, and the acknowledged upload's.
+      const chunks = await q<{ data: Uint8Array }>(
+        'select c.data from stored_file_chunks c join stored_files f on f.key = c.key where f.key = $1 and f.complete order by c.seq',
+        [rows[0]?.storedName ?? 'missing'],
+      );
+      const content = Buffer.concat(chunks.map((c) => Buffer.from(c.data))).toString('utf8');
       if (rows.length !== 1) problems.push(`appeal slot ${slot}: ${rows.length} files recorded`);
-      else if (!existsSync(file) || !readFileSync(file, 'utf8').includes(marker)) {
+      else if (!content.includes(marker)) {
         problems.push(`appeal slot ${slot}: the recorded file is not the last acknowledged upload`);
       }
     }

@@ -135,15 +135,7 @@ describe('Kubernetes manifests', () => {
     const files = readdirSync(dir).filter((f) => f !== 'kustomization.yaml');
     expect([...(kustomization.resources as string[])].sort()).toEqual(files.sort());
     expect(docs.map((d) => d.kind).sort()).toEqual(
-      [
-        'ConfigMap',
-        'Deployment',
-        'HorizontalPodAutoscaler',
-        'Job',
-        'PersistentVolumeClaim',
-        'PodDisruptionBudget',
-        'Service',
-      ].sort(),
+      ['ConfigMap', 'Deployment', 'HorizontalPodAutoscaler', 'Job', 'PodDisruptionBudget', 'Service'].sort(),
     );
   });
 
@@ -174,7 +166,7 @@ describe('Kubernetes manifests', () => {
     expect((container.volumeMounts as Doc[]).map((m) => m.mountPath).sort()).toEqual([configMap.data.DATA_DIR, '/tmp'].sort());
   });
 
-  it('points the Service, autoscaler, disruption budget and volume at the Deployment and its pods', () => {
+  it('points the Service, autoscaler and disruption budget at the Deployment and its pods, with no shared volume', () => {
     const labels = deployment.spec.template.metadata.labels as Record<string, string>;
     expect(deployment.spec.selector.matchLabels).toEqual(labels);
     const [service] = byKind('Service') as [Doc];
@@ -185,10 +177,9 @@ describe('Kubernetes manifests', () => {
     expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
     const [pdb] = byKind('PodDisruptionBudget') as [Doc];
     expect(pdb.spec.selector.matchLabels).toEqual(labels);
-    const [claim] = byKind('PersistentVolumeClaim') as [Doc];
-    expect(claim.spec.accessModes).toEqual(['ReadWriteMany']);
-    const volume = (deployment.spec.template.spec.volumes as Doc[]).find((v) => v.persistentVolumeClaim);
-    expect(volume?.persistentVolumeClaim.claimName).toBe(claim.metadata.name);
+    // Pods share nothing on disk (attachments are in the database or S3): no shared volume to provision.
+    expect(byKind('PersistentVolumeClaim')).toEqual([]);
+    expect((deployment.spec.template.spec.volumes as Doc[]).every((v) => v.emptyDir)).toBe(true);
     expect(job.spec.template.spec.containers[0].command).toEqual(['node', '--import', 'tsx', MIGRATE]);
   });
 });

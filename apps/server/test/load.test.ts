@@ -12,13 +12,12 @@
  * `LOAD_RATE=300 npm run test:load` is the target on a machine that gives the server its own cores.
  */
 import { generateRequestId } from '@hcp/contract';
-import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort, Server, signInOver } from './support/child-server.ts';
+import { createScratchDatabase, REDIS_URL } from './support/services.ts';
 
 const RATE = Number(process.env.LOAD_RATE ?? 100);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const enabled = Boolean(process.env.LOAD_TEST) && Boolean(inject('databaseUrl'));
 
 interface Session {
@@ -164,29 +163,19 @@ async function drive(bases: string[], sessions: Session[], context: Context) {
 }
 
 const servers: Server[] = [];
-let dropDatabase: (() => Promise<void>) | null = null;
+let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | null = null;
 afterAll(async () => {
   for (const server of servers) await server.stop();
-  await dropDatabase?.();
+  await scratch?.drop();
 });
 
 describe.skipIf(!enabled)('load', () => {
   it(`answers ${RATE} mixed requests a second for ${SECONDS} s without an error, on one instance and on two`, async () => {
     const databaseUrl = inject('databaseUrl');
-    const name = `hcp_load_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`create database "${name}"`);
-    await admin.end();
-    dropDatabase = async () => {
-      const dropper = new pg.Client({ connectionString: databaseUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists "${name}" with (force)`);
-      await dropper.end();
-    };
-    const url = new URL(databaseUrl);
-    url.pathname = `/${name}`;
-    const common = { DATABASE_URL: url.toString(), DATA_DIR: `/tmp/${name}`, IDEMPOTENCY_ABANDON_SECONDS: '60' };
+    scratch = await createScratchDatabase(databaseUrl, 'hcp_load');
+    const name = scratch.name;
+    const url = scratch.url;
+    const common = { DATABASE_URL: url, DATA_DIR: `/tmp/${name}`, IDEMPOTENCY_ABANDON_SECONDS: '60' };
 
     const a = new Server(await freePort(), common);
     servers.push(a);

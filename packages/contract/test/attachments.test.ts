@@ -5,6 +5,7 @@ import {
   APPEAL_FILE_WRONG_TYPE,
   appealSubmitProblems,
   attachmentProblem,
+  attachmentSniffer,
   sniffAttachmentType,
 } from '../src/index.ts';
 
@@ -63,5 +64,49 @@ describe('appeal attachments', () => {
       uploadedAt: '',
     };
     expect(appealSubmitProblems({ draft: complete, files: [notes], clinicalNotesRequired: true })).toEqual([]);
+  });
+});
+
+describe('attachment sniffing over a stream', () => {
+  const docx = bytes([0x50, 0x4b, 0x03, 0x04], 'x'.repeat(40), '[Content_Types].xml', 'y'.repeat(300), 'word/document.xml', 'z');
+  const samples = [
+    bytes('%PDF-1.7\n', 'x'.repeat(100)),
+    bytes([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 1, 2]),
+    bytes([0xff, 0xd8, 0xff, 0xe0]),
+    bytes([0x49, 0x49, 0x2a, 0x00, 8]),
+    docx,
+    bytes([0x50, 0x4b, 0x03, 0x04], 'plain zip without a document'),
+    bytes('MZ', 'executable'),
+    bytes('%PD'),
+    bytes(),
+  ];
+  const stream = (content: Uint8Array, size: number) => {
+    const sniffer = attachmentSniffer();
+    let refusedAt: number | null = null;
+    for (let i = 0; i < content.length; i += size) {
+      if (!sniffer.push(content.subarray(i, i + size)) && refusedAt === null) refusedAt = i;
+    }
+    return { type: sniffer.end(), refusedAt };
+  };
+
+  it('decides as the whole-file check does, however the content is split', () => {
+    for (const sample of samples) {
+      for (const size of [1, 2, 3, 5, 7, 8, 64, 10_000]) {
+        expect(stream(sample, size).type, `${sample.length} bytes in pieces of ${size}`).toBe(sniffAttachmentType(sample));
+      }
+    }
+  });
+
+  it('refuses a wrong type at its first bytes, before the rest arrives', () => {
+    const executable = bytes('MZ', 'x'.repeat(10_000));
+    expect(stream(executable, 1024)).toEqual({ type: null, refusedAt: 0 });
+  });
+
+  it('finds word/ even when it is split across two pieces', () => {
+    const at = [...docx].findIndex((_, i) => docx[i] === 0x77 && docx[i + 1] === 0x6f && docx[i + 2] === 0x72);
+    const sniffer = attachmentSniffer();
+    sniffer.push(docx.subarray(0, at + 2));
+    sniffer.push(docx.subarray(at + 2));
+    expect(sniffer.end()).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
   });
 });

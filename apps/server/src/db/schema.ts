@@ -7,6 +7,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  customType,
   date,
   index,
   integer,
@@ -832,3 +833,38 @@ export const jobLeases = pgTable('job_leases', {
   holder: text('holder').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
+
+/** Binary content; node-postgres answers a Buffer, PGlite a Uint8Array: both become a Buffer here. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength)),
+});
+
+/**
+ * Attachments kept in the database (the default file store, lib/file-store): one row per stored object, its
+ * content in chunks so neither side ever holds a whole file. `complete` turns true after the last chunk; an
+ * object that never completes (a crash mid-upload) is swept by housekeeping like any unreferenced one.
+ */
+export const storedFiles = pgTable(
+  'stored_files',
+  {
+    key: text('key').primaryKey(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+    chunks: integer('chunks').notNull().default(0),
+    complete: boolean('complete').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('stored_files_created_idx').on(t.createdAt)],
+);
+
+export const storedFileChunks = pgTable(
+  'stored_file_chunks',
+  {
+    key: text('key')
+      .notNull()
+      .references(() => storedFiles.key, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.seq] })],
+);

@@ -32,19 +32,18 @@ export function scheduleEvery(app: FastifyInstance, name: string, seconds: numbe
 export const leaseSecondsOf = (intervalSeconds: number) => Math.max(30, Math.floor(intervalSeconds * 0.9));
 
 export interface Housekeeping {
-  /** One round: this instance's own files always; the database's rows when it takes the cluster's lease. */
+  /** One round: the purges run when this instance takes the cluster's lease for it. */
   runOnce(now?: Date): Promise<{ cluster: boolean }>;
 }
 
 /**
- * Housekeeping once per cluster (issue 24): rows in the shared database are purged by whichever instance takes the
- * round's lease; what lives on this instance's disk (`local`) is swept by each instance.
+ * Housekeeping once per cluster (issue 24): the shared database's rows and the shared file store's orphans are
+ * purged by whichever instance takes the round's lease.
  */
 export function createHousekeeping(
   app: FastifyInstance,
   options: {
     cluster: Record<string, Purge>;
-    local: Record<string, Purge>;
     intervalSeconds: number;
     takeLease: (seconds: number) => Promise<boolean>;
   },
@@ -59,7 +58,6 @@ export function createHousekeeping(
     }
   };
   const runOnce = async (now = new Date()) => {
-    await runAll(options.local, now);
     const cluster = await options.takeLease(leaseSecondsOf(options.intervalSeconds)).catch((error: unknown) => {
       app.log.error({ err: error }, 'housekeeping: could not take the lease');
       return false;

@@ -3,24 +3,31 @@
  * pharmacy's systems through the expiring link its appeal message carried (lib/file-links.ts). A tampered link or
  * an unknown file is 404, an expired one 410; each read is audited like the prescriber's own downloads.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import type { FileLinks } from '../../lib/file-links.ts';
+import type { AppealAttachments, OutgoingFile } from './attachments.ts';
 import * as repo from './repository.ts';
 
-export function createLinkedAppealFiles(deps: { db: Database; uploadDir: string; links: FileLinks }) {
+export function createLinkedAppealFiles(deps: {
+  db: Database;
+  attachments: Pick<AppealAttachments, 'contentOf'>;
+  links: FileLinks;
+}) {
   return {
-    async read(fileId: string, link: { expires: number; signature: string }, ctx: { requestId: string; ip: string | null }) {
+    async read(
+      fileId: string,
+      link: { expires: number; signature: string },
+      ctx: { requestId: string; ip: string | null },
+    ): Promise<OutgoingFile> {
       const check = deps.links.check(fileId, link.expires, link.signature, new Date());
       if (check === 'invalid') throw notFound('Attachment');
       if (check === 'expired')
         throw new AppError('GONE', 'This attachment link has expired. Ask for the appeal to be sent again.');
       const file = await repo.submittedFile(deps.db, fileId);
-      const content = file ? await readFile(path.join(deps.uploadDir, file.storedName)).catch(() => null) : null;
-      if (!file || !content) throw notFound('Attachment');
+      if (!file) throw notFound('Attachment');
+      const outgoing = await deps.attachments.contentOf(file);
       await writeAudit(deps.db, {
         actorUserId: null,
         action: 'appeal.file.read',
@@ -30,7 +37,7 @@ export function createLinkedAppealFiles(deps: { db: Database; uploadDir: string;
         ip: ctx.ip,
         details: { slot: file.slot, via: 'pharmacy-link' },
       });
-      return { name: file.originalName, contentType: file.contentType, content };
+      return outgoing;
     },
   };
 }

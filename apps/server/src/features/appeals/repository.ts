@@ -121,7 +121,12 @@ export async function putFile(
 
 export async function fileInSlot(db: Executor, appealId: string, slot: string) {
   const [row] = await db
-    .select({ originalName: appealFiles.originalName, storedName: appealFiles.storedName, contentType: appealFiles.contentType })
+    .select({
+      originalName: appealFiles.originalName,
+      storedName: appealFiles.storedName,
+      contentType: appealFiles.contentType,
+      sizeBytes: appealFiles.sizeBytes,
+    })
     .from(appealFiles)
     .where(and(eq(appealFiles.appealId, appealId), eq(appealFiles.slot, slot)));
   return row ?? null;
@@ -172,6 +177,7 @@ export async function submittedFile(db: Executor, fileId: string) {
       originalName: appealFiles.originalName,
       storedName: appealFiles.storedName,
       contentType: appealFiles.contentType,
+      sizeBytes: appealFiles.sizeBytes,
     })
     .from(appealFiles)
     .innerJoin(appeals, eq(appeals.id, appealFiles.appealId))

@@ -6,7 +6,6 @@ import {
   APPEAL_SLOTS,
   APPEAL_TOKEN_HEADER,
   APPEAL_TOTAL_MAX_BYTES,
-  type AppealSlot,
   appealAuthRequestSchema,
   appealAuthResponseSchema,
   appealDraftSchema,
@@ -19,17 +18,19 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
 import { signedInContext } from '../../lib/route-helpers.ts';
+import type { IncomingFile, OutgoingFile } from './attachments.ts';
 import type { LinkedAppealFiles } from './linked-files.ts';
-import type { AppealsService, IncomingFile } from './service.ts';
+import type { AppealsService } from './service.ts';
 
 /** A file name as an RFC 5987 value (encodeURIComponent leaves ' ( ) * as they are, which that syntax does not allow). */
 const rfc5987 = (name: string) =>
   encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** Always a download with our sniffed type, never rendered inline by the browser on our origin. */
-const sendDownload = (reply: FastifyReply, file: { name: string; contentType: string; content: Buffer }) =>
+const sendDownload = (reply: FastifyReply, file: OutgoingFile) =>
   reply
     .type(file.contentType)
+    .header('content-length', String(file.sizeBytes))
     .header('content-disposition', `attachment; filename*=UTF-8''${rfc5987(file.name)}`)
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'no-store')
@@ -123,15 +124,13 @@ export const appealsRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the files as multipart/form-data.');
-      const files: IncomingFile[] = [];
-      for await (const part of request.files()) {
-        if (!(APPEAL_SLOTS as readonly string[]).includes(part.fieldname)) {
-          throw new AppError('VALIDATION_FAILED', `Unknown attachment slot '${part.fieldname}'.`);
+      // Each part streams into storage as it arrives (the service checks it on the way).
+      async function* files(): AsyncIterable<IncomingFile> {
+        for await (const part of request.files()) {
+          yield { field: part.fieldname, filename: part.filename, content: part.file, truncated: () => part.file.truncated };
         }
-        const buffer = await part.toBuffer();
-        files.push({ slot: part.fieldname as AppealSlot, filename: part.filename, buffer, truncated: part.file.truncated });
       }
-      return service.upload(tokenOf(request.headers), request.params.id, files, ctxOf(request));
+      return service.upload(tokenOf(request.headers), request.params.id, files(), ctxOf(request));
     },
   );
 
