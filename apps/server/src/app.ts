@@ -62,6 +62,7 @@ import { createHousekeeping, type Housekeeping, scheduleEvery } from './lib/hous
 import { takeLease } from './lib/leases.ts';
 import { ITEMS_CHANNEL } from './lib/live.ts';
 import { createMailer, devMailTransport, type MailTransport, smtpMailTransport } from './lib/mailer.ts';
+import { createReadRouting } from './lib/read-routing.ts';
 import { resolveSigningKey } from './lib/signing-key.ts';
 import { createSystemTokens } from './lib/system-tokens.ts';
 import { registerAuthGuard } from './plugins/auth.ts';
@@ -134,6 +135,20 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const signingKey = await resolveSigningKey(config);
   const signer = createTokenSigner(signingKey, config.accessTokenTtlSeconds);
   const denyList = redis ? redisDenyList(redis) : databaseDenyList(db);
+  const reads = createReadRouting({
+    primary: db,
+    replica: deps.database.replica ?? null,
+    redis,
+    onReplicaError: (error) => app.log.warn({ err: error }, 'read replica failed; the list was read from the primary'),
+  });
+  if (reads.replica) {
+    // Before the answer leaves: the user's next list read may come at once, to any instance.
+    app.addHook('onSend', async (request, reply) => {
+      if (request.auth && request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
+        await reads.noteWrite(request.auth.userId);
+      }
+    });
+  }
   const mailTransport = deps.mailTransport ?? defaultMailTransport(config, app);
   const mailer = createMailer(db, mailTransport, app.log);
   registerAuthGuard(app, { signer, denyList });
@@ -179,11 +194,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(usersRoutes, { service: createUsersService({ db }) });
   await app.register(actionNeededRoutes, {
     db,
-    service: createActionNeededService({ db, now, undoWindowSeconds: config.undoWindowSeconds }),
+    service: createActionNeededService({ db, reads, now, undoWindowSeconds: config.undoWindowSeconds }),
   });
-  await app.register(rxListRoutes, { db, now });
-  await app.register(patientsRoutes, { service: createPatientsService({ db, now }) });
-  await app.register(newCommentsRoutes, { service: createNewCommentsService({ db, now }) });
+  await app.register(rxListRoutes, { reads, now });
+  await app.register(patientsRoutes, { service: createPatientsService({ db, reads, now }) });
+  await app.register(newCommentsRoutes, { service: createNewCommentsService({ db, reads, now }) });
   await app.register(manageCommsRoutes, { service: createManageCommsService({ db }) });
   await app.register(addressesRoutes, { db });
   await app.register(brandsRoutes, { db });

@@ -20,6 +20,10 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, { message: 'must start with postgres:// or postgresql://' })
     .optional(),
+  DATABASE_READ_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { message: 'must start with postgres:// or postgresql://' })
+    .optional(),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, { message: 'must start with redis:// or rediss://' })
@@ -70,6 +74,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** A read replica of DATABASE_URL for list reads (lib/read-routing.ts). */
+  databaseReadUrl: string | undefined;
   redisUrl: string | undefined;
   seedDemo: boolean;
   seedSize: 'small' | 'large';
@@ -130,6 +136,11 @@ function faxGatewayOf(url: string | undefined, key: string | undefined) {
   return { url, key };
 }
 
+function readReplicaOf(primary: string | undefined, replica: string | undefined) {
+  if (replica && !primary) throw new ConfigError('Invalid configuration: DATABASE_READ_URL needs DATABASE_URL (a replica of it)');
+  return replica;
+}
+
 function fileStoreOf(url: string | undefined): FileStoreConfig {
   if (!url) return { kind: 'database' };
   const location = parseS3Url(url);
@@ -155,6 +166,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseReadUrl: readReplicaOf(e.DATABASE_URL, e.DATABASE_READ_URL),
     redisUrl: e.REDIS_URL,
     seedDemo: e.SEED_DEMO,
     seedSize: e.SEED_SIZE,

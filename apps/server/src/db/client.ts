@@ -34,6 +34,8 @@ export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.u
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /** A read replica for list reads (DATABASE_READ_URL; lib/read-routing.ts); absent, everything reads the primary. */
+  replica?: Database;
   /** Statements run through Drizzle so far (tests assert how many one request costs). */
   stats: { queries: number };
   /** PostgreSQL only: the pool's connections, for /metrics. */
@@ -193,10 +195,26 @@ export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): Database
   return handle;
 }
 
-export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<DatabaseHandle> {
+/** The primary's handle with a replica's database for list reads; closing it closes both. */
+export function withReplica(primary: DatabaseHandle, replica: DatabaseHandle): DatabaseHandle {
+  return {
+    ...primary,
+    replica: replica.db,
+    close: async () => {
+      await Promise.all([primary.close(), replica.close()]);
+    },
+  };
+}
+
+export async function openDatabase(options: {
+  databaseUrl?: string | undefined;
+  databaseReadUrl?: string | undefined;
+  dataDir: string;
+}): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    return wrapPool(pool);
+    const primary = wrapPool(new pg.Pool({ connectionString: options.databaseUrl, max: 10 }));
+    if (!options.databaseReadUrl) return primary;
+    return withReplica(primary, wrapPool(new pg.Pool({ connectionString: options.databaseReadUrl, max: 10 })));
   }
   const dir = path.join(options.dataDir, 'pglite');
   await ensureWritableDir(dir);

@@ -3,7 +3,6 @@ import { ACTION_NEEDED_QUERY_TYPES, type ActionNeededQueryType } from '@hcp/cont
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectJsonText } from '../../db/client.ts';
 import { drugAlternatives, mdOffices, mdStaff, patients, prescriptionEvents, prescriptions, users } from '../../db/schema.ts';
-import { auditCteSql } from '../../lib/audit.ts';
 import { patientScopeSql } from '../../lib/office-scope.ts';
 import {
   alternativeMedsJsonSql,
@@ -29,27 +28,18 @@ export interface ListInput {
   actionType: ActionNeededQueryType;
   filterBy: string | undefined;
   todayIso: string;
-  requestId: string;
-  ip: string | null;
 }
 
 /**
  * The whole nested answer `{"doctors":[…]}` as JSON text, built by PostgreSQL in one statement that also
- * writes the audit row of this read (a data-modifying CTE). Doctors and patients by name; a patient's
- * prescriptions oldest first (longest waiting on top).
+ * writes the audit row of this read (`audit`, a data-modifying CTE where the statement runs on the primary; see
+ * lib/read-routing.ts). Doctors and patients by name; a patient's prescriptions oldest first (longest waiting on top).
  */
-export async function actionNeededJson(db: Executor, input: ListInput): Promise<string> {
+export async function actionNeededJson(db: Executor, input: ListInput, audit: SQL): Promise<string> {
   return selectJsonText(
     db,
     sql`
-    with ${auditCteSql({
-      actorUserId: input.userId,
-      action: 'action-needed.read',
-      entityType: 'action-needed',
-      requestId: input.requestId,
-      ip: input.ip,
-      details: { actionType: input.actionType, filterBy: input.filterBy ?? null },
-    })},
+    with ${audit},
     base as (${scopedPrescriptionsSql(input.userId, input.todayIso, { prescriber: input.filterBy })}),
     rxs as (
       select p.prescriber_id, p.patient_id,

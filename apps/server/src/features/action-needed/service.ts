@@ -4,7 +4,9 @@
  */
 import type { ActionNeededQueryType } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
+import { entryOf } from '../../lib/audit.ts';
 import { todayIsoOf } from '../../lib/clock.ts';
+import type { ReadRouting } from '../../lib/read-routing.ts';
 import { type ActionContext, createAct } from './act.ts';
 import { alternativeMedActions } from './alternative-med.ts';
 import { bulkActions } from './bulk.ts';
@@ -18,20 +20,28 @@ import { undoActions } from './undo.ts';
 
 export { type ActionContext, PRESCRIPTION_NOT_FOUND } from './act.ts';
 
-export function createActionNeededService(deps: { db: Database; now: () => Date; undoWindowSeconds: number }) {
+export function createActionNeededService(deps: {
+  db: Database;
+  reads: ReadRouting;
+  now: () => Date;
+  undoWindowSeconds: number;
+}) {
   const { db, undoWindowSeconds } = deps;
   const todayIso = () => todayIsoOf(deps.now);
   const act = createAct({ db, todayIso, undoWindowSeconds });
 
   function listJson(ctx: ActionContext, query: { actionType: ActionNeededQueryType; filterBy?: string | undefined }) {
-    return repo.actionNeededJson(db, {
-      userId: ctx.userId,
+    const entry = entryOf(ctx, 'action-needed.read', 'action-needed', null, {
       actionType: query.actionType,
-      filterBy: query.filterBy,
-      todayIso: todayIso(),
-      requestId: ctx.requestId,
-      ip: ctx.ip,
+      filterBy: query.filterBy ?? null,
     });
+    return deps.reads.auditedList(ctx.userId, entry, (source, audit) =>
+      repo.actionNeededJson(
+        source,
+        { userId: ctx.userId, actionType: query.actionType, filterBy: query.filterBy, todayIso: todayIso() },
+        audit,
+      ),
+    );
   }
 
   const refills = refillActions(act, todayIso);

@@ -1,5 +1,5 @@
 /** SQL of New Comments: unread comments per doctor and patient, the thread, replies and read marks. */
-import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectJsonText } from '../../db/client.ts';
 import { commentMentions, comments, patients, users } from '../../db/schema.ts';
 import { patientScopeSql } from '../../lib/office-scope.ts';
@@ -8,11 +8,13 @@ import { patientScopeSql } from '../../lib/office-scope.ts';
  * `{doctors, total}` as JSON text in one statement: the unread mentions of the user's offices, per patient
  * (count and newest), each patient under the prescriber of their latest prescription.
  */
-export async function newCommentsJson(db: Executor, userId: string, filterBy: string | undefined): Promise<string> {
+/** `audit` is the read's audit CTE (lib/read-routing.ts). */
+export async function newCommentsJson(db: Executor, userId: string, filterBy: string | undefined, audit: SQL): Promise<string> {
   return selectJsonText(
     db,
     sql`
-    with unread as (
+    with ${audit},
+    unread as (
       select c.patient_id, c.created_at
       from comment_mentions m join comments c on c.id = m.comment_id
       where m.md_office_id in (${patientScopeSql(userId)}) and m.read_at is null

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.ts';
 import { auditingRefusals, entryOf, writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { assertMayAct, findPatientInScope } from '../../lib/office-scope.ts';
+import type { ReadRouting } from '../../lib/read-routing.ts';
 import type { SignedInContext } from '../../lib/route-helpers.ts';
 import * as repo from './repository.ts';
 
@@ -11,16 +12,16 @@ export type CommentsContext = SignedInContext;
 
 const PATIENT_NOT_FOUND = 'Patient not found.';
 
-export function createNewCommentsService(deps: { db: Database; now: () => Date }) {
+export function createNewCommentsService(deps: { db: Database; reads: ReadRouting; now: () => Date }) {
   const { db } = deps;
   const audit = (ctx: CommentsContext, action: string, entityType: string, entityId: string | null, details = {}) =>
     writeAudit(db, entryOf(ctx, action, entityType, entityId, details));
 
   return {
     async doctorList(ctx: CommentsContext, filterBy: string | undefined): Promise<string> {
-      const json = await repo.newCommentsJson(db, ctx.userId, filterBy);
-      await audit(ctx, 'comments.list', 'comment', null);
-      return json;
+      return deps.reads.auditedList(ctx.userId, entryOf(ctx, 'comments.list', 'comment', null), (source, audit) =>
+        repo.newCommentsJson(source, ctx.userId, filterBy, audit),
+      );
     },
 
     async thread(ctx: CommentsContext, patientId: string, offset: number, limit: number): Promise<CommentThread> {

@@ -2,7 +2,6 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectJsonText } from '../../db/client.ts';
 import { mdOffices, mdStaff, patients, prescriptions } from '../../db/schema.ts';
-import { auditCteSql } from '../../lib/audit.ts';
 import { patientScopeSql } from '../../lib/office-scope.ts';
 import { needsActionSql, refillDueSql } from '../../lib/prescription-sql.ts';
 import { likeEscape } from '../../lib/sql-like.ts';
@@ -54,21 +53,14 @@ export async function searchPatientsJson(
     offset: number;
     limit: number;
     todayIso: string;
-    requestId: string;
-    ip: string | null;
   },
+  /** The read's audit CTE (lib/read-routing.ts). */
+  audit: SQL,
 ): Promise<string> {
   return selectJsonText(
     db,
     sql`
-    with ${auditCteSql({
-      actorUserId: input.userId,
-      action: 'patients.search',
-      entityType: 'patient',
-      requestId: input.requestId,
-      ip: input.ip,
-      details: { offset: input.offset, limit: input.limit },
-    })},
+    with ${audit},
     matches as (
       select pt.id, pt.first_name, pt.last_name, pt.dob, pt.phone_numbers, o.name as practice_name, ${rankSql(input.terms)} as rank
       from patients pt join md_offices o on o.id = pt.md_office_id

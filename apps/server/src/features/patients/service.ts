@@ -7,29 +7,30 @@ import {
   parsePatientSearchText,
 } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { entryOf, writeAudit } from '../../lib/audit.ts';
 import { todayIsoOf } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { ReadRouting } from '../../lib/read-routing.ts';
 import type { SignedInContext } from '../../lib/route-helpers.ts';
 import * as repo from './repository.ts';
 
 export type PatientsContext = SignedInContext;
 
-export function createPatientsService(deps: { db: Database; now: () => Date }) {
+export function createPatientsService(deps: { db: Database; reads: ReadRouting; now: () => Date }) {
   const { db } = deps;
   const todayIso = () => todayIsoOf(deps.now);
 
   return {
     searchJson(ctx: PatientsContext, query: PatientSearchQuery): Promise<string> {
-      return repo.searchPatientsJson(db, {
+      const entry = entryOf(ctx, 'patients.search', 'patient', null, { offset: query.offset, limit: query.limit });
+      const input = {
         userId: ctx.userId,
         terms: parsePatientSearchText(query.searchText, deps.now().getFullYear()),
         offset: query.offset,
         limit: query.limit,
         todayIso: todayIso(),
-        requestId: ctx.requestId,
-        ip: ctx.ip,
-      });
+      };
+      return deps.reads.auditedList(ctx.userId, entry, (source, audit) => repo.searchPatientsJson(source, input, audit));
     },
 
     async detail(ctx: PatientsContext, patientId: string): Promise<PatientDetail> {

@@ -2,7 +2,6 @@
 import { RX_LIST_MAX_ROWS, type RxListFilter } from '@hcp/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectJsonText } from '../../db/client.ts';
-import { auditCteSql } from '../../lib/audit.ts';
 import { patientScopeSql } from '../../lib/office-scope.ts';
 
 /** Days a prescriber counts as new (filter newMDs) and the quiet period before a win-back (winBackMDs). */
@@ -33,21 +32,14 @@ export async function rxListJson(
     endIso: string;
     filter: RxListFilter;
     todayIso: string;
-    requestId: string;
-    ip: string | null;
   },
+  /** The read's audit CTE (lib/read-routing.ts). */
+  audit: SQL,
 ): Promise<string> {
   return selectJsonText(
     db,
     sql`
-    with ${auditCteSql({
-      actorUserId: input.userId,
-      action: 'rx-list.read',
-      entityType: 'rx-list',
-      requestId: input.requestId,
-      ip: input.ip,
-      details: { start: input.startIso, end: input.endIso, filter: input.filter },
-    })},
+    with ${audit},
     picked as (
       select p.*, d.first_name as d_first, d.last_name as d_last, d.phone as d_phone, d.created_at as d_created,
              d.specialty as d_specialty, o.name as office_name, pt.first_name as pt_first, pt.last_name as pt_last, pt.dob as pt_dob

@@ -2,12 +2,13 @@
 import { type RxListItem, rxListQuerySchema, rxListResponseSchema } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Database } from '../../db/client.ts';
+import { entryOf } from '../../lib/audit.ts';
 import { todayIsoOf } from '../../lib/clock.ts';
+import type { ReadRouting } from '../../lib/read-routing.ts';
 import { sendJsonText, signedInContext } from '../../lib/route-helpers.ts';
 import { rxListJson } from './repository.ts';
 
-export const rxListRoutes: FastifyPluginAsyncZod<{ db: Database; now: () => Date }> = async (app, { db, now }) => {
+export const rxListRoutes: FastifyPluginAsyncZod<{ reads: ReadRouting; now: () => Date }> = async (app, { reads, now }) => {
   app.get(
     '/api/mdo/v1/users/:userId/rx-list',
     {
@@ -21,15 +22,19 @@ export const rxListRoutes: FastifyPluginAsyncZod<{ db: Database; now: () => Date
     },
     async (request, reply) => {
       const { userId, requestId, ip } = signedInContext(request, request.params.userId);
-      const json = await rxListJson(db, {
-        userId,
-        startIso: request.query.startdate,
-        endIso: request.query.enddate,
-        filter: request.query.selectedFilter,
-        todayIso: todayIsoOf(now),
-        requestId,
-        ip,
+      const { startdate, enddate, selectedFilter } = request.query;
+      const entry = entryOf({ userId, requestId, ip }, 'rx-list.read', 'rx-list', null, {
+        start: startdate,
+        end: enddate,
+        filter: selectedFilter,
       });
+      const json = await reads.auditedList(userId, entry, (source, audit) =>
+        rxListJson(
+          source,
+          { userId, startIso: startdate, endIso: enddate, filter: selectedFilter, todayIso: todayIsoOf(now) },
+          audit,
+        ),
+      );
       return sendJsonText<RxListItem[]>(reply, json);
     },
   );
