@@ -101,7 +101,10 @@ export interface AppDeps {
 export const REQUEST_ID_HEADER = 'x-request-id';
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  // Loaded only when asked for: without an endpoint no OpenTelemetry code runs (plugins/tracing.ts).
+  const tracing = config.tracing ? (await import('./plugins/tracing.ts')).createTracing(config.tracing) : null;
   const app = Fastify({
+    ...(tracing ? { serverFactory: tracing.serverFactory } : {}),
     logger: deps.logStream ? { ...loggerOptions(config), stream: deps.logStream } : loggerOptions(config),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
@@ -115,6 +118,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     routerOptions: { maxParamLength: 4096 },
   }).withTypeProvider<ZodTypeProvider>();
 
+  tracing?.register(app, deps.database);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {

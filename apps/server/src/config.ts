@@ -5,6 +5,7 @@ import { DIGEST_INTERVAL_MINUTES, isProduction, UNDO_WINDOW_SECONDS, WEBHOOK_RET
 import { z } from 'zod';
 import type { FileStoreConfig } from './lib/file-store/index.ts';
 import { parseS3Url } from './lib/file-store/s3.ts';
+import { parseOtlpHeaders } from './lib/otlp-headers.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -62,6 +63,9 @@ const envSchema = z.object({
   FAX_GATEWAY_KEY: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
   UNDO_WINDOW_SECONDS: z.coerce.number().int().min(0).max(300).default(UNDO_WINDOW_SECONDS),
   METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url({ message: 'must be a URL such as http://otel-collector:4318' }).optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: z.string().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('hcp-portal'),
   /** Read by fileStoreOf (its errors never repeat the value: it carries a secret). */
   S3_URL: z.string().optional(),
 });
@@ -122,6 +126,8 @@ export interface Config {
   undoWindowSeconds: number;
   /** /metrics (Prometheus) answers a scraper sending this bearer token; unset, there are no metrics. */
   metricsToken: string | undefined;
+  /** OpenTelemetry traces by OTLP/HTTP; unset, tracing is not loaded at all. */
+  tracing: { endpoint: string; serviceName: string; headers: Record<string, string> } | undefined;
   /** Where attachments live: the database by default, S3-compatible storage when S3_URL is set. */
   fileStore: FileStoreConfig;
 }
@@ -200,5 +206,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     undoWindowSeconds: e.UNDO_WINDOW_SECONDS,
     metricsToken: e.METRICS_TOKEN,
     fileStore: fileStoreOf(e.S3_URL),
+    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? {
+          endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+          serviceName: e.OTEL_SERVICE_NAME,
+          headers: parseOtlpHeaders(e.OTEL_EXPORTER_OTLP_HEADERS),
+        }
+      : undefined,
   };
 }

@@ -42,6 +42,8 @@ export interface DatabaseHandle {
   poolStats?: () => { total: number; idle: number; waiting: number };
   /** PostgreSQL only: told each query's time in seconds once set (by /metrics). */
   onQuery?: ((seconds: number) => void) | undefined;
+  /** PostgreSQL only: asked at each query's start (by tracing) for what to call at its end. */
+  traceQuery?: ((query: unknown) => ((failed: boolean) => void) | undefined) | undefined;
   migrate(): Promise<void>;
   ping(): Promise<void>;
   /**
@@ -177,33 +179,47 @@ export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): Database
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       const observe = handle.onQuery;
-      if (!observe) return query(...args);
+      const traced = handle.traceQuery?.(args[0]);
+      if (!observe && !traced) return query(...args);
       const started = performance.now();
-      const done = () => observe((performance.now() - started) / 1000);
+      const done = (failed: boolean) => {
+        observe?.((performance.now() - started) / 1000);
+        traced?.(failed);
+      };
       const callback = args.at(-1);
       if (typeof callback === 'function') {
-        return query(...args.slice(0, -1), (...answer: unknown[]) => {
-          done();
-          return callback(...answer);
+        return query(...args.slice(0, -1), (error: unknown, ...answer: unknown[]) => {
+          done(Boolean(error));
+          return callback(error, ...answer);
         });
       }
       const result = query(...args);
-      if (result instanceof Promise) result.then(done, done);
+      if (result instanceof Promise) {
+        result.then(
+          () => done(false),
+          () => done(true),
+        );
+      }
       return result;
     };
   });
   return handle;
 }
 
-/** The primary's handle with a replica's database for list reads; closing it closes both. */
+/**
+ * The primary's handle, now with a replica's database for list reads; closing it closes both. The same object, not
+ * a copy: the pool's query wrapper reads `onQuery`/`traceQuery` from it.
+ */
 export function withReplica(primary: DatabaseHandle, replica: DatabaseHandle): DatabaseHandle {
-  return {
-    ...primary,
-    replica: replica.db,
-    close: async () => {
-      await Promise.all([primary.close(), replica.close()]);
-    },
+  const closePrimary = primary.close;
+  primary.replica = replica.db;
+  // The replica's statements are timed and traced by whatever the primary's handle is given.
+  Object.defineProperty(replica, 'onQuery', { get: () => primary.onQuery });
+  Object.defineProperty(replica, 'traceQuery', { get: () => primary.traceQuery });
+  primary.close = async () => {
+    await Promise.all([closePrimary(), replica.close()]);
   };
+  return primary;
 }
 
 export async function openDatabase(options: {
