@@ -9,7 +9,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { wrapPglite } from '../../apps/server/src/db/client.ts';
-import { load, report } from './measure.ts';
+import { interleavedRatio, load } from './measure.ts';
 
 export async function httpOverhead(seconds: number): Promise<void> {
   const client = new PGlite();
@@ -28,14 +28,15 @@ export async function httpOverhead(seconds: number): Promise<void> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/readyz`;
 
-  const baseline = await load(bareUrl, seconds);
-  const ours = await load(appUrl, seconds);
-  report(
+  const round = Math.max(1, Math.round(seconds / 2));
+  await interleavedRatio(
     'http-overhead',
-    'GET /readyz (Fastify stack)',
+    'GET /readyz req/s (Fastify stack)',
     'bare node:http + same query',
-    ours.requestsPerSecond / baseline.requestsPerSecond,
-    `${ours.requestsPerSecond.toFixed(0)} vs ${baseline.requestsPerSecond.toFixed(0)} req/s; p99 ${ours.p99Ms} vs ${baseline.p99Ms} ms`,
+    5,
+    async () => (await load(appUrl, round)).requestsPerSecond,
+    async () => (await load(bareUrl, round)).requestsPerSecond,
+    (a, b) => `${a.toFixed(0)} vs ${b.toFixed(0)} req/s`,
   );
   await app.close();
   bare.close();

@@ -40,8 +40,9 @@ export const quantile = (values: number[], q: number) => {
 
 /**
  * A ratio from interleaved rounds (A, B, A, B, ...) on this shared machine: each round measures the subject and
- * then the baseline back to back, so a busy moment weighs on both. Prints the median ratio with min and max, and
- * says so when the spread is wider than ±15 % of the median.
+ * then the baseline back to back, so a busy moment weighs on both. One round of each first warms both up (JIT,
+ * caches, connections) and is not counted. Prints the median ratio with min and max, and says so when the spread is
+ * wider than ±15 % of the median.
  */
 export async function interleavedRatio(
   name: string,
@@ -55,6 +56,8 @@ export async function interleavedRatio(
   const ratios: number[] = [];
   const subjects: number[] = [];
   const baselines: number[] = [];
+  await measureSubject();
+  await measureBaseline();
   for (let round = 0; round < rounds; round += 1) {
     const s = await measureSubject();
     const b = await measureBaseline();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError } from '../src/lib/errors.ts';
 import { INTERNAL_ERROR_MESSAGE } from '../src/plugins/errors.ts';
+import { helmetHeaders } from '../src/plugins/security.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 
 let t: TestApp;
@@ -158,6 +159,19 @@ describe('security headers', () => {
     expect(csp).not.toContain('unsafe-inline');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+  });
+
+  it('sends the same headers on refusals and unknown paths as on answers', async () => {
+    const ok = await t.app.inject({ method: 'GET', url: '/healthz' });
+    const names = Object.keys(helmetHeaders({})).filter((name) => name !== 'content-security-policy');
+    expect(names.length).toBeGreaterThan(8);
+    for (const url of ['/api/mdo/v1/users/x/rx-list', '/api/no-such-thing']) {
+      const refused = await t.app.inject({ method: 'GET', url });
+      expect(refused.statusCode).toBeGreaterThanOrEqual(400);
+      for (const name of [...names, 'content-security-policy'])
+        expect(refused.headers[name], `${url} ${name}`).toBe(ok.headers[name]);
+    }
   });
 });
 
