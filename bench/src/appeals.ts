@@ -1,22 +1,21 @@
 /**
  * Appeals on the large seed: signing in to an appeal (key hash lookup, audit row, token) and reading it back,
- * against the same server's /readyz; and attaching a 1 MB PDF (multipart parse, type by content, file write,
- * one transaction) against a bare node:http server that receives the same body and writes it to disk.
+ * against the same server's /readyz; and attaching a 1 MB PDF (multipart parse, type by content, streamed into the
+ * database file store in chunks, one transaction) against a bare node:http server that receives the same body and
+ * inserts it into the same database as one row. Interleaved rounds (measure.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { APPEAL_TOKEN_HEADER } from '@hcp/contract';
-import { isNull } from 'drizzle-orm';
+import { isNull, sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../../apps/server/src/db/client.ts';
 import { appeals } from '../../apps/server/src/db/schema.ts';
 import { demoAppealKey } from '../../apps/server/src/seed/generate.ts';
-import { report } from './measure.ts';
+import { interleavedRatio, quantile } from './measure.ts';
 
-const RUNS = 60;
+/** Requests per side in each interleaved round. */
+const RUNS = 20;
 
 async function timed(runs: number, call: () => Promise<Response>) {
   const times: number[] = [];
@@ -27,9 +26,7 @@ async function timed(runs: number, call: () => Promise<Response>) {
     await res.arrayBuffer();
     times.push(performance.now() - start);
   }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
-  return { p50: at(0.5), p95: at(0.95) };
+  return { p50: quantile(times, 0.5), p95: quantile(times, 0.95), times };
 }
 
 function multipart(field: string, filename: string, content: Buffer) {
@@ -49,47 +46,43 @@ export async function appealsBench(label: string, base: string, database: Databa
   const appeal = open[0];
   if (!appeal) throw new Error('appeals bench: the seed has no open appeal');
   const credentials = JSON.stringify({ npi: appeal.npi, key: demoAppealKey(appeal.id) });
-  const readyz = await timed(RUNS, () => fetch(`${base}/readyz`));
-
-  const auth = await timed(RUNS, () =>
+  const readyz = () => timed(RUNS, () => fetch(`${base}/readyz`));
+  const signIn = () =>
     fetch(`${base}/api/mdo/v1/appeal-auth`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: credentials,
-    }),
-  );
-  report(
-    `appeal-auth (${label})`,
-    'POST appeal-auth p95',
-    'GET /readyz p95 (one trivial query)',
-    auth.p95 / readyz.p95,
-    `p50 ${auth.p50.toFixed(1)} ms, p95 ${auth.p95.toFixed(1)} ms vs /readyz p95 ${readyz.p95.toFixed(1)} ms`,
-  );
-
-  const { token } = (await (
-    await fetch(`${base}/api/mdo/v1/appeal-auth`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: credentials,
-    })
-  ).json()) as { token: string };
+    });
+  const p95Ratio = async (name: string, subject: string, call: () => Promise<Response>) => {
+    const all: number[] = [];
+    await interleavedRatio(
+      `${name} (${label})`,
+      `${subject} p95`,
+      'GET /readyz p95 (one trivial query)',
+      5,
+      async () => {
+        const { p95, times } = await timed(RUNS, call);
+        all.push(...times);
+        return p95;
+      },
+      async () => (await readyz()).p95,
+      (ours, ready) => `p50 ${quantile(all, 0.5).toFixed(1)} ms, p95 ${ours.toFixed(1)} ms vs /readyz p95 ${ready.toFixed(1)} ms`,
+    );
+  };
+  await p95Ratio('appeal-auth', 'POST appeal-auth', signIn);
+  const { token } = (await (await signIn()).json()) as { token: string };
   const headers = { [APPEAL_TOKEN_HEADER]: token };
-  const read = await timed(RUNS, () => fetch(`${base}/api/mdo/v1/appeal/${appeal.id}`, { headers }));
-  report(
-    `appeal-read (${label})`,
-    'GET appeal/{id} p95',
-    'GET /readyz p95 (one trivial query)',
-    read.p95 / readyz.p95,
-    `p50 ${read.p50.toFixed(1)} ms, p95 ${read.p95.toFixed(1)} ms vs /readyz p95 ${readyz.p95.toFixed(1)} ms`,
-  );
+  await p95Ratio('appeal-read', 'GET appeal/{id}', () => fetch(`${base}/api/mdo/v1/appeal/${appeal.id}`, { headers }));
 
-  // The unavoidable work of an upload: receive the body and write it to a file.
-  const scratch = await mkdtemp(path.join(os.tmpdir(), 'hcp-bench-upload-'));
+  // The unavoidable work of an upload: receive the body and put it in the database.
+  await database.db.execute(sql`create table if not exists bench_upload_baseline (id uuid primary key, data bytea not null)`);
   const bare = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
-      await writeFile(path.join(scratch, randomUUID()), Buffer.concat(chunks));
+      await database.db.execute(
+        sql`insert into bench_upload_baseline (id, data) values (${randomUUID()}, ${Buffer.concat(chunks)})`,
+      );
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{}');
     });
@@ -101,14 +94,26 @@ export async function appealsBench(label: string, base: string, database: Databa
     const form = multipart('denialLetterFile', 'denial.pdf', pdf);
     return fetch(url, { method: 'POST', headers: { 'content-type': form.contentType, ...extra }, body: form.body });
   };
-  const baseline = await timed(30, post(`${bareBase}/upload`, {}));
-  const ours = await timed(30, post(`${base}/api/mdo/v1/appeal/${appeal.id}/file-upload`, headers));
-  bare.close();
-  report(
+  const uploads = { ours: [] as number[], theirs: [] as number[] };
+  await interleavedRatio(
     `appeal-upload (${label})`,
     'POST file-upload 1 MB p95',
-    'bare node:http receiving 1 MB and writing it to disk, p95',
-    ours.p95 / baseline.p95,
-    `p50 ${ours.p50.toFixed(1)} vs ${baseline.p50.toFixed(1)} ms, p95 ${ours.p95.toFixed(1)} vs ${baseline.p95.toFixed(1)} ms (30 uploads replacing one slot)`,
+    'bare node:http receiving 1 MB and inserting it into the same database, p95',
+    5,
+    async () => {
+      const { p95, times } = await timed(6, post(`${base}/api/mdo/v1/appeal/${appeal.id}/file-upload`, headers));
+      uploads.ours.push(...times);
+      return p95;
+    },
+    async () => {
+      const { p95, times } = await timed(6, post(`${bareBase}/upload`, {}));
+      uploads.theirs.push(...times);
+      return p95;
+    },
+    (ours, theirs) =>
+      `p50 ${quantile(uploads.ours, 0.5).toFixed(1)} vs ${quantile(uploads.theirs, 0.5).toFixed(1)} ms, ` +
+      `p95 ${ours.toFixed(1)} vs ${theirs.toFixed(1)} ms (6 uploads per round replacing one slot)`,
   );
+  bare.close();
+  await database.db.execute(sql`drop table bench_upload_baseline`);
 }

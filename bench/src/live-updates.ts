@@ -8,7 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { wrapPglite } from '../../apps/server/src/db/client.ts';
 import { seedDemoData } from '../../apps/server/src/seed/index.ts';
 import { benchSignIn, startBenchApp } from './bench-app.ts';
-import { quantile, report } from './measure.ts';
+import { interleavedRatio, quantile } from './measure.ts';
 
 const STREAMS = 500;
 const ROUNDS = 20;
@@ -84,20 +84,30 @@ export async function liveUpdatesBench(): Promise<void> {
   }
   const single: number[] = [];
   const fanned: number[] = [];
-  for (let r = 0; r < ROUNDS; r += 1) {
-    single.push(...(await round([one], patelOffice)));
-    fanned.push(...(await round(many, morganOffice)));
-  }
-  const missed = fanned.filter(Number.isNaN).length + single.filter(Number.isNaN).length;
-  report(
+  // Subject and baseline in turn: 500 streams of one practice, then one stream of another.
+  await interleavedRatio(
     'live-updates-fan-out (PGlite)',
     `event to ${STREAMS} open streams, p95`,
-    'to one stream, p95',
-    quantile(fanned, 0.95) / quantile(single, 0.95),
-    `${ROUNDS} interleaved rounds; ${STREAMS} streams p50 ${quantile(fanned, 0.5).toFixed(1)} ms, p95 ` +
-      `${quantile(fanned, 0.95).toFixed(1)} ms; one stream p95 ${quantile(single, 0.95).toFixed(1)} ms; ${missed} missed; ` +
-      `memory per open stream ${perStreamKb.toFixed(1)} KB RSS, ${heapPerStreamKb.toFixed(1)} KB heap (server and client ` +
-      'in one process)',
+    'to one stream',
+    ROUNDS,
+    async () => {
+      const delays = await round(many, morganOffice);
+      fanned.push(...delays);
+      return quantile(delays, 0.95);
+    },
+    async () => {
+      const delays = await round([one], patelOffice);
+      single.push(...delays);
+      return quantile(delays, 0.95);
+    },
+    () => {
+      const missed = fanned.filter(Number.isNaN).length + single.filter(Number.isNaN).length;
+      return (
+        `${STREAMS} streams p50 ${quantile(fanned, 0.5).toFixed(1)} ms, p95 ${quantile(fanned, 0.95).toFixed(1)} ms; ` +
+        `one stream p95 ${quantile(single, 0.95).toFixed(1)} ms; ${missed} missed; memory per open stream ` +
+        `${perStreamKb.toFixed(1)} KB RSS, ${heapPerStreamKb.toFixed(1)} KB heap (server and client in one process)`
+      );
+    },
   );
   for (const s of [...many, one]) s.close();
   await app.close();

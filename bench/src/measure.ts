@@ -1,4 +1,4 @@
-/** Shared helpers: every benchmark reports a ratio to a baseline measured in the same run. */
+/** Shared helpers: every benchmark reports a ratio to a baseline measured in the same run, in interleaved rounds. */
 import autocannon from 'autocannon';
 
 export interface HttpResult {
@@ -26,10 +26,6 @@ export function timeLoop(fn: () => void, minMs = 1500): number {
     runs += 1;
   }
   return (performance.now() - start) / runs;
-}
-
-export function report(name: string, subject: string, baseline: string, ratio: number, detail: string): void {
-  console.log(`${name}: ${subject} vs ${baseline} = ${ratio.toFixed(2)}x  (${detail})`);
 }
 
 /** The value below which a share `q` of the values fall (nearest rank). */

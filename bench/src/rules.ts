@@ -3,7 +3,7 @@
  * prescription answer vs a hand-written single loop computing the same counts.
  */
 import { countActionNeeded, flattenActionNeeded, PRIOR_AUTH_STATUSES, SUBSTITUTION_PENDING_STATUSES } from '@hcp/contract';
-import { report, timeLoop } from './measure.ts';
+import { interleavedRatio, timeLoop } from './measure.ts';
 
 function nestedAnswer(prescriptions: number) {
   const doctors = [];
@@ -31,7 +31,7 @@ function nestedAnswer(prescriptions: number) {
   return doctors;
 }
 
-export function rulesBench(): void {
+export async function rulesBench(): Promise<void> {
   const doctors = nestedAnswer(10_000);
   const paAction = new Set([
     'PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY',
@@ -41,7 +41,7 @@ export function rulesBench(): void {
   ]);
   const subPending = new Set<string>(SUBSTITUTION_PENDING_STATUSES);
   let sink = 0;
-  const baseline = timeLoop(() => {
+  const handWritten = () => {
     let total = 0;
     for (const d of doctors)
       for (const p of d.patients)
@@ -53,15 +53,17 @@ export function rulesBench(): void {
           if (rx.substitutionStatus && subPending.has(rx.substitutionStatus)) total += 1;
         }
     sink += total;
-  });
-  const ours = timeLoop(() => {
+  };
+  const contract = () => {
     sink += countActionNeeded(flattenActionNeeded(doctors)).total;
-  });
-  report(
+  };
+  await interleavedRatio(
     'rules',
-    'flatten+count 10k prescriptions',
+    'flatten+count 10k prescriptions, ms per run',
     'hand-written loop',
-    ours / baseline,
-    `${ours.toFixed(2)} vs ${baseline.toFixed(2)} ms per run (lower is better); ${sink > 0 ? 'ok' : ''}`,
+    5,
+    async () => timeLoop(contract, 300),
+    async () => timeLoop(handWritten, 300),
+    (a, b) => `${a.toFixed(2)} vs ${b.toFixed(2)} ms per run (lower is better); ${sink > 0 ? 'ok' : ''}`,
   );
 }

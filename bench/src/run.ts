@@ -12,7 +12,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 console.log(`HCP Portal benchmarks (HTTP runs of ${seconds} s, 10 connections, 2-core machine)`);
 // BENCH_ONLY=action-queue: the large-seed benches up to the queue only (a quicker run while working on it).
 if (process.env.BENCH_ONLY !== 'action-queue') {
-  rulesBench();
+  await rulesBench();
   await httpOverhead(seconds);
   await signInBench();
   await rxListRenderBench();

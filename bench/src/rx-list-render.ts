@@ -12,8 +12,8 @@ import { REPO_ROOT } from '../../apps/server/src/config.ts';
 import { wrapPglite } from '../../apps/server/src/db/client.ts';
 import { seedDemoData } from '../../apps/server/src/seed/index.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.ts';
-import { benchSignIn, median, startBenchApp } from './bench-app.ts';
-import { report } from './measure.ts';
+import { benchSignIn, startBenchApp } from './bench-app.ts';
+import { interleavedRatio } from './measure.ts';
 
 function rows(n: number): RxListItem[] {
   const now = Date.now();
@@ -64,7 +64,8 @@ export async function rxListRenderBench(): Promise<void> {
     args: CHROMIUM_ARGS,
   });
   try {
-    const measure = async (n: number) => {
+    /** A signed-in Rx list page whose Load Rx answers come from `served.body`. */
+    const openPage = async () => {
       const context = await browser.newContext();
       const page = await context.newPage();
       served.body = '[]';
@@ -75,65 +76,65 @@ export async function rxListRenderBench(): Promise<void> {
       );
       await page.goto(`${base}/rx-list`);
       await page.getByRole('heading', { name: 'New Prescriptions List (0)' }).waitFor();
-      const all = rows(n);
-      const loads: number[] = [];
-      const sorts: number[] = [];
-      for (let i = 0; i < 5; i += 1) {
-        // A different count each time, so the screen is known to show this load and not the one before.
-        const expected = n - i;
-        served.body = JSON.stringify(all.slice(0, expected));
-        // Load: from the click until the title shows the count and a frame has been drawn. (Strings, not
-        // functions: tsx would wrap functions in a helper that does not exist in the page.)
-        const load = JSON.parse(
-          String(
-            await page.evaluate(`(async () => {
-              const t0 = performance.now();
-              [...document.querySelectorAll('button')].find((b) => b.textContent === 'Load Rx').click();
-              await new Promise((resolve) => {
-                const check = () =>
-                  document.querySelector('h1')?.textContent?.includes('(${expected})') && !document.querySelector('[aria-busy="true"]')
-                    ? requestAnimationFrame(() => resolve())
-                    : requestAnimationFrame(check);
-                check();
-              });
-              return JSON.stringify({ total: performance.now() - t0 });
-            })()`),
-          ),
-        ) as { total: number };
-        loads.push(load.total);
-        // Re-sort: click a column header; React renders the click synchronously, then wait for the frame.
-        sorts.push(
-          Number(
-            await page.evaluate(`(async () => {
-              const button = [...document.querySelectorAll('th button')].find((b) => b.textContent.startsWith('Patient'));
-              const t0 = performance.now();
-              button.click();
-              await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-              return performance.now() - t0;
-            })()`),
-          ),
-        );
-      }
-      await context.close();
-      return { load: median(loads), sort: median(sorts) };
+      return { context, page };
     };
-    const small = await measure(100);
-    const large = await measure(10_000);
-    report(
+    let loadsDone = 0;
+    /** Load: from the click until the title shows the count and a frame has been drawn. */
+    const loadRows = async (page: Awaited<ReturnType<typeof openPage>>['page'], n: number) => {
+      // A different count each time, so the screen is known to show this load and not the one before.
+      const expected = n - (loadsDone++ % 50);
+      served.body = JSON.stringify(rows(expected));
+      // (Strings, not functions: tsx would wrap functions in a helper that does not exist in the page.)
+      return Number(
+        await page.evaluate(`(async () => {
+          const t0 = performance.now();
+          [...document.querySelectorAll('button')].find((b) => b.textContent === 'Load Rx').click();
+          await new Promise((resolve) => {
+            const check = () =>
+              document.querySelector('h1')?.textContent?.includes('(${expected})') && !document.querySelector('[aria-busy="true"]')
+                ? requestAnimationFrame(() => resolve())
+                : requestAnimationFrame(check);
+            check();
+          });
+          return performance.now() - t0;
+        })()`),
+      );
+    };
+    /** Re-sort: click a column header; React renders the click synchronously, then wait for the frame. */
+    const sortRows = async (page: Awaited<ReturnType<typeof openPage>>['page']) =>
+      Number(
+        await page.evaluate(`(async () => {
+          const button = [...document.querySelectorAll('th button')].find((b) => b.textContent.startsWith('Patient'));
+          const t0 = performance.now();
+          button.click();
+          await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+          return performance.now() - t0;
+        })()`),
+      );
+    const small = await openPage();
+    const large = await openPage();
+    await interleavedRatio(
       'rx-list-render',
       'Load Rx with 10,000 rows',
       '100 rows',
-      large.load / small.load,
-      `${large.load.toFixed(0)} ms vs ${small.load.toFixed(0)} ms (budget 200 ms): click to drawn frame, incl. the 4 MB loopback ` +
-        'transfer, JSON parse, schema check, sort and render; median of 5',
+      5,
+      () => loadRows(large.page, 10_000),
+      () => loadRows(small.page, 100),
+      (a, b) =>
+        `${a.toFixed(0)} ms vs ${b.toFixed(0)} ms (budget 200 ms): click to drawn frame, incl. the 4 MB loopback ` +
+        'transfer, JSON parse, schema check, sort and render',
     );
-    report(
+    await interleavedRatio(
       'rx-list-sort',
       're-sort 10,000 rows',
       '100 rows',
-      large.sort / small.sort,
-      `${large.sort.toFixed(0)} ms vs ${small.sort.toFixed(0)} ms (budget 200 ms), median of 5, click to second frame`,
+      5,
+      () => sortRows(large.page),
+      () => sortRows(small.page),
+      (a, b) => `${a.toFixed(0)} ms vs ${b.toFixed(0)} ms (budget 200 ms), click to second frame`,
     );
+    await small.context.close();
+    await large.context.close();
   } finally {
     await browser.close();
     await app.close();

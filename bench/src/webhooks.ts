@@ -12,8 +12,8 @@ import { generateRequestId } from '@hcp/contract';
 import pg from 'pg';
 import { type DatabaseHandle, wrapPglite, wrapPool } from '../../apps/server/src/db/client.ts';
 import { seedDemoData } from '../../apps/server/src/seed/index.ts';
-import { benchSignIn, median, startBenchApp } from './bench-app.ts';
-import { quantile, report } from './measure.ts';
+import { benchSignIn, startBenchApp } from './bench-app.ts';
+import { interleavedRatio, quantile } from './measure.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A receiver that answers 204 after `delayMs`, and calls `onBody` with each body. */
@@ -74,8 +74,10 @@ async function latency(): Promise<void> {
     ?.id;
   const received: number[] = [];
   const answered: number[] = [];
-  for (let n = 0; n < 60; n += 1) {
-    const marker = `bench-${n}`;
+  let n = 0;
+  /** One new prescription: answers [until its HTTP answer, until its webhook arrived] in ms. */
+  const decide = async () => {
+    const marker = `bench-${n++}`;
     const start = performance.now();
     const res = await fetch(`${base}/api/mdo/v1/users/${doctor.userID}/prescriptions`, {
       method: 'POST',
@@ -86,16 +88,32 @@ async function latency(): Promise<void> {
       }),
     });
     if (res.status !== 201) throw new Error(`webhooks bench: prescribe ${res.status} ${await res.text()}`);
-    answered.push(performance.now() - start);
+    const answeredAt = performance.now() - start;
     while (!arrived.has(marker)) await sleep(1);
-    received.push((arrived.get(marker) as number) - start);
-  }
-  report(
+    return [answeredAt, (arrived.get(marker) as number) - start] as const;
+  };
+  // Each decision gives both figures; a round is 10 decisions, its subject the arrivals, its baseline the answers.
+  let roundAnswers: number[] = [];
+  await interleavedRatio(
     'webhook-decision-to-received (PGlite)',
     'decision -> webhook received, p95',
     'the decision answered, p95',
-    quantile(received, 0.95) / quantile(answered, 0.95),
-    `p50 ${quantile(received, 0.5).toFixed(1)} ms, p95 ${quantile(received, 0.95).toFixed(1)} ms over ${received.length} new ` +
+    5,
+    async () => {
+      const arrivals: number[] = [];
+      roundAnswers = [];
+      for (let i = 0; i < 10; i += 1) {
+        const [answer, arrival] = await decide();
+        roundAnswers.push(answer);
+        arrivals.push(arrival);
+      }
+      answered.push(...roundAnswers);
+      received.push(...arrivals);
+      return quantile(arrivals, 0.95);
+    },
+    async () => quantile(roundAnswers, 0.95),
+    () =>
+      `p50 ${quantile(received, 0.5).toFixed(1)} ms, p95 ${quantile(received, 0.95).toFixed(1)} ms over ${received.length} new ` +
       `prescriptions (worker woken by NOTIFY; polling every 60 s); the decision alone p95 ${quantile(answered, 0.95).toFixed(1)} ms`,
   );
   await app.close();
@@ -154,27 +172,22 @@ async function throughputOneVsTwo(databaseUrl: string, seconds: number): Promise
     return backlog / ((performance.now() - start) / 1000);
   }
 
-  // Warm-up with both, then rounds: one instance (the second's worker stopped), two instances.
-  await round();
-  const ratios: number[] = [];
-  const ones: number[] = [];
-  const twos: number[] = [];
-  for (let r = 0; r < 3; r += 1) {
-    await two.app.webhookWorker.stop();
-    const a = await round();
-    two.app.webhookWorker.start();
-    const b = await round();
-    ones.push(a);
-    twos.push(b);
-    ratios.push(b / a);
-  }
-  report(
+  // Interleaved: two instances, then one (the second's worker stopped), after an uncounted warm-up of each.
+  await interleavedRatio(
     'webhook-deliveries-two-instances (PostgreSQL)',
     'deliveries/s with two instances',
     'one instance',
-    median(ratios),
-    `median of ${ratios.length} interleaved rounds, min ${Math.min(...ratios).toFixed(2)}x, max ${Math.max(...ratios).toFixed(2)}x; ` +
-      `${median(twos).toFixed(0)} vs ${median(ones).toFixed(0)} deliveries/s; backlog ${backlog} decisions over ` +
+    5,
+    async () => {
+      two.app.webhookWorker.start();
+      return round();
+    },
+    async () => {
+      await two.app.webhookWorker.stop();
+      return round();
+    },
+    (twoRate, oneRate) =>
+      `${twoRate.toFixed(0)} vs ${oneRate.toFixed(0)} deliveries/s; backlog ${backlog} decisions over ` +
       `${prescriptions.length} prescriptions, receiver 5 ms per request, 2-core machine`,
   );
   await one.app.close();
