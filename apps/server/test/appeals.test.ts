@@ -232,6 +232,11 @@ describe('attachments and submit', () => {
       },
     ]);
     expect(mixed.statusCode).toBe(415);
+    // No token, another appeal's token, or a submitted appeal: refused before any byte is stored.
+    const body = multipart([{ field: 'otherFile', filename: 'x.pdf', content: pdf(200_000) }]);
+    const url = `/api/mdo/v1/appeal/${appeal.id}/file-upload`;
+    const noToken = await t.app.inject({ method: 'POST', url, payload: body.payload, headers: body.headers });
+    expect(noToken.statusCode).toBe(404);
     expect(errorPaths(mixed)).toEqual(['body.otherFile']);
     expect((await t.database.db.select().from(s.appealFiles).where(eq(s.appealFiles.appealId, appeal.id))).length).toBe(2);
     // Nothing a refused upload streamed in stays in storage.
