@@ -61,6 +61,15 @@ select json_build_object('doctors', coalesce(json_agg(json_build_object('doctorI
   'role', d.role, 'patients', x.patients) order by lower(d.last_name), lower(d.first_name), d.id), '[]'::json))::text as body
 from by_doctor x join md_staff d on d.id = x.prescriber_id`;
 
+/** The same query writing the read's audit row as the endpoint does (a data-modifying CTE), to tell that cost apart. */
+const AUDITED_BASELINE_SQL = BASELINE_SQL.replace(
+  'with scope as (',
+  `with audit as (
+  insert into audit_log (actor_user_id, action, entity_type, details)
+  values ($1, 'action-needed.read', 'action-needed', '{}'::jsonb) returning id
+), scope as (`,
+);
+
 type Query = (text: string, params: unknown[]) => Promise<{ rows: { body: string }[] }>;
 
 async function latencies(url: string, headers: Record<string, string>, runs: number) {
@@ -92,7 +101,8 @@ async function benchOn(label: string, database: DatabaseHandle, query: Query, se
 
   const bare = http.createServer(async (req, res) => {
     const userId = /\/users\/([^/]+)\/action-needed/.exec(req.url ?? '')?.[1];
-    const { rows } = await query(BASELINE_SQL, [userId, todayIso]);
+    const audited = req.url?.includes('audited=1');
+    const { rows } = await query(audited ? AUDITED_BASELINE_SQL : BASELINE_SQL, [userId, todayIso]);
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(rows[0]?.body ?? '{"doctors":[]}');
   });
@@ -131,6 +141,16 @@ async function benchOn(label: string, database: DatabaseHandle, query: Query, se
       `${a.toFixed(0)} vs ${b.toFixed(0)} req/s; ` +
       `p50 ${ourLatency.p50.toFixed(1)} vs ${baseLatency.p50.toFixed(1)} ms, p95 ${ourLatency.p95.toFixed(1)} vs ${baseLatency.p95.toFixed(1)} ms; ` +
       `${queriesPerRequest} SQL statements per request; answer ${doctors.length} doctors, ${patients} patient cards, ${prescriptions} prescriptions, ${(bytes / 1024).toFixed(0)} KB`,
+  );
+  await interleavedRatio(
+    `action-needed, audited baseline (${label})`,
+    'GET action-needed req/s',
+    'bare node:http + the same query writing the same audit row',
+    5,
+    async () => (await load(`${appBase}${path}`, round, 10, headers)).requestsPerSecond,
+    async () => (await load(`${bareBase}${path}&audited=1`, round)).requestsPerSecond,
+    (a, b) =>
+      `${a.toFixed(0)} vs ${b.toFixed(0)} req/s: what the stack (session, deny-list, routing, reply) costs beyond the audited read`,
   );
   await actionQueueBench(label, database, query, appBase, headers, jwtToken.userID, seconds);
   if (process.env.BENCH_ONLY === 'action-queue') {

@@ -89,7 +89,7 @@ export function scopedPrescriptionsSql(
   return sql`
       select rx.*, ${refillDueSql('rx', todayIso)} as refill_due
       from prescriptions rx
-      where rx.md_office_id in (${patientScopeSql(userId)})
+      where rx.md_office_id = any(array(${patientScopeSql(userId)}))
         ${only.prescriber ? sql`and rx.prescriber_id = ${only.prescriber}::uuid` : sql``}
         ${only.practice ? sql`and rx.md_office_id = ${only.practice}::uuid` : sql``}`;
 }

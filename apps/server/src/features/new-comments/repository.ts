@@ -17,7 +17,7 @@ export async function newCommentsJson(db: Executor, userId: string, filterBy: st
     unread as (
       select c.patient_id, c.created_at
       from comment_mentions m join comments c on c.id = m.comment_id
-      where m.md_office_id in (${patientScopeSql(userId)}) and m.read_at is null
+      where m.md_office_id = any(array(${patientScopeSql(userId)})) and m.read_at is null
     ),
     per_patient as (
       select u.patient_id, count(*)::int as unread_count, max(u.created_at) as latest,

@@ -64,7 +64,7 @@ export async function searchPatientsJson(
     matches as (
       select pt.id, pt.first_name, pt.last_name, pt.dob, pt.phone_numbers, o.name as practice_name, ${rankSql(input.terms)} as rank
       from patients pt join md_offices o on o.id = pt.md_office_id
-      where pt.md_office_id in (${patientScopeSql(input.userId)}) and ${matchSql(input.terms)}
+      where pt.md_office_id = any(array(${patientScopeSql(input.userId)})) and ${matchSql(input.terms)}
     ),
     page as (
       select * from matches order by rank, lower(last_name), lower(first_name), id limit ${input.limit} offset ${input.offset}

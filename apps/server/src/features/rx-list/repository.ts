@@ -47,7 +47,7 @@ export async function rxListJson(
       join md_staff d on d.id = p.prescriber_id
       join md_offices o on o.id = p.md_office_id
       join patients pt on pt.id = p.patient_id
-      where p.md_office_id in (${patientScopeSql(input.userId)})
+      where p.md_office_id = any(array(${patientScopeSql(input.userId)}))
         and p.prescribed_at >= ${input.startIso}::date and p.prescribed_at < ${input.endIso}::date + 1
         ${filterSql(input.filter, { startIso: input.startIso, todayIso: input.todayIso })}
       order by p.prescribed_at desc, p.id
