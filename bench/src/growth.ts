@@ -4,7 +4,8 @@
  * practice of the main brand (offices, patients and prescriptions, in SQL), so Dr. Morgan's practice keeps its size
  * while the tenant grows. At each size: p95 of a practice user's Action Needed, Rx list and patient search, and of the
  * whole-tenant admin's patient search and Rx list. Not part of `npm run bench` (growing to 1M takes minutes);
- * docs/performance.md holds the table. GROWTH_SIZES=10000,100000 picks other sizes.
+ * docs/performance.md holds the table. GROWTH_SIZES=10000,100000 picks other sizes; GROWTH_KEEP=1 keeps the database
+ * (its name is printed) to EXPLAIN the lists at the largest size.
  */
 import pg from 'pg';
 import { wrapPool } from '../../apps/server/src/db/client.ts';
@@ -154,6 +155,7 @@ try {
   await app.close();
 } finally {
   await database.close().catch(() => undefined);
-  await admin.query(`drop database if exists "${name}" with (force)`);
+  if (process.env.GROWTH_KEEP === '1') console.log(`growth: kept database ${url.toString()}`);
+  else await admin.query(`drop database if exists "${name}" with (force)`);
   await admin.end();
 }
