@@ -35,16 +35,21 @@ export function practiceScopeSql(userId: string): SQL {
     )`;
 }
 
-/** An open support-access window of user `u` on practice `o` (the database clock decides, see schema). */
-const openSupportAccess = sql`exists (select 1 from support_access_grants g
-  where g.user_id = u.id and g.md_office_id = o.id and g.ended_at is null and g.expires_at > statement_timestamp())`;
-
 export function patientScopeSql(userId: string): SQL {
-  return sql`select o.id from md_offices o join users u on u.id = ${userId}
-    where u.disabled_at is null and o.tenant_id = u.tenant_id and o.deleted_at is null and (
-      (u.role = 'mdo.user' and ${officeUserOwns})
-      or (u.role in ('provider.admin', 'provider.sales') and ${openSupportAccess})
-    )`;
+  // Driven from the user's own links (their practice, memberships, open support grants), never a scan of the
+  // tenant's practices: one or two practices however many the tenant has (bench:growth, docs/performance.md).
+  return sql`select o.id from users u
+    cross join lateral (
+      select u.md_office_id as id where u.role = 'mdo.user'
+      union all
+      select m.md_office_id from office_members m where u.role = 'mdo.user' and m.md_staff_id = u.md_staff_id
+      union all
+      select g.md_office_id from support_access_grants g
+        where u.role in ('provider.admin', 'provider.sales') and g.user_id = u.id and g.ended_at is null
+          and g.expires_at > statement_timestamp()
+    ) linked
+    join md_offices o on o.id = linked.id
+    where u.id = ${userId} and u.disabled_at is null and o.tenant_id = u.tenant_id and o.deleted_at is null`;
 }
 
 /** A patient, only when they belong to one of the user's practices (else null: the caller answers 404). */
