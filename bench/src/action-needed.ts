@@ -24,14 +24,15 @@ import { interleavedRatio, load, quantile } from './measure.ts';
 /** The baseline's query, written by hand: same scope, filters, order and fields as the endpoint. */
 const BASELINE_SQL = `
 with scope as (
-  select o.id from md_offices o join users u on u.id = $1
-  where u.disabled_at is null and o.tenant_id = u.tenant_id and o.deleted_at is null and (
-    u.role = 'provider.admin' or (u.role = 'provider.sales' and o.sales_user_id = u.id)
-    or (u.role = 'mdo.user' and (o.id = u.md_office_id or exists (
-      select 1 from office_members m where m.md_office_id = o.id and m.md_staff_id = u.md_staff_id))))
+  select m.md_office_id as id from users u join office_members m on m.md_staff_id = u.md_staff_id
+  join md_offices o on o.id = m.md_office_id and o.tenant_id = u.tenant_id and o.deleted_at is null
+  where u.id = $1 and u.disabled_at is null and u.role = 'mdo.user'
+  union
+  select o.id from users u join md_offices o on o.id = u.md_office_id and o.tenant_id = u.tenant_id and o.deleted_at is null
+  where u.id = $1 and u.disabled_at is null and u.role = 'mdo.user'
 ), rx as (
   select p.*, (p.needs_refill_auth and (p.refill_postponed_until is null or p.refill_postponed_until <= $2::date)) as due
-  from prescriptions p where p.md_office_id in (select id from scope)
+  from prescriptions p where p.md_office_id = any(array(select id from scope))
 ), picked as (
   select * from rx where due or phone_exception or hcp_action_required
     or prior_auth_status in ('PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY','PRIOR_AUTH_CHART_NOTES_NEEDED','PRIOR_AUTH_ICD10_NEEDED','PRIOR_AUTH_REQUIRED')

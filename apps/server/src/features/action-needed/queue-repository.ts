@@ -71,7 +71,7 @@ export async function actionQueueRows(db: Executor, input: QueueInput): Promise<
       ip: input.ip,
       details: { category: input.category ?? null, prescriber: input.prescriber ?? null, practice: input.practice ?? null },
     })},
-    p as (${scopedPrescriptionsSql(input.userId, input.todayIso, input)})
+    p as (${scopedPrescriptionsSql(input.userId, input.todayIso, input, 'semi-join')})
     select p.id, pt.id as "patientId", pt.first_name as "patientFirstName", pt.last_name as "patientLastName",
       to_char(pt.dob, 'YYYY-MM-DD') as "patientDob",
       d.id as "prescriberId", d.first_name || ' ' || d.last_name as "prescriberName", d.role as "prescriberRole",
