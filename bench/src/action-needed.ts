@@ -16,10 +16,11 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { type DatabaseHandle, wrapPglite, wrapPool } from '../../apps/server/src/db/client.ts';
 import { seedDemoData } from '../../apps/server/src/seed/index.ts';
+import { createScratchDatabase } from '../../apps/server/test/support/services.ts';
 import { actionQueueBench } from './action-queue.ts';
 import { appealsBench } from './appeals.ts';
 import { benchSignIn, startBenchApp } from './bench-app.ts';
-import { interleavedRatio, load, quantile } from './measure.ts';
+import { interleavedRatio, load, quantile, timeRequests } from './measure.ts';
 
 /** The baseline's query, written by hand: same scope, filters, order and fields as the endpoint. */
 const BASELINE_SQL = `
@@ -73,18 +74,8 @@ const AUDITED_BASELINE_SQL = BASELINE_SQL.replace(
 
 type Query = (text: string, params: unknown[]) => Promise<{ rows: { body: string }[] }>;
 
-async function latencies(url: string, headers: Record<string, string>, runs: number) {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const start = performance.now();
-    const res = await fetch(url, { headers });
-    await res.arrayBuffer();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
-  return { p50: at(0.5), p95: at(0.95) };
-}
+const latencies = (url: string, headers: Record<string, string>, runs: number) =>
+  timeRequests(runs, () => fetch(url, { headers }));
 
 async function benchOn(label: string, database: DatabaseHandle, query: Query, seconds: number) {
   const started = performance.now();
@@ -267,23 +258,16 @@ export async function actionNeededBench(seconds: number): Promise<void> {
   await client.close();
 
   const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const admin = new pg.Client({ connectionString: adminUrl });
-  try {
-    await admin.connect();
-  } catch {
+  const scratch = await createScratchDatabase(adminUrl, 'hcp_bench').catch(() => null);
+  if (!scratch) {
     console.log(`action-needed (PostgreSQL): skipped, no PostgreSQL at ${adminUrl}`);
     return;
   }
-  const name = `hcp_bench_${process.pid}`;
-  await admin.query(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+  const pool = new pg.Pool({ connectionString: scratch.url, max: 10 });
   try {
     await benchOn('PostgreSQL', wrapPool(pool), (text, params) => pool.query(text, params), seconds);
   } finally {
     await pool.end().catch(() => undefined);
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await scratch.drop();
   }
 }

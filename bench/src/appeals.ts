@@ -12,41 +12,18 @@ import { isNull, sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../../apps/server/src/db/client.ts';
 import { appeals } from '../../apps/server/src/db/schema.ts';
 import { demoAppealKey } from '../../apps/server/src/seed/generate.ts';
-import { interleavedRatio, quantile } from './measure.ts';
+import { multipartBody } from '../../apps/server/test/support/multipart.ts';
+import { interleavedRatio, quantile, timeRequests } from './measure.ts';
 
 /** Requests per side in each interleaved round. */
 const RUNS = 20;
-
-async function timed(runs: number, call: () => Promise<Response>) {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const start = performance.now();
-    const res = await call();
-    if (!res.ok) throw new Error(`appeals bench: answer ${res.status} ${await res.text()}`);
-    await res.arrayBuffer();
-    times.push(performance.now() - start);
-  }
-  return { p50: quantile(times, 0.5), p95: quantile(times, 0.95), times };
-}
-
-function multipart(field: string, filename: string, content: Buffer) {
-  const boundary = `----bench${randomUUID()}`;
-  const body = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`,
-    ),
-    content,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
-}
 
 export async function appealsBench(label: string, base: string, database: DatabaseHandle): Promise<void> {
   const open = await database.db.select().from(appeals).where(isNull(appeals.submittedAt)).limit(1);
   const appeal = open[0];
   if (!appeal) throw new Error('appeals bench: the seed has no open appeal');
   const credentials = JSON.stringify({ npi: appeal.npi, key: demoAppealKey(appeal.id) });
-  const readyz = () => timed(RUNS, () => fetch(`${base}/readyz`));
+  const readyz = () => timeRequests(RUNS, () => fetch(`${base}/readyz`));
   const signIn = () =>
     fetch(`${base}/api/mdo/v1/appeal-auth`, {
       method: 'POST',
@@ -61,7 +38,7 @@ export async function appealsBench(label: string, base: string, database: Databa
       'GET /readyz p95 (one trivial query)',
       5,
       async () => {
-        const { p95, times } = await timed(RUNS, call);
+        const { p95, times } = await timeRequests(RUNS, call);
         all.push(...times);
         return p95;
       },
@@ -91,8 +68,8 @@ export async function appealsBench(label: string, base: string, database: Databa
   const bareBase = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
   const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(1024 * 1024 - 9, 0x20)]);
   const post = (url: string, extra: Record<string, string>) => () => {
-    const form = multipart('denialLetterFile', 'denial.pdf', pdf);
-    return fetch(url, { method: 'POST', headers: { 'content-type': form.contentType, ...extra }, body: form.body });
+    const form = multipartBody([{ field: 'denialLetterFile', filename: 'denial.pdf', content: pdf, type: 'application/pdf' }]);
+    return fetch(url, { method: 'POST', headers: { 'content-type': form.contentType, ...extra }, body: form.payload });
   };
   const uploads = { ours: [] as number[], theirs: [] as number[] };
   await interleavedRatio(
@@ -101,12 +78,12 @@ export async function appealsBench(label: string, base: string, database: Databa
     'bare node:http receiving 1 MB and inserting it into the same database, p95',
     5,
     async () => {
-      const { p95, times } = await timed(6, post(`${base}/api/mdo/v1/appeal/${appeal.id}/file-upload`, headers));
+      const { p95, times } = await timeRequests(6, post(`${base}/api/mdo/v1/appeal/${appeal.id}/file-upload`, headers));
       uploads.ours.push(...times);
       return p95;
     },
     async () => {
-      const { p95, times } = await timed(6, post(`${bareBase}/upload`, {}));
+      const { p95, times } = await timeRequests(6, post(`${bareBase}/upload`, {}));
       uploads.theirs.push(...times);
       return p95;
     },

@@ -10,8 +10,9 @@
 import pg from 'pg';
 import { wrapPool } from '../../apps/server/src/db/client.ts';
 import { seedDemoData } from '../../apps/server/src/seed/index.ts';
+import { createScratchDatabase } from '../../apps/server/test/support/services.ts';
 import { benchSignIn, startBenchApp } from './bench-app.ts';
-import { quantile } from './measure.ts';
+import { timeRequests } from './measure.ts';
 
 const SIZES = (process.env.GROWTH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const RUNS = 30;
@@ -25,26 +26,12 @@ async function columnsOf(pool: pg.Pool, table: string, except: string[]): Promis
   return rows.map((r) => r.column_name).filter((c) => !except.includes(c));
 }
 
-async function p95Of(url: string, headers: Record<string, string>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i += 1) {
-    const start = performance.now();
-    const res = await fetch(url, { headers });
-    if (res.status !== 200) throw new Error(`growth: ${res.status} from ${url.replace(/\?.*/, '')}`);
-    await res.arrayBuffer();
-    times.push(performance.now() - start);
-  }
-  return quantile(times, 0.95);
-}
+const p95Of = async (url: string, headers: Record<string, string>) =>
+  (await timeRequests(RUNS, () => fetch(url, { headers }))).p95;
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const admin = new pg.Client({ connectionString: databaseUrl });
-await admin.connect();
-const name = `hcp_growth_${process.pid}`;
-await admin.query(`create database "${name}"`);
-const url = new URL(databaseUrl);
-url.pathname = `/${name}`;
-const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+const scratch = await createScratchDatabase(databaseUrl, 'hcp_growth');
+const pool = new pg.Pool({ connectionString: scratch.url, max: 10 });
 const database = wrapPool(pool);
 try {
   await database.migrate();
@@ -155,7 +142,6 @@ try {
   await app.close();
 } finally {
   await database.close().catch(() => undefined);
-  if (process.env.GROWTH_KEEP === '1') console.log(`growth: kept database ${url.toString()}`);
-  else await admin.query(`drop database if exists "${name}" with (force)`);
-  await admin.end();
+  if (process.env.GROWTH_KEEP === '1') console.log(`growth: kept database ${scratch.url}`);
+  else await scratch.drop();
 }

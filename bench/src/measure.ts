@@ -72,3 +72,16 @@ export async function interleavedRatio(
   );
   return median;
 }
+
+/** `runs` requests one after the other: each one's time in ms, with p50 and p95. A failed answer stops the bench. */
+export async function timeRequests(runs: number, call: () => Promise<Response>) {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const start = performance.now();
+    const res = await call();
+    if (!res.ok) throw new Error(`bench: answer ${res.status} from ${new URL(res.url).pathname}`);
+    await res.arrayBuffer();
+    times.push(performance.now() - start);
+  }
+  return { p50: quantile(times, 0.5), p95: quantile(times, 0.95), times };
+}

@@ -12,6 +12,7 @@ import { generateRequestId } from '@hcp/contract';
 import pg from 'pg';
 import { type DatabaseHandle, wrapPglite, wrapPool } from '../../apps/server/src/db/client.ts';
 import { seedDemoData } from '../../apps/server/src/seed/index.ts';
+import { createScratchDatabase } from '../../apps/server/test/support/services.ts';
 import { benchSignIn, startBenchApp } from './bench-app.ts';
 import { interleavedRatio, quantile } from './measure.ts';
 
@@ -122,16 +123,10 @@ async function latency(): Promise<void> {
 }
 
 async function throughputOneVsTwo(databaseUrl: string, seconds: number): Promise<void> {
-  const name = `hcp_bench_webhooks_${process.pid}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists "${name}" with (force)`);
-  await admin.query(`create database "${name}"`);
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchDatabase(databaseUrl, 'hcp_bench_webhooks');
   const handles: DatabaseHandle[] = [];
   const open = () => {
-    const handle = wrapPool(new pg.Pool({ connectionString: url.toString(), max: 10 }));
+    const handle = wrapPool(new pg.Pool({ connectionString: scratch.url, max: 10 }));
     handles.push(handle);
     return handle;
   };
@@ -142,7 +137,7 @@ async function throughputOneVsTwo(databaseUrl: string, seconds: number): Promise
   const hook = await receiver(5, () => {
     delivered += 1;
   });
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  const pool = new pg.Pool({ connectionString: scratch.url, max: 2 });
   pool.on('error', () => undefined);
   const env = { WEBHOOK_POLL_MS: '20' };
   const one = await startBenchApp(first, env);
@@ -195,8 +190,7 @@ async function throughputOneVsTwo(databaseUrl: string, seconds: number): Promise
   hook.close();
   await pool.end();
   for (const handle of handles) await handle.close().catch(() => undefined);
-  await admin.query(`drop database if exists "${name}" with (force)`);
-  await admin.end();
+  await scratch.drop();
 }
 
 export async function webhooksBench(seconds: number): Promise<void> {

@@ -19,6 +19,7 @@ import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
 import { TEST_NOW } from './support/constants.ts';
 import { errorPaths } from './support/errors.ts';
+import { multipartBody } from './support/multipart.ts';
 import { startLocalS3 } from './support/s3.ts';
 import { startReceiver } from './support/webhook-receiver.ts';
 
@@ -152,19 +153,8 @@ describe('reading and saving with the appeal token', () => {
 });
 
 function multipart(parts: { field: string; filename: string; content: Buffer }[]) {
-  const boundary = `----hcp${Date.now()}`;
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"; filename="${part.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-      ),
-      part.content,
-      Buffer.from('\r\n'),
-    );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  const body = multipartBody(parts);
+  return { payload: body.payload, headers: { 'content-type': body.contentType } };
 }
 const pdf = (size = 2048) => Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(Math.max(0, size - 9), 0x20)]);
 const png = () => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);

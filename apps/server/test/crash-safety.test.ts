@@ -14,6 +14,7 @@ import { APPEAL_SLOTS, APPEAL_TOKEN_HEADER, generateRequestId } from '@hcp/contr
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, Server, signInOver } from './support/child-server.ts';
 import { type Engine, prepareEngine } from './support/engine.ts';
+import { multipartBody } from './support/multipart.ts';
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 4);
 const WRITERS = 4;
@@ -172,21 +173,21 @@ describe('crash safety', () => {
         const slot = APPEAL_SLOTS[uploads % APPEAL_SLOTS.length] as string;
         uploads += 1;
         const marker = `crash-upload-${process.pid}-${uploads}`;
-        const boundary = `----crash${uploads}`;
-        const body = Buffer.concat([
-          Buffer.from(
-            `--${boundary}\r\nContent-Disposition: form-data; name="${slot}"; filename="${marker}.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
-          ),
-          Buffer.from(`%PDF-1.7\n${marker}\n${' '.repeat(4096)}`),
-          Buffer.from(`\r\n--${boundary}--\r\n`),
+        const form = multipartBody([
+          {
+            field: slot,
+            filename: `${marker}.pdf`,
+            content: Buffer.from(`%PDF-1.7\n${marker}\n${' '.repeat(4096)}`),
+            type: 'application/pdf',
+          },
         ]);
         const deadline = Date.now() + 180_000;
         while (Date.now() < deadline) {
           try {
             const res = await fetch(`${live.base}/api/mdo/v1/appeal/${link.appealId}/file-upload`, {
               method: 'POST',
-              headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, [APPEAL_TOKEN_HEADER]: appealToken },
-              body,
+              headers: { 'content-type': form.contentType, [APPEAL_TOKEN_HEADER]: appealToken },
+              body: form.payload,
               signal: AbortSignal.timeout(10_000),
             });
             await res.arrayBuffer();

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoAppealKey } from '../src/seed/generate.ts';
 import { DEMO_PASSWORD } from '../src/seed/index.ts';
 import { freePort, Server } from './support/child-server.ts';
+import { multipartBody } from './support/multipart.ts';
 import { createScratchDatabase, REDIS_URL, redisReachable } from './support/services.ts';
 
 const databaseUrl = inject('databaseUrl');
@@ -39,19 +40,6 @@ async function startRoundRobin(upstreams: { name: string; port: number }[]) {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/** A multipart body with one file in one field. */
-function multipart(field: string, filename: string, content: Buffer) {
-  const boundary = `----two-instances-${Math.random().toString(36).slice(2)}`;
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`,
-    ),
-    content,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 const servers: Server[] = [];
@@ -156,7 +144,7 @@ describe.runIf(databaseUrl)('two instances behind a round-robin proxy', () => {
 
     // Bigger than one stored chunk, so the read spans several.
     const content = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(700_000, 7)]);
-    const body = multipart('denialLetterFile', 'denial.pdf', content);
+    const body = multipartBody([{ field: 'denialLetterFile', filename: 'denial.pdf', content, type: 'application/pdf' }]);
     const upload = await call(`/api/mdo/v1/appeal/${appeal.id}/file-upload`, {
       method: 'POST',
       headers: { 'content-type': body.contentType, [APPEAL_TOKEN_HEADER]: token },

@@ -82,8 +82,9 @@ function countingLogger() {
 }
 
 type Parsers = Record<number, (value: string, typeId?: number) => unknown>;
+type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Parsers };
 interface Queryable {
-  query(query: string, params?: unknown[], options?: { rowMode?: 'array' | 'object'; parsers?: Parsers }): Promise<unknown>;
+  query(query: string, params?: unknown[], options?: QueryOptions): Promise<unknown>;
 }
 const asText = (value: string) => value;
 
@@ -98,7 +99,7 @@ function withClientParsers(client: PGlite): PGlite {
     new Proxy(target, {
       get(real, property) {
         if (property === 'query') {
-          return (query: string, params?: unknown[], options?: { rowMode?: 'array' | 'object'; parsers?: Parsers }) => {
+          return (query: string, params?: unknown[], options?: QueryOptions) => {
             const queryable = real as unknown as Queryable;
             if (!options?.parsers) return queryable.query(query, params, options);
             const own = (client as unknown as { parsers: Parsers }).parsers;
