@@ -1,8 +1,15 @@
-/** The embedded database's handle (db/client.ts): Drizzle's per-query parsers set once on PGlite, same results. */
+/**
+ * The database handles (db/client.ts): Drizzle's per-query parsers set once on PGlite, same results; marked list
+ * statements prepared once per PostgreSQL connection.
+ */
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, wrapPglite } from '../src/db/client.ts';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type DatabaseHandle, PREPARED_MARKER, preparedName, selectJsonText, wrapPglite, wrapPool } from '../src/db/client.ts';
+import { createScratchDatabase } from './support/services.ts';
+
+const databaseUrl = inject('databaseUrl');
 
 let client: PGlite;
 let database: DatabaseHandle;
@@ -37,5 +44,44 @@ describe('PGlite through Drizzle', () => {
     }
     expect(options.length).toBeGreaterThanOrEqual(1);
     expect(options.filter((o) => (o as { parsers?: unknown } | undefined)?.parsers)).toEqual([]);
+  });
+});
+
+describe('prepared list statements', () => {
+  it('names a marked statement by its text and leaves the others unnamed', () => {
+    const text = `${PREPARED_MARKER} select 1`;
+    expect(preparedName(text)).toMatch(/^hcp_[0-9a-f]{20}$/);
+    expect(preparedName(text)).toBe(preparedName(text));
+    expect(preparedName(`${PREPARED_MARKER} select 2`)).not.toBe(preparedName(text));
+    expect(preparedName('select 1')).toBeUndefined();
+  });
+
+  it('gives the same rows on PGlite, where the mark is a comment', async () => {
+    const body = await selectJsonText(database.db, sql`select json_build_object('n', ${7}::int)::text as body`, '{}', {
+      prepared: true,
+    });
+    expect(JSON.parse(body)).toEqual({ n: 7 });
+  });
+
+  it.runIf(databaseUrl)('plans it once per PostgreSQL connection, in and out of a transaction', async () => {
+    const scratch = await createScratchDatabase(databaseUrl, 'hcp_prepared');
+    const pool = new pg.Pool({ connectionString: scratch.url, max: 1 });
+    const handle = wrapPool(pool);
+    try {
+      const list = (n: number) => sql`select json_build_object('n', ${n}::int, 'at', ${'2026-11-27'}::date)::text as body`;
+      const bodies = [
+        await selectJsonText(handle.db, list(1), '{}', { prepared: true }),
+        await selectJsonText(handle.db, list(2), '{}', { prepared: true }),
+        await handle.db.transaction((tx) => selectJsonText(tx, list(3), '{}', { prepared: true })),
+        await selectJsonText(handle.db, list(4), '{}'),
+      ];
+      expect(bodies.map((b) => JSON.parse(b).n)).toEqual([1, 2, 3, 4]);
+      // One connection: one prepared statement for the three marked runs, none for the unmarked one.
+      const { rows } = await pool.query(`select statement from pg_prepared_statements`);
+      expect(rows.map((r: { statement: string }) => r.statement.startsWith(PREPARED_MARKER))).toEqual([true]);
+    } finally {
+      await handle.close();
+      await scratch.drop();
+    }
   });
 });

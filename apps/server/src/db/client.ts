@@ -2,6 +2,7 @@
  * One database handle for both engines: embedded PGlite (default) or PostgreSQL (DATABASE_URL).
  * The same Drizzle schema, queries and migrations run on both (docs/decisions/0001-pglite-default.md).
  */
+import { createHash } from 'node:crypto';
 import { access, constants, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,11 +22,39 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 export type Executor = Parameters<Parameters<Database['transaction']>[0]>[0] | Database;
 
 /**
- * Runs a statement whose single row has one text column `body` (JSON built by PostgreSQL) and returns it,
- * or `fallback` when there is no row. PGlite and node-postgres both answer `{ rows }`.
+ * Marks a statement to run as a named prepared statement on PostgreSQL: each connection parses and plans it once
+ * and then only binds and executes it (the Action Needed list planned in 0.7 ms of its ~14; docs/performance.md).
+ * Only for statements with a bounded number of texts (the name is a hash of the text, kept per connection).
+ * On PGlite it is a comment.
  */
-export async function selectJsonText(db: Executor, query: SQL, fallback: string): Promise<string> {
-  const result = (await db.execute(query)) as unknown as { rows: { body: string }[] };
+export const PREPARED_MARKER = '/* prepared */';
+const PREPARED = sql.raw(PREPARED_MARKER);
+
+const statementNames = new Map<string, string>();
+/** The name of a marked statement's text; a marked text outside the bound stops naming rather than grow. */
+export function preparedName(text: string): string | undefined {
+  if (!text.startsWith(PREPARED_MARKER)) return undefined;
+  let name = statementNames.get(text);
+  if (!name && statementNames.size < 256) {
+    name = `hcp_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Runs a statement whose single row has one text column `body` (JSON built by PostgreSQL) and returns it,
+ * or `fallback` when there is no row. PGlite and node-postgres both answer `{ rows }`. `prepared`: see
+ * PREPARED_MARKER.
+ */
+export async function selectJsonText(
+  db: Executor,
+  query: SQL,
+  fallback: string,
+  options: { prepared?: boolean } = {},
+): Promise<string> {
+  const statement = options.prepared ? sql`${PREPARED}${query}` : query;
+  const result = (await db.execute(statement)) as unknown as { rows: { body: string }[] };
   return result.rows[0]?.body ?? fallback;
 }
 
@@ -215,6 +244,7 @@ export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): Database
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      nameIfPrepared(args);
       const observe = handle.onQuery;
       const traced = handle.traceQuery?.(args[0]);
       if (!observe && !traced) return query(...args);
@@ -241,6 +271,15 @@ export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): Database
     };
   });
   return handle;
+}
+
+/** A marked statement from Drizzle (`{ text, ... }` config) goes with its name (PREPARED_MARKER). */
+function nameIfPrepared(args: unknown[]): void {
+  const config = args[0];
+  if (!config || typeof config !== 'object' || ('name' in config && (config as { name?: unknown }).name)) return;
+  const text = (config as { text?: unknown }).text;
+  const name = typeof text === 'string' ? preparedName(text) : undefined;
+  if (name) args[0] = { ...config, name };
 }
 
 /**

@@ -74,6 +74,8 @@ export async function actionNeededJson(db: Executor, input: ListInput, audit: SQ
     from pts x join md_staff d on d.id = x.prescriber_id
   `,
     '{"doctors":[]}',
+    // 12 texts at most (category x prescriber filter), each read on every refetch of the screen.
+    { prepared: true },
   );
 }
 
