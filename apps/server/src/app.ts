@@ -49,6 +49,8 @@ import { createPatientsService } from './features/patients/service.ts';
 import { prescribeRoutes } from './features/prescribe/routes.ts';
 import { createPrescribeService } from './features/prescribe/service.ts';
 import { rxListRoutes } from './features/rx-list/routes.ts';
+import { standingRulesRoutes } from './features/standing-rules/routes.ts';
+import { createStandingRulesService } from './features/standing-rules/service.ts';
 import { supportAccessRoutes } from './features/support-access/routes.ts';
 import { createSupportAccessService } from './features/support-access/service.ts';
 import { usersRoutes } from './features/users/routes.ts';
@@ -214,6 +216,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(prescribeRoutes, {
     service: createPrescribeService({ db, now, isPrescribingEnabled: () => isFlagEnabled(db, 'isHcpPrescribingEnabled') }),
   });
+  await app.register(standingRulesRoutes, { service: createStandingRulesService({ db }) });
   await app.register(supportAccessRoutes, { service: createSupportAccessService({ db, now }) });
   await app.register(manageAccountsRoutes, {
     service: createManageAccountsService({ db, sessions: auth }),

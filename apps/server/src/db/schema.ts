@@ -868,3 +868,32 @@ export const storedFileChunks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.key, t.seq] })],
 );
+
+/**
+ * Standing rules (issue 23, decision 0038): a practice's "stop asking" answers to refill requests, matched by the
+ * contract's rule (rules/standing-rules.ts) when a request arrives and when a rule is saved. `answered_count` is
+ * raised in the transaction that answers.
+ */
+export const standingRules = pgTable(
+  'standing_rules',
+  {
+    id: id(),
+    mdOfficeId: uuid('md_office_id')
+      .notNull()
+      .references(() => mdOffices.id),
+    name: text('name').notNull(),
+    action: text('action').notNull(),
+    prescriberId: uuid('prescriber_id').references(() => mdStaff.id),
+    patientId: uuid('patient_id').references(() => patients.id),
+    drugName: text('drug_name'),
+    ndc: text('ndc'),
+    note: text('note'),
+    enabled: boolean('enabled').notNull().default(true),
+    answeredCount: integer('answered_count').notNull().default(0),
+    createdBy: uuid('created_by').references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: integer('version').notNull().default(0),
+  },
+  (t) => [index('standing_rules_office_idx').on(t.mdOfficeId)],
+);

@@ -89,6 +89,27 @@ export interface Row {
 }
 
 const v1 = '/api/mdo/v1';
+/** A standing rule for the practice's patient that matches no request (so reaching it answers nothing). */
+const ruleBody = (t: Ids) => ({
+  name: 'Matrix rule',
+  practiceId: t.officeId,
+  action: 'discontinued',
+  patientId: t.patientId,
+  drugName: 'Matrix drug that no one takes',
+});
+/** Each practice's matrix rule has the practice's id as its own, so a row can name it without a fixture field. */
+const keepMatrixRule = (db: Database, t: Ids) =>
+  db
+    .insert(s.standingRules)
+    .values({
+      id: t.officeId,
+      mdOfficeId: t.officeId,
+      name: 'Matrix rule',
+      action: 'discontinued',
+      patientId: t.patientId,
+      drugName: 'Matrix drug that no one takes',
+    })
+    .onConflictDoNothing();
 const u = (f: Fixture, w: Who) => `${v1}/users/${f.me(w)}`;
 const sender = { senderName: 'Matrix Test' };
 const officeBody = (name: string) => ({
@@ -567,6 +588,46 @@ export const ROWS: Row[] = [
     path: `${v1}/webhook-endpoints/{id}/redeliver-failed`,
     url: (f) => `${v1}/webhook-endpoints/${f.webhookEndpointId}/redeliver-failed`,
     expect: (w) => yes(ADMINS.includes(w)),
+  },
+  // Standing rules (issue 23): the practice's own people read them; only its prescribers make or change them.
+  {
+    method: 'GET',
+    path: `${v1}/users/{userId}/standing-rules`,
+    url: (f, w) => `${u(f, w)}/standing-rules`,
+    expect: RULES.everyone,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/standing-rules/preview`,
+    url: (f, w) => `${u(f, w)}/standing-rules/preview`,
+    body: (_f, _w, t) => ({ rule: ruleBody(t) }),
+    expect: RULES.sign,
+    targeted: true,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/standing-rules`,
+    url: (f, w) => `${u(f, w)}/standing-rules`,
+    body: (_f, _w, t) => ruleBody(t),
+    expect: RULES.sign,
+    targeted: true,
+  },
+  {
+    method: 'PUT',
+    path: `${v1}/users/{userId}/standing-rules/{id}`,
+    url: (f, w, t) => `${u(f, w)}/standing-rules/${t.officeId}`,
+    body: (_f, _w, t) => ({ rule: ruleBody(t), version: 0 }),
+    expect: RULES.sign,
+    targeted: true,
+    prepare: (t, db) => keepMatrixRule(db, t),
+  },
+  {
+    method: 'DELETE',
+    path: `${v1}/users/{userId}/standing-rules/{id}`,
+    url: (f, w, t) => `${u(f, w)}/standing-rules/${t.officeId}`,
+    expect: RULES.sign,
+    targeted: true,
+    prepare: (t, db) => keepMatrixRule(db, t),
   },
   {
     method: 'GET',

@@ -1,5 +1,6 @@
 /** Prescription timeline entries (prescription_events.type) and how each reads to a person. */
 import { ACTION_TYPE_LABELS, isActionType } from './action-types.ts';
+import { answeredByRuleText } from './standing-rules.ts';
 
 export const EVENT_TYPES = {
   received: 'RECEIVED',
@@ -45,8 +46,11 @@ export function describeEvent(type: string, data: Record<string, unknown>): stri
       return `Refill authorized by fax: ${String(data.refills ?? 0)} refill(s)`;
     case EVENT_TYPES.refillAuthorizedErx:
       return 'Refill authorized by eRx';
-    case EVENT_TYPES.refillDenied:
-      return `Refill denied: ${DENIAL_TEXT[str(data.reason)] ?? str(data.reason)}`;
+    case EVENT_TYPES.refillDenied: {
+      const denied = `Refill denied: ${DENIAL_TEXT[str(data.reason)] ?? str(data.reason)}`;
+      const rule = typeof data.rule === 'object' && data.rule !== null ? (data.rule as { name?: unknown }) : null;
+      return rule ? `${denied} — ${answeredByRuleText(str(rule.name))}` : denied;
+    }
     case EVENT_TYPES.refillPostponed:
       return `Refill authorization postponed to ${str(data.postponedTo)}`;
     case EVENT_TYPES.alternativeMedSelected:

@@ -18,6 +18,7 @@ import {
 import type { Executor } from '../../db/client.ts';
 import type { prescriptions } from '../../db/schema.ts';
 import { sha256 } from '../../lib/crypto.ts';
+import { answerArrivedRequest } from '../../lib/standing-rules.ts';
 import { unprocessable } from './mapping/common.ts';
 import { isClosing, outputOf, type TaskFields, type TaskInputs, type TaskRow } from './mapping/task.ts';
 import { FhirError } from './outcome.ts';
@@ -134,6 +135,11 @@ export function taskOps(
   const event = (tx: Executor, prescriptionId: string, type: string, category: ActionType) =>
     records.insertPrescriptionEvent(tx, { prescriptionId, type, requestId, data: { category } });
 
+  /** A refill request the practice's standing rules answer is answered as it arrives (issue 23). */
+  const answerByRules = async (tx: Executor, prescriptionId: string, category: ActionType) => {
+    if (category === 'refillAuth') await answerArrivedRequest(tx, prescriptionId, requestId);
+  };
+
   /** What the pharmacy sent, on its Task; what it refers to never changes. */
   const saveTask = (tx: Executor, id: string, fields: TaskFields, current: TaskRow) =>
     records.updateTask(tx, id, {
@@ -195,6 +201,7 @@ export function taskOps(
       const once = fields.category === 'appeals' ? await openAppeal(tx, id, rx, fields.inputs, portalBase) : undefined;
       await records.setPrescriptionFlags(tx, rx.id, opened(fields.category, fields.inputs));
       await event(tx, rx.id, EVENT_TYPES.pharmacyRequested, fields.category);
+      await answerByRules(tx, rx.id, fields.category);
       return once;
     },
     async update(tx, id, fields, current) {
@@ -225,6 +232,7 @@ export function taskOps(
         await assertPracticeTakes(tx, current.prescriptionId, current.category);
         await records.setPrescriptionFlags(tx, current.prescriptionId, opened(current.category, fields.inputs));
         await event(tx, current.prescriptionId, EVENT_TYPES.pharmacyRequested, current.category);
+        await answerByRules(tx, current.prescriptionId, current.category);
       } else if (isOpen && current.itemOpen && JSON.stringify(current.input) !== JSON.stringify(fields.inputs)) {
         // The pharmacy updated what it asks (a new PA status, other alternatives) while the item still waits.
         await records.setPrescriptionFlags(tx, current.prescriptionId, raised(current.category, fields.inputs));
