@@ -59,6 +59,7 @@ test.describe('at 390 px wide', () => {
       '/prescribe',
       '/preferences',
       '/practice-preferences',
+      '/standing-rules',
       '/terms-of-use',
     ];
     await expectAllFit(page, paths, 'prescriber');

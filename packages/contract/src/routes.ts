@@ -31,6 +31,8 @@ export const ROUTES = {
   manageIntegrations: '/manage-integrations',
   /** Our addition (issue 20): the one-time link of a fax cover sheet; it opens Action Needed after sign-in. */
   noticeLink: '/notice/:code',
+  /** Our addition (issue 23): a practice's standing "stop asking" rules for refill requests, under Preferences. */
+  standingRules: '/standing-rules',
 } as const;
 export type RouteKey = keyof typeof ROUTES;
 
@@ -180,6 +182,9 @@ export const apiPaths = {
   // minimum necessary access (our design, decision 0020)
   practiceWorkload: (userId: string) => `${user(userId)}/practice-workload`,
   supportAccess: (userId: string) => `${user(userId)}/support-access`,
+  standingRules: (userId: string) => `${user(userId)}/standing-rules`,
+  standingRulePreview: (userId: string) => `${user(userId)}/standing-rules/preview`,
+  standingRule: (userId: string, id: string) => `${user(userId)}/standing-rules/${enc(id)}`,
   practiceSupportAccessLog: (id: string) => `${API_BASE}/v1/md-offices/${enc(id)}/support-access`,
   // integration clients (our design, decision 0022)
   integrationClients: `${API_BASE}/v1/integration-clients`,

@@ -158,3 +158,16 @@ describe('the rule form', () => {
     expect(tiny.error?.issues.map((i) => i.message)).toContain('Type at least 3 letters of the drug name.');
   });
 });
+
+describe('optional picks', () => {
+  const base = { name: 'x', practiceId: PRACTICE, action: 'discontinued', drugName: 'Atorvastatin' };
+  it('read an empty choice as none and refuse what is not an id', () => {
+    expect(standingRuleInputSchema.parse({ ...base, prescriberId: '', patientId: '' })).toMatchObject({
+      prescriberId: null,
+      patientId: null,
+    });
+    expect(standingRuleInputSchema.parse({ ...base, prescriberId: DR_A })).toMatchObject({ prescriberId: DR_A });
+    const bad = standingRuleInputSchema.safeParse({ ...base, prescriberId: 'not-an-id' });
+    expect(bad.error?.issues.map((i) => i.message)).toEqual(['Choose a prescriber.']);
+  });
+});

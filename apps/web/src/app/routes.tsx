@@ -57,6 +57,7 @@ export const routes: RouteObject[] = [
       },
       { path: ROUTES.rxList, lazy: page(() => import('../features/rx-list/routes/rx-list.tsx')) },
       { path: ROUTES.noticeLink, lazy: page(() => import('../features/office-notifications/routes/notice-link.tsx')) },
+      { path: ROUTES.standingRules, lazy: page(() => import('../features/standing-rules/routes/standing-rules.tsx')) },
       {
         path: ROUTES.manageIntegrations,
         lazy: page(() => import('../features/integrations/routes/manage-integrations.tsx')),

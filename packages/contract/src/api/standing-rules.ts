@@ -7,6 +7,16 @@ import { z } from 'zod';
 import { normalizeNdc, STANDING_RULE_ACTIONS, STANDING_RULE_LIMITS, standingRuleProblem } from '../rules/standing-rules.ts';
 import { pickedIdSchema } from './fields.ts';
 
+/** An optional pick: an empty choice ('' from a select) is none. */
+const optionalId = (message: string) => {
+  const id = pickedIdSchema(message);
+  return z
+    .string({ message })
+    .refine((v) => v === '' || id.safeParse(v).success, { message })
+    .nullish()
+    .transform((v) => (v ? v : null));
+};
+
 const optionalText = (max: number, message: string) =>
   z
     .string()
@@ -25,12 +35,8 @@ export const standingRuleInputSchema = z
       .max(STANDING_RULE_LIMITS.nameMax, { message: `Keep the name under ${STANDING_RULE_LIMITS.nameMax} characters.` }),
     practiceId: pickedIdSchema('Choose a practice.'),
     action: z.enum(STANDING_RULE_ACTIONS, { message: 'Choose what the rule does.' }),
-    prescriberId: pickedIdSchema('Choose a prescriber.')
-      .nullish()
-      .transform((v) => v ?? null),
-    patientId: pickedIdSchema('Choose a patient.')
-      .nullish()
-      .transform((v) => v ?? null),
+    prescriberId: optionalId('Choose a prescriber.'),
+    patientId: optionalId('Choose a patient.'),
     drugName: z
       .string()
       .trim()

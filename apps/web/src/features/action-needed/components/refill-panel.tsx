@@ -8,6 +8,7 @@ import {
   postponeDateProblem,
   REFILL_DENIAL_REASONS,
   type RefillDenialReason,
+  ROUTES,
   resolveSkipErxConfirmation,
   toIsoDate,
   type UndoOffer,
@@ -16,9 +17,11 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
 import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { TextField, type TextFieldProps } from '../../../components/text-field.tsx';
+import { standingRuleState } from '../../../lib/standing-rule-start.ts';
 import { useAuthorizeRefillErx } from '../api/authorize-refill-erx.ts';
 import { useAuthorizeRefillFax } from '../api/authorize-refill-fax.ts';
 import { useDenyRefill } from '../api/deny-refill.ts';
@@ -255,6 +258,20 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
               </button>
             </div>
           </form>
+          <p>
+            <Link
+              to={ROUTES.standingRules}
+              state={standingRuleState({
+                practiceId: null,
+                prescriberId: entry.doctor.doctorId,
+                patientId: entry.patient.id,
+                patientName: patientName(entry.patient),
+                drugName: rx.drugName,
+              })}
+            >
+              Stop asking: answer this drug’s refill requests for this patient by a standing rule
+            </Link>
+          </p>
         </>
       ) : (
         <p className={styles.notice}>{PRESCRIBER_SIGNS}</p>

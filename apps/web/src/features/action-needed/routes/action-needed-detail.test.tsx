@@ -172,6 +172,18 @@ describe('refill authorization screen', () => {
     await vi.waitFor(() => expect(posted(fetchMock, '/refills-authorized/erx')).toHaveLength(1));
   });
 
+  it('starts a standing rule for this drug and patient, carried in the navigation state, never the URL (issue 23)', async () => {
+    stubServer({});
+    const router = renderActionNeeded(`/action-needed/${RX}/refillAuth`, [{ path: '/standing-rules', element: <h1>Rules</h1> }]);
+    await userEvent.click(await screen.findByRole('link', { name: /Stop asking: answer this drug’s refill requests/ }));
+    await screen.findByRole('heading', { name: 'Rules' });
+    expect(router.state.location.pathname).toBe('/standing-rules');
+    expect(router.state.location.search).toBe('');
+    expect(router.state.location.state).toMatchObject({
+      standingRule: { patientName: 'Jane Doe', drugName: 'Atorvastatin', practiceId: null },
+    });
+  });
+
   it('checks the postpone date before calling the server', async () => {
     const fetchMock = stubServer();
     renderDetail(`/action-needed/${RX}/refillAuth`);

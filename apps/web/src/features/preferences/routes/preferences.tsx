@@ -1,3 +1,5 @@
+import { isMdoUser, ROUTES } from '@hcp/contract';
+import { Link } from 'react-router';
 import { Page } from '../../../components/page.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
@@ -20,6 +22,15 @@ export default function PreferencesRoute() {
           <Spinner /> Loading…
         </p>
       )}
+      {user.data && isMdoUser(user.data) ? (
+        <section aria-labelledby="standing-rules-link-title">
+          <h2 id="standing-rules-link-title">Refill requests you should not see again</h2>
+          <p>
+            <Link to={ROUTES.standingRules}>Standing Rules</Link>: answer refill requests for a discontinued drug, or for a
+            patient who needs a visit first, before they reach your list.
+          </p>
+        </section>
+      ) : null}
       {userId ? <SecuritySettings userId={userId} /> : null}
     </Page>
   );
