@@ -38,6 +38,47 @@ async function throughput(ms: number, connections: number, send: () => Promise<R
   return done / (ms / 1000);
 }
 
+/**
+ * Standing rules on arrival (issue 23): the same Task upserts while Dr. Morgan's practice has 20 enabled rules that
+ * match nothing (the check alone) and while they match every request (each is answered: denial, event, message to
+ * the pharmacy, count, audit row), each against the same upserts with the rules turned off, in interleaved rounds.
+ */
+async function standingRulesOnArrival(pglite: PGlite, roundMs: number, upsert: () => Promise<Response>) {
+  const practice = `(select md_office_id from users where email = 'dr.morgan@demo.hcp')`;
+  const drugs = (
+    await pglite.query<{ drug: string }>(`select distinct drug_name as drug from prescriptions where md_office_id = ${practice}`)
+  ).rows.map((r) => r.drug);
+  for (const [kind, names] of [
+    ['none', Array.from({ length: 20 }, (_, i) => `No such drug ${i}`)],
+    ['all', drugs],
+  ] as const) {
+    await pglite.query(`delete from standing_rules where md_office_id = ${practice}`);
+    for (const name of names) {
+      await pglite.query(
+        `insert into standing_rules (md_office_id, name, action, drug_name, enabled) values (${practice}, $1, 'needsVisit', $1, false)`,
+        [name],
+      );
+    }
+    const rules = (on: boolean) => pglite.query(`update standing_rules set enabled = ${on} where md_office_id = ${practice}`);
+    await interleavedRatio(
+      `standing-rules-on-arrival, ${kind === 'none' ? 'no rule matches' : 'a rule answers each'} (PGlite)`,
+      `PUT Task upserts/s with ${names.length} enabled rules`,
+      'the same upserts with the rules off',
+      ROUNDS,
+      async () => {
+        await rules(true);
+        return throughput(roundMs, CONNECTIONS, upsert);
+      },
+      async () => {
+        await rules(false);
+        return throughput(roundMs, CONNECTIONS, upsert);
+      },
+      (a, b) => `${a.toFixed(0)} vs ${b.toFixed(0)} upserts/s`,
+    );
+  }
+  await pglite.query(`delete from standing_rules where md_office_id = ${practice}`);
+}
+
 export async function fhirBench(seconds: number): Promise<void> {
   const pglite = new PGlite();
   const database = wrapPglite(pglite);
@@ -144,6 +185,8 @@ export async function fhirBench(seconds: number): Promise<void> {
       `${a.toFixed(0)} vs ${b.toFixed(0)} upserts/s, ${CONNECTIONS} connections; ` +
       `${queriesPerUpsert} SQL statements per upsert (baseline 2 in a transaction)`,
   );
+
+  await standingRulesOnArrival(pglite, roundMs, ours);
 
   // Posted -> visible: a new refill Task, then Dr. Morgan's Action Needed until it holds the prescription.
   const listUrl = `${base}/api/mdo/v2/users/${morgan.userID}/action-needed?actionType=ACTION_NEEDED_REFILL_AUTH`;

@@ -10,8 +10,12 @@ import { webhooksBench } from './webhooks.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 console.log(`HCP Portal benchmarks (HTTP runs of ${seconds} s, 10 connections, 2-core machine)`);
-// BENCH_ONLY=action-queue: the large-seed benches up to the queue only (a quicker run while working on it).
-if (process.env.BENCH_ONLY !== 'action-queue') {
+// BENCH_ONLY=action-queue: the large-seed benches up to the queue only (a quicker run while working on it);
+// BENCH_ONLY=fhir: the pharmacy door and standing rules on arrival only.
+const only = process.env.BENCH_ONLY;
+if (only === 'fhir') {
+  await fhirBench(seconds);
+} else if (only !== 'action-queue') {
   await rulesBench();
   await httpOverhead(seconds);
   await signInBench();
@@ -20,4 +24,4 @@ if (process.env.BENCH_ONLY !== 'action-queue') {
   await webhooksBench(seconds);
   await liveUpdatesBench();
 }
-if (process.env.BENCH_SKIP_LARGE !== '1') await actionNeededBench(seconds);
+if (only !== 'fhir' && process.env.BENCH_SKIP_LARGE !== '1') await actionNeededBench(seconds);
