@@ -156,7 +156,7 @@ export function StandingRuleForm({
       ) : null}
       {errors.patientId?.message ? <FormAlert message={errors.patientId.message} /> : null}
       <TextField label="Note to the pharmacy (optional)" autoComplete="off" error={errors.note?.message} {...register('note')} />
-      <label className={styles.check}>
+      <label className={controls.check}>
         <input type="checkbox" {...register('enabled')} /> The rule is on
       </label>
       <p className={styles.hint}>Controlled substances always come to the prescriber: no rule answers them.</p>
