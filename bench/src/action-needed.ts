@@ -36,7 +36,7 @@ with scope as (
   from prescriptions p where p.md_office_id = any(array(select id from scope))
 ), picked as (
   select * from rx where due or phone_exception or hcp_action_required
-    or prior_auth_status in ('PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY','PRIOR_AUTH_CHART_NOTES_NEEDED','PRIOR_AUTH_ICD10_NEEDED','PRIOR_AUTH_REQUIRED')
+    or prior_auth_status in ('PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY','PRIOR_AUTH_CHART_NOTES_NEEDED','PRIOR_AUTH_ICD10_NEEDED','PRIOR_AUTH_REQUIRED','PRIOR_AUTH_RENEWAL_DUE')
     or substitution_status like 'SUBSTITUTION_PENDING_MD_SELECTION_%'
 ), by_patient as (
   select prescriber_id, patient_id, json_agg(json_build_object(

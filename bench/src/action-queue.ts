@@ -24,7 +24,7 @@ with scope as (
   select p.*, (p.last_filled_on + p.days_supply - $2::date) as run_out,
     coalesce(p.request_received_at, p.last_processed_at, p.prescribed_at) as waiting
   from p where due or phone_exception or hcp_action_required
-    or prior_auth_status in ('PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY','PRIOR_AUTH_CHART_NOTES_NEEDED','PRIOR_AUTH_ICD10_NEEDED','PRIOR_AUTH_REQUIRED')
+    or prior_auth_status in ('PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY','PRIOR_AUTH_CHART_NOTES_NEEDED','PRIOR_AUTH_ICD10_NEEDED','PRIOR_AUTH_REQUIRED','PRIOR_AUTH_RENEWAL_DUE')
     or substitution_status like 'SUBSTITUTION_PENDING_MD_SELECTION_%'
 )
 select json_build_object('today', $2::text, 'items', coalesce(json_agg(json_build_object(

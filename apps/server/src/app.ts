@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
+import { raiseDueRenewals } from './features/action-needed/pa-renewals.ts';
 import { PRINT_STYLE } from './features/action-needed/print.ts';
 import { actionNeededRoutes } from './features/action-needed/routes.ts';
 import { createActionNeededService } from './features/action-needed/service.ts';
@@ -55,6 +56,7 @@ import { supportAccessRoutes } from './features/support-access/routes.ts';
 import { createSupportAccessService } from './features/support-access/service.ts';
 import { usersRoutes } from './features/users/routes.ts';
 import { createUsersService } from './features/users/service.ts';
+import { todayIsoOf } from './lib/clock.ts';
 import { DECISIONS_CHANNEL } from './lib/decisions.ts';
 import { devFaxTransport, type FaxTransport, httpFaxTransport } from './lib/fax-gateway.ts';
 import { isFlagEnabled } from './lib/feature-flags.ts';
@@ -184,6 +186,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         integrationAssertions: (at) => purgeAssertions(db, at),
         decisionUndos: (at) => purgeUndos(db, at),
         appealFiles: (at) => appeals.sweepOrphanFiles(at),
+        // Not a purge, but a daily round that must run once per cluster (issue 23): the lease is the point.
+        priorAuthRenewals: (at) =>
+          raiseDueRenewals(
+            db,
+            todayIsoOf(() => at),
+          ),
       },
       intervalSeconds: config.housekeepingIntervalSeconds,
       takeLease: (seconds) => takeLease(db, 'housekeeping', instanceId, seconds),

@@ -33,6 +33,7 @@ export * from './rules/masking.ts';
 export * from './rules/navigation.ts';
 export * from './rules/office-digest.ts';
 export * from './rules/order-status.ts';
+export * from './rules/pa-renewal.ts';
 export * from './rules/pagination.ts';
 export * from './rules/patient-search.ts';
 export * from './rules/queue.ts';

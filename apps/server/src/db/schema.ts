@@ -251,6 +251,8 @@ export const prescriptions = pgTable(
     refillsRemaining: integer('refills_remaining'),
     requestReceivedAt: timestamp('request_received_at', { withTimezone: false }),
     priorAuthExpiresOn: date('prior_auth_expires_on'),
+    /** The expiry a renewal reminder was raised for (issue 23): one reminder per expiry, dismissed or not. */
+    priorAuthRenewalRemindedFor: date('prior_auth_renewal_reminded_for'),
     /** Bumped by every transition; guards against two people acting on one prescription at once. */
     version: integer('version').notNull().default(0),
     createdAt: createdAt(),
@@ -260,11 +262,13 @@ export const prescriptions = pgTable(
     index('prescriptions_office_prescribed_idx').on(t.mdOfficeId, t.prescribedAt),
     index('prescriptions_patient_idx').on(t.patientId),
     index('prescriptions_prescriber_idx').on(t.prescriberId),
+    // The daily PA renewal round reads only prescriptions with a PA expiry (issue 23).
+    index('prescriptions_pa_expiry_idx').on(t.priorAuthExpiresOn).where(sql`${t.priorAuthExpiresOn} is not null`),
     // The action-needed list reads only rows that need something: keep that index small.
     index('prescriptions_action_needed_idx')
       .on(t.mdOfficeId)
       .where(
-        sql`${t.needsRefillAuth} or ${t.phoneException} or ${t.hcpActionRequired} or ${t.substitutionStatus} like 'SUBSTITUTION_PENDING_MD_SELECTION_%' or ${t.priorAuthStatus} in ('PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY','PRIOR_AUTH_CHART_NOTES_NEEDED','PRIOR_AUTH_ICD10_NEEDED','PRIOR_AUTH_REQUIRED')`,
+        sql`${t.needsRefillAuth} or ${t.phoneException} or ${t.hcpActionRequired} or ${t.substitutionStatus} like 'SUBSTITUTION_PENDING_MD_SELECTION_%' or ${t.priorAuthStatus} in ('PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY','PRIOR_AUTH_CHART_NOTES_NEEDED','PRIOR_AUTH_ICD10_NEEDED','PRIOR_AUTH_REQUIRED','PRIOR_AUTH_RENEWAL_DUE')`,
       ),
   ],
 );

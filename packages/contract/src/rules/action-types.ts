@@ -13,12 +13,20 @@ export const PRIOR_AUTH_STATUSES = [
 ] as const;
 export type PriorAuthStatus = (typeof PRIOR_AUTH_STATUSES)[number];
 
+/**
+ * Our own reminder (issue 23, rules/pa-renewal.ts): the practice's approved PA lapses soon and plans accept its
+ * renewal now. Not a status a pharmacy sends (the FHIR API refuses it as `pa-status`).
+ */
+export const PRIOR_AUTH_RENEWAL_DUE = 'PRIOR_AUTH_RENEWAL_DUE';
+export type PriorAuthActionStatus = PriorAuthStatus | typeof PRIOR_AUTH_RENEWAL_DUE;
+
 /** The prior-auth statuses in which the prescriber must act; MD_SIGNATURE_RECEIVED waits on the pharmacy. */
-export const PRIOR_AUTH_ACTION_STATUSES: readonly PriorAuthStatus[] = [
+export const PRIOR_AUTH_ACTION_STATUSES: readonly PriorAuthActionStatus[] = [
   'PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY',
   'PRIOR_AUTH_CHART_NOTES_NEEDED',
   'PRIOR_AUTH_REQUIRED',
   'PRIOR_AUTH_ICD10_NEEDED',
+  PRIOR_AUTH_RENEWAL_DUE,
 ];
 
 export const SUBSTITUTION_PENDING_STATUSES = [

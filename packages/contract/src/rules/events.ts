@@ -1,5 +1,7 @@
 /** Prescription timeline entries (prescription_events.type) and how each reads to a person. */
 import { ACTION_TYPE_LABELS, isActionType } from './action-types.ts';
+import { formatApiDate } from './dates.ts';
+import { PA_RENEWAL_LEAD_DAYS } from './pa-renewal.ts';
 import { answeredByRuleText } from './standing-rules.ts';
 
 export const EVENT_TYPES = {
@@ -21,6 +23,8 @@ export const EVENT_TYPES = {
   pharmacyWithdrew: 'PHARMACY_WITHDREW',
   /** The pharmacy completed its Task after the prescriber answered it (issue 20). */
   pharmacyAcknowledged: 'PHARMACY_ACKNOWLEDGED',
+  /** The practice's PA lapses soon and plans accept the renewal now (issue 23): data.expiresOn. */
+  priorAuthRenewalDue: 'PRIOR_AUTH_RENEWAL_DUE',
   /** A decision taken back within its undo window (issue 22): data.undoneType and data.undoneData say which. */
   decisionUndone: 'DECISION_UNDONE',
 } as const;
@@ -69,6 +73,8 @@ export function describeEvent(type: string, data: Record<string, unknown>): stri
       return 'Patient phone number corrected';
     case EVENT_TYPES.pharmacyAcknowledged:
       return 'Received by the pharmacy';
+    case EVENT_TYPES.priorAuthRenewalDue:
+      return `Prior authorization expires on ${formatApiDate(str(data.expiresOn))}: renew it now (plans accept renewals from ${PA_RENEWAL_LEAD_DAYS} days before)`;
     case EVENT_TYPES.decisionUndone: {
       const undone = typeof data.undoneData === 'object' && data.undoneData !== null ? data.undoneData : {};
       return `Undone: ${describeEvent(str(data.undoneType), undone as Record<string, unknown>)} (nothing was sent to the pharmacy)`;

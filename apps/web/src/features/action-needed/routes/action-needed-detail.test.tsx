@@ -300,6 +300,23 @@ describe('other requests', () => {
     expect(JSON.parse(String(init.body))).toEqual({ prescriptionIds: [RX], skipPriorAuthDismissNotice: true });
   });
 
+  it('prior authorization renewal (issue 23): says what to do, and dismissing ends the reminder', async () => {
+    const fetchMock = stubServer({
+      actionNeeded: actionNeeded([prescription({ needsRefillAuth: false, priorAuthStatus: 'PRIOR_AUTH_RENEWAL_DUE' })]),
+      routes: actionsSucceed,
+      user: userWith({ skipPriorAuthDismissNotice: true }),
+    });
+    renderDetail(`/action-needed/${RX}/priorAuth`);
+    expect(
+      await screen.findByText(
+        'The prior authorization expires soon and plans accept its renewal now: start the renewal with the plan, then dismiss this reminder.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Signature sent to the pharmacy' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss prior authorization' }));
+    await vi.waitFor(() => expect(posted(fetchMock, '/prior-auth/dismiss')).toHaveLength(1));
+  });
+
   it('phone exception: checks the US phone shape, then sends the corrected number', async () => {
     const fetchMock = stubServer({
       actionNeeded: actionNeeded([prescription({ needsRefillAuth: false, phoneException: true })]),

@@ -14,6 +14,8 @@ export const PRIOR_AUTH_STATUS_TEXT: Record<string, string> = {
   PRIOR_AUTH_CHART_NOTES_NEEDED: 'Chart notes are needed',
   PRIOR_AUTH_ICD10_NEEDED: 'An ICD-10 code is needed',
   PRIOR_AUTH_REQUIRED: 'A prior authorization is required',
+  PRIOR_AUTH_RENEWAL_DUE:
+    'The prior authorization expires soon and plans accept its renewal now: start the renewal with the plan, then dismiss this reminder',
 };
 
 export const SUBSTITUTION_REASON_TEXT: Record<string, string> = {

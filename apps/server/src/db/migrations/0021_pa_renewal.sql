@@ -1,0 +1,4 @@
+DROP INDEX "prescriptions_action_needed_idx";--> statement-breakpoint
+ALTER TABLE "prescriptions" ADD COLUMN "prior_auth_renewal_reminded_for" date;--> statement-breakpoint
+CREATE INDEX "prescriptions_pa_expiry_idx" ON "prescriptions" USING btree ("prior_auth_expires_on") WHERE "prescriptions"."prior_auth_expires_on" is not null;--> statement-breakpoint
+CREATE INDEX "prescriptions_action_needed_idx" ON "prescriptions" USING btree ("md_office_id") WHERE "prescriptions"."needs_refill_auth" or "prescriptions"."phone_exception" or "prescriptions"."hcp_action_required" or "prescriptions"."substitution_status" like 'SUBSTITUTION_PENDING_MD_SELECTION_%' or "prescriptions"."prior_auth_status" in ('PRIOR_AUTH_PENDING_MD_SIGNATURE_PHARMACY','PRIOR_AUTH_CHART_NOTES_NEEDED','PRIOR_AUTH_ICD10_NEEDED','PRIOR_AUTH_REQUIRED','PRIOR_AUTH_RENEWAL_DUE');
