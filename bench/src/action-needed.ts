@@ -50,7 +50,10 @@ with scope as (
     'alternativeMeds', case when substitution_status like 'SUBSTITUTION_PENDING_MD_SELECTION_%' then coalesce(
       to_json(offered_alternatives), (select json_agg(a.alternative_name order by a.rank) from drug_alternatives a where a.drug_name = picked.drug_name), '[]'::json)
       else '[]'::json end,
-    'lastFilledOn', to_char(last_filled_on, 'YYYY-MM-DD'), 'refillsRemaining', refills_remaining
+    'lastFilledOn', to_char(last_filled_on, 'YYYY-MM-DD'), 'refillsRemaining', refills_remaining,
+    'prepared', (select json_build_object('decision', pd.decision, 'preparedByName', pu.display_name,
+      'preparedAt', to_char(pd.prepared_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+      from prepared_decisions pd join users pu on pu.id = pd.prepared_by where pd.prescription_id = picked.id)
   ) order by prescribed_at, id) as prescriptions
   from picked group by prescriber_id, patient_id
 ), by_doctor as (

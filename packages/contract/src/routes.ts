@@ -140,6 +140,8 @@ export const apiPaths = {
   prescriptionEvents: (id: string) => `${rx(id)}/events`,
   chartNotesSent: (id: string) => `${rx(id)}/prior-auth/chart-notes-sent`,
   priorAuthDismiss: `${API_BASE}/v1/prescriptions/all/prior-auth/dismiss`,
+  preparedDecision: (id: string) => `${rx(id)}/prepared-decision`,
+  signPrepared: `${API_BASE}/v1/prepared-decisions/sign`,
   bulkActions: `${API_BASE}/v1/prescriptions/bulk-actions`,
   undoDecision: (requestId: string) => `${API_BASE}/v1/decisions/${enc(requestId)}/undo`,
   mdSignatureReceived: `${API_BASE}/v1/prescriptions/all/prior-auth/md-signature-received`,

@@ -901,3 +901,20 @@ export const standingRules = pgTable(
   },
   (t) => [index('standing_rules_office_idx').on(t.mdOfficeId)],
 );
+
+/**
+ * Decisions prepared for a prescriber's signature (issue 23, decision 0039): one per prescription, what the staff
+ * chose (`decision`, the contract's prepared-decision input) and the prescription's version then, so a signature never
+ * goes to a request that changed since. Removed when any decision on the prescription is made.
+ */
+export const preparedDecisions = pgTable('prepared_decisions', {
+  prescriptionId: uuid('prescription_id')
+    .primaryKey()
+    .references(() => prescriptions.id),
+  decision: jsonb('decision').notNull(),
+  preparedBy: uuid('prepared_by')
+    .notNull()
+    .references(() => users.id),
+  preparedAt: timestamp('prepared_at', { withTimezone: true }).notNull().defaultNow(),
+  prescriptionVersion: integer('prescription_version').notNull(),
+});

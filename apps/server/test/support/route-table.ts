@@ -186,6 +186,40 @@ export const ROWS: Row[] = [
     body: (_f, _w, ids) => ({ action: 'refillDeny', reason: 'NEED_OFFICE_VISIT', items: [{ id: ids.rx.refill }], ...sender }),
     expect: RULES.bulkSign,
   },
+  // Prepare-then-sign (issue 23): the practice's own people prepare (a support window 403); only prescribers sign.
+  {
+    method: 'PUT',
+    path: '/api/mdo/v1/prescriptions/{id}/prepared-decision',
+    url: (_f, _w, t) => `/api/mdo/v1/prescriptions/${t.rx.refill}/prepared-decision`,
+    body: () => ({ action: 'refillDenied', reason: 'NEED_OFFICE_VISIT', note: 'Matrix' }),
+    expect: RULES.officeWrite,
+    targeted: true,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/mdo/v1/prescriptions/{id}/prepared-decision',
+    url: (_f, _w, t) => `/api/mdo/v1/prescriptions/${t.rx.refill}/prepared-decision`,
+    expect: RULES.officeWrite,
+    targeted: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/mdo/v1/prepared-decisions/sign',
+    url: () => '/api/mdo/v1/prepared-decisions/sign',
+    body: (_f, _w, t) => ({ items: [{ id: t.rx.refill }], ...sender }),
+    expect: RULES.bulkSign,
+    // Something prepared to sign, so a reached call runs the decision (and its audit row) like any other.
+    prepare: (t, db) =>
+      db
+        .insert(s.preparedDecisions)
+        .values({
+          prescriptionId: t.rx.refill,
+          decision: { action: 'refillDenied', reason: 'NEED_OFFICE_VISIT', note: null },
+          preparedBy: sql`(select id from users where email = 'staff.lee@demo.hcp')`,
+          prescriptionVersion: sql`(select version from prescriptions where id = ${t.rx.refill}::uuid)`,
+        })
+        .onConflictDoNothing(),
+  },
   {
     // Undo takes back one's own decision only (undo.test.ts: the maker's undo, within and after the window); a
     // decision made by anyone else is as unknown as none, for every kind of user.

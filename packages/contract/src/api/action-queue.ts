@@ -1,6 +1,6 @@
 /** GET users/{id}/action-queue (issue 22, our addition): every open item of the user's practices, most urgent first. */
 import { z } from 'zod';
-import { ACTION_TYPES } from '../rules/action-types.ts';
+import { ACTION_TYPES, FINAL_DENIAL_REASONS } from '../rules/action-types.ts';
 import { isoDateSchema } from './fields.ts';
 import { actionNeededPrescriptionSchema } from './prescriptions.ts';
 import { undoOfferSchema } from './undo.ts';
@@ -85,7 +85,7 @@ export const BULK_ACTIONS = [
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /** A bulk denial gives one of these (a postponement asks for its date: it is the postpone action). */
-export const BULK_DENIAL_REASONS = ['NEED_OFFICE_VISIT', 'NO_LONGER_TAKING_MEDS'] as const;
+export const BULK_DENIAL_REASONS = FINAL_DENIAL_REASONS;
 
 export const bulkActionSchema = z
   .object({

@@ -8,6 +8,7 @@ import {
 } from '../rules/action-types.ts';
 import { utcIsoDate } from '../rules/dates.ts';
 import { isoDateSchema, usPhoneSchema } from './fields.ts';
+import { preparedDecisionSchema } from './prepared-decisions.ts';
 import { undoOfferSchema } from './undo.ts';
 import { pharmacyDeliverySchema } from './webhooks.ts';
 
@@ -42,6 +43,8 @@ export const actionNeededPrescriptionSchema = z.object({
   /** Our additions (issue 22): the pharmacy's last fill (YYYY-MM-DD) and the refills the prescription has left. */
   lastFilledOn: z.string().nullable().optional(),
   refillsRemaining: z.number().int().nullable().optional(),
+  /** Our addition (issue 23): a decision the practice's staff prepared for the prescriber's signature. */
+  prepared: preparedDecisionSchema.nullable().optional(),
 });
 export type ActionNeededPrescription = z.infer<typeof actionNeededPrescriptionSchema>;
 

@@ -46,6 +46,11 @@ export const PRIOR_AUTH_METHODS = ['CMM_PA', 'VERBAL_PA', 'WEBLINK_PA'] as const
 export type PriorAuthMethod = (typeof PRIOR_AUTH_METHODS)[number];
 
 export const REFILL_DENIAL_REASONS = ['NEED_OFFICE_VISIT', 'NO_LONGER_TAKING_MEDS', 'POSTPONE_REFILL_AUTH'] as const;
+/** The denials that answer a request for good (a postponement asks for its day instead): bulk and prepared ones. */
+export const FINAL_DENIAL_REASONS = [
+  'NEED_OFFICE_VISIT',
+  'NO_LONGER_TAKING_MEDS',
+] as const satisfies readonly RefillDenialReason[];
 export type RefillDenialReason = (typeof REFILL_DENIAL_REASONS)[number];
 
 /** Categories of the Action Needed screen, in the order the tabs show them. */

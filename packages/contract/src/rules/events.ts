@@ -2,6 +2,7 @@
 import { ACTION_TYPE_LABELS, isActionType } from './action-types.ts';
 import { formatApiDate } from './dates.ts';
 import { PA_RENEWAL_LEAD_DAYS } from './pa-renewal.ts';
+import { describePrepared } from './prepared-decisions.ts';
 import { answeredByRuleText } from './standing-rules.ts';
 
 export const EVENT_TYPES = {
@@ -23,6 +24,10 @@ export const EVENT_TYPES = {
   pharmacyWithdrew: 'PHARMACY_WITHDREW',
   /** The pharmacy completed its Task after the prescriber answered it (issue 20). */
   pharmacyAcknowledged: 'PHARMACY_ACKNOWLEDGED',
+  /** Staff prepared a decision for the prescriber's signature (issue 23): data is the prepared decision. */
+  decisionPrepared: 'DECISION_PREPARED',
+  /** The prepared decision was taken back before it was signed. */
+  preparationWithdrawn: 'DECISION_PREPARATION_WITHDRAWN',
   /** The practice's PA lapses soon and plans accept the renewal now (issue 23): data.expiresOn. */
   priorAuthRenewalDue: 'PRIOR_AUTH_RENEWAL_DUE',
   /** A decision taken back within its undo window (issue 22): data.undoneType and data.undoneData say which. */
@@ -37,8 +42,16 @@ const DENIAL_TEXT: Record<string, string> = {
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 
-/** One line per event; never includes free-text notes (they can hold patient details) beyond what the user typed. */
+/**
+ * One line per event; never includes free-text notes (they can hold patient details) beyond what the user typed.
+ * A decision signed as someone prepared it says so (issue 23).
+ */
 export function describeEvent(type: string, data: Record<string, unknown>): string {
+  const text = describeEventText(type, data);
+  return typeof data.preparedBy === 'string' && data.preparedBy ? `${text} — prepared by ${data.preparedBy}` : text;
+}
+
+function describeEventText(type: string, data: Record<string, unknown>): string {
   switch (type) {
     case EVENT_TYPES.received:
       return 'Prescription received by the pharmacy';
@@ -73,11 +86,15 @@ export function describeEvent(type: string, data: Record<string, unknown>): stri
       return 'Patient phone number corrected';
     case EVENT_TYPES.pharmacyAcknowledged:
       return 'Received by the pharmacy';
+    case EVENT_TYPES.decisionPrepared:
+      return `Prepared for the prescriber’s signature: ${describePrepared(data as Parameters<typeof describePrepared>[0])}`;
+    case EVENT_TYPES.preparationWithdrawn:
+      return 'Prepared decision withdrawn';
     case EVENT_TYPES.priorAuthRenewalDue:
       return `Prior authorization expires on ${formatApiDate(str(data.expiresOn))}: renew it now (plans accept renewals from ${PA_RENEWAL_LEAD_DAYS} days before)`;
     case EVENT_TYPES.decisionUndone: {
       const undone = typeof data.undoneData === 'object' && data.undoneData !== null ? data.undoneData : {};
-      return `Undone: ${describeEvent(str(data.undoneType), undone as Record<string, unknown>)} (nothing was sent to the pharmacy)`;
+      return `Undone: ${describeEventText(str(data.undoneType), undone as Record<string, unknown>)} (nothing was sent to the pharmacy)`;
     }
     case EVENT_TYPES.pharmacyRequested:
     case EVENT_TYPES.pharmacyWithdrew: {

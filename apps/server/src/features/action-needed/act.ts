@@ -39,6 +39,8 @@ export interface ActionContext extends SignedInContext {
   refuseControlled?: boolean | undefined;
   /** One end of the undo window for every item of a bulk decision (one undo takes them all back). */
   undoUntil?: Date | undefined;
+  /** Signing what staff prepared (issue 23): the timeline names who prepared it. */
+  preparedBy?: string | undefined;
 }
 
 export const PRESCRIPTION_NOT_FOUND = 'Prescription not found.';
@@ -115,8 +117,11 @@ export function createAct({ db, todayIso, undoWindowSeconds }: ActionDeps) {
         const heldUntil = holdOf(ctx, undoWindowSeconds);
         let undoUntil: Date | undefined;
         for (const rx of rows) {
-          const { event, data, changes, notify } = step(rx);
+          const { event, data: stepData, changes, notify } = step(rx);
+          const data = ctx.preparedBy ? { ...stepData, preparedBy: ctx.preparedBy } : stepData;
           await repo.updatePrescription(tx, rx.id, changes);
+          // Any decision ends what was prepared for the item: it was signed, or decided otherwise.
+          await repo.deletePreparedDecision(tx, rx.id);
           const eventId = await recordDecision(tx, {
             prescriptionId: rx.id,
             type: event,

@@ -12,19 +12,23 @@ import {
   type BulkActionInput,
   type BulkActionResult,
   type BulkItemResult,
+  PREPARED_MESSAGES,
+  type PreparedDecisionInput,
   postponeDateProblem,
+  type SignPreparedInput,
 } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
 import { auditingRefusals, entryOf } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { assertMayAct } from '../../lib/office-scope.ts';
 import type { ActionContext } from './act.ts';
+import type { alternativeMedActions } from './alternative-med.ts';
 import type { priorAuthActions } from './prior-auth-actions.ts';
 import type { refillActions } from './refill-actions.ts';
 import * as repo from './repository.ts';
 import * as undoRepo from './undo-repository.ts';
 
-type Services = ReturnType<typeof refillActions> & ReturnType<typeof priorAuthActions>;
+type Services = ReturnType<typeof refillActions> & ReturnType<typeof priorAuthActions> & ReturnType<typeof alternativeMedActions>;
 
 export function bulkActions(deps: { db: Database; todayIso: () => string; undoWindowSeconds: number; services: Services }) {
   const { db, services } = deps;
@@ -42,7 +46,82 @@ export function bulkActions(deps: { db: Database; todayIso: () => string; undoWi
     }
   }
 
+  /** One undo window for every item of the call; the answer says what was done and what was refused. */
+  async function windowFor(ctx: ActionContext) {
+    return deps.undoWindowSeconds > 0 ? await undoRepo.windowEnd(db, deps.undoWindowSeconds) : undefined;
+  }
+  function answerOf(ctx: ActionContext, results: BulkItemResult[], undoUntil: Date | undefined): BulkActionResult {
+    const done = results.filter((r) => r.status === 'done').length;
+    return {
+      done,
+      refused: results.length - done,
+      results,
+      ...(done > 0 && undoUntil && { undo: { requestId: ctx.requestId, until: undoUntil.toISOString() } }),
+    };
+  }
+
+  /** Runs a prepared decision as its prescriber signs it (the decision's own use case, so its rules hold). */
+  function runPrepared(ctx: ActionContext, id: string, decision: PreparedDecisionInput, senderName: string) {
+    switch (decision.action) {
+      case 'refillAuthorizedFax':
+        return services.refillAuthorizedFax(ctx, id, { refills: decision.refills, sig: decision.sig, senderName });
+      case 'refillAuthorizedErx':
+        return services.refillAuthorizedErx(ctx, id, {});
+      case 'refillDenied':
+        return services.refillDenied(ctx, id, { reason: decision.reason, senderName });
+      case 'alternativeMed':
+        return services.alternativeMed(ctx, id, {
+          noSubstitute: decision.noSubstitute,
+          selectedAlternativeMed: decision.selectedAlternativeMed,
+          senderName,
+        });
+    }
+  }
+
   return {
+    /**
+     * Signs what staff prepared (issue 23), item by item like any bulk decision: only a prescriber (403 for the whole
+     * call otherwise); an item whose request changed since it was prepared, or that nothing is prepared for any more,
+     * is refused with the reason; controlled substances are signed on their own page.
+     */
+    async signPrepared(ctx: ActionContext, input: SignPreparedInput): Promise<BulkActionResult> {
+      const ids = input.items.map((i) => i.id);
+      await auditingRefusals(db, entryOf(ctx, 'prescription.sign-prepared', 'prescription', null, { prescriptionIds: ids }), () =>
+        assertMayAct(db, ctx.userId, 'refillAuthorizedFax'),
+      );
+      const prepared = new Map((await repo.preparedDecisionsOf(db, ids)).map((p) => [p.prescriptionId, p]));
+      const shown = new Map(input.items.flatMap((i) => (i.version === undefined ? [] : [[i.id, i.version] as const])));
+      const undoUntil = await windowFor(ctx);
+      const results: BulkItemResult[] = [];
+      for (const id of ids) {
+        results.push(
+          await one(id, () => {
+            const item = prepared.get(id);
+            if (!item) throw new AppError('CONFLICT', PREPARED_MESSAGES.notPrepared);
+            const version = shown.get(id);
+            if (version !== undefined && version !== item.prescriptionVersion)
+              throw new AppError('CONFLICT', BULK_REFUSALS.changed);
+            const decision = item.decision as PreparedDecisionInput;
+            const itemCtx: ActionContext = {
+              ...ctx,
+              // The request must be as it was when it was prepared: a signature never goes to a changed one.
+              expectedVersions: new Map([[id, item.prescriptionVersion]]),
+              refuseControlled: decision.action !== 'alternativeMed',
+              undoUntil,
+              preparedBy: item.preparedByName,
+            };
+            return runPrepared(itemCtx, id, decision, input.senderName).catch((error: unknown) => {
+              if (error instanceof AppError && error.message === BULK_REFUSALS.changed) {
+                throw new AppError('CONFLICT', PREPARED_MESSAGES.changed);
+              }
+              throw error;
+            });
+          }),
+        );
+      }
+      return answerOf(ctx, results, undoUntil);
+    },
+
     async bulk(ctx: ActionContext, input: BulkActionInput): Promise<BulkActionResult> {
       const ids = input.items.map((i) => i.id);
       await auditingRefusals(
@@ -59,7 +138,7 @@ export function bulkActions(deps: { db: Database; todayIso: () => string; undoWi
         expectedVersions: new Map(input.items.flatMap((i) => (i.version === undefined ? [] : [[i.id, i.version] as const]))),
         refuseControlled: BULK_REFILL_ACTIONS.has(input.action),
         // Every item's window ends together: one undo takes the whole decision back.
-        undoUntil: deps.undoWindowSeconds > 0 ? await undoRepo.windowEnd(db, deps.undoWindowSeconds) : undefined,
+        undoUntil: await windowFor(ctx),
       };
       const facts =
         input.action === 'refillAuthorize'
@@ -97,13 +176,7 @@ export function bulkActions(deps: { db: Database; todayIso: () => string; undoWi
           }),
         );
       }
-      const done = results.filter((r) => r.status === 'done').length;
-      return {
-        done,
-        refused: results.length - done,
-        results,
-        ...(done > 0 && itemCtx.undoUntil && { undo: { requestId: ctx.requestId, until: itemCtx.undoUntil.toISOString() } }),
-      };
+      return answerOf(ctx, results, itemCtx.undoUntil);
     },
   };
 }

@@ -13,8 +13,8 @@ import {
 } from '@hcp/contract';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { prescriptionEvents } from '../../db/schema.ts';
 import { notifyPracticeOfPrescription } from '../../lib/live.ts';
+import { insertEvent } from './repository.ts';
 
 const OPEN: ReadonlySet<string> = new Set(PRIOR_AUTH_ACTION_STATUSES);
 
@@ -44,7 +44,7 @@ export async function raiseDueRenewals(db: Database, todayIso: string): Promise<
           prior_auth_renewal_reminded_for = prior_auth_expires_on, request_received_at = (now() at time zone 'UTC'),
           version = version + 1, updated_at = now()
         where id = ${rx.id}::uuid`);
-      await tx.insert(prescriptionEvents).values({
+      await insertEvent(tx, {
         prescriptionId: rx.id,
         type: EVENT_TYPES.priorAuthRenewalDue,
         actorUserId: null,

@@ -2,7 +2,16 @@
 import { ACTION_NEEDED_QUERY_TYPES, type ActionNeededQueryType } from '@hcp/contract';
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectJsonText } from '../../db/client.ts';
-import { drugAlternatives, mdOffices, mdStaff, patients, prescriptionEvents, prescriptions, users } from '../../db/schema.ts';
+import {
+  drugAlternatives,
+  mdOffices,
+  mdStaff,
+  patients,
+  preparedDecisions,
+  prescriptionEvents,
+  prescriptions,
+  users,
+} from '../../db/schema.ts';
 import { patientScopeSql } from '../../lib/office-scope.ts';
 import {
   alternativeMedsJsonSql,
@@ -22,6 +31,12 @@ export const CATEGORY_SQL: Record<ActionNeededQueryType, SQL> = {
   [ACTION_NEEDED_QUERY_TYPES.appeals]: sql`p.hcp_action_required`,
   [ACTION_NEEDED_QUERY_TYPES.all]: needsActionSql('p', refillDue),
 };
+
+/** What staff prepared for the prescriber's signature (issue 23), or JSON null. */
+export const preparedJsonSql = (alias: string) =>
+  sql.raw(`(select json_build_object('decision', pd.decision, 'preparedByName', pu.display_name,
+    'preparedAt', to_char(pd.prepared_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+    from prepared_decisions pd join users pu on pu.id = pd.prepared_by where pd.prescription_id = ${alias}.id)`);
 
 export interface ListInput {
   userId: string;
@@ -53,7 +68,8 @@ export async function actionNeededJson(db: Executor, input: ListInput, audit: SQ
           'lastProcessedDate', to_char(p.last_processed_at, 'YYYY-MM-DD HH24:MI:SS"Z"'),
           'orderNumber', p.order_number, 'orderStatus', p.order_status, 'price', p.price::float8,
           'alternativeMeds', ${alternativeMedsJsonSql('p')},
-          'lastFilledOn', to_char(p.last_filled_on, 'YYYY-MM-DD'), 'refillsRemaining', p.refills_remaining
+          'lastFilledOn', to_char(p.last_filled_on, 'YYYY-MM-DD'), 'refillsRemaining', p.refills_remaining,
+          'prepared', ${preparedJsonSql('p')}
         ) order by p.prescribed_at, p.id) as prescriptions
       from base p
       where ${CATEGORY_SQL[input.actionType]}
@@ -289,4 +305,53 @@ export async function authorizationFacts(db: Executor, userId: string, ids: stri
     .from(prescriptions)
     .innerJoin(mdOffices, eq(mdOffices.id, prescriptions.mdOfficeId))
     .where(and(inArray(prescriptions.id, ids), sql`${prescriptions.mdOfficeId} in (${patientScopeSql(userId)})`));
+}
+
+// ---- prepared decisions (issue 23) ----
+
+export async function upsertPreparedDecision(
+  db: Executor,
+  row: { prescriptionId: string; decision: unknown; preparedBy: string; prescriptionVersion: number },
+) {
+  await db
+    .insert(preparedDecisions)
+    .values(row)
+    .onConflictDoUpdate({
+      target: preparedDecisions.prescriptionId,
+      set: {
+        decision: row.decision,
+        preparedBy: row.preparedBy,
+        prescriptionVersion: row.prescriptionVersion,
+        preparedAt: new Date(),
+      },
+    });
+}
+
+/** Removes what was prepared for the prescription; answers whether there was anything. */
+export async function deletePreparedDecision(db: Executor, prescriptionId: string): Promise<boolean> {
+  const rows = await db
+    .delete(preparedDecisions)
+    .where(eq(preparedDecisions.prescriptionId, prescriptionId))
+    .returning({ id: preparedDecisions.prescriptionId });
+  return rows.length > 0;
+}
+
+/** The prepared decisions of these prescriptions, with who prepared them (the caller checked the scope). */
+export async function preparedDecisionsOf(db: Executor, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      prescriptionId: preparedDecisions.prescriptionId,
+      decision: preparedDecisions.decision,
+      prescriptionVersion: preparedDecisions.prescriptionVersion,
+      preparedByName: users.displayName,
+    })
+    .from(preparedDecisions)
+    .innerJoin(users, eq(users.id, preparedDecisions.preparedBy))
+    .where(inArray(preparedDecisions.prescriptionId, ids));
+}
+
+/** A timeline event that is not a decision to the pharmacy (a preparation, a reminder). */
+export async function insertEvent(db: Executor, event: typeof prescriptionEvents.$inferInsert) {
+  await db.insert(prescriptionEvents).values(event);
 }

@@ -12,6 +12,7 @@ import {
   bulkActionSchema,
   chartNotesSentSchema,
   mdSignatureReceivedSchema,
+  preparedDecisionInputSchema,
   prescriptionEventsSchema,
   priorAuthDismissSchema,
   REQUEST_ID_PATTERN,
@@ -20,6 +21,7 @@ import {
   refillDeniedSchema,
   refillPostponedSchema,
   resolveExceptionsSchema,
+  signPreparedSchema,
   undoResultSchema,
 } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -100,6 +102,21 @@ export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededSe
     '/api/mdo/v1/prescriptions/bulk-actions',
     { ...write, schema: { tags, body: bulkActionSchema, response: { 200: bulkActionResultSchema } } },
     async (request) => service.bulk(signedInContext(request), request.body),
+  );
+
+  // Prepare-then-sign (issue 23): staff prepare a signature decision; a prescriber signs one or all as prepared.
+  app.put(
+    rx('prepared-decision'),
+    { ...write, schema: { tags, params: rxParams, body: preparedDecisionInputSchema, response: result } },
+    async (request) => service.prepareDecision(signedInContext(request), request.params.id, request.body),
+  );
+  app.delete(rx('prepared-decision'), { ...write, schema: { tags, params: rxParams, response: result } }, async (request) =>
+    service.withdrawPrepared(signedInContext(request), request.params.id),
+  );
+  app.post(
+    '/api/mdo/v1/prepared-decisions/sign',
+    { ...write, schema: { tags, body: signPreparedSchema, response: { 200: bulkActionResultSchema } } },
+    async (request) => service.signPrepared(signedInContext(request), request.body),
   );
 
   // Takes a decision back within its window (issue 22): nothing has gone to the pharmacy yet.

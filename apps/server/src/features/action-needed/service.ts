@@ -11,6 +11,7 @@ import { type ActionContext, createAct } from './act.ts';
 import { alternativeMedActions } from './alternative-med.ts';
 import { bulkActions } from './bulk.ts';
 import { phoneExceptionActions } from './phone-exceptions.ts';
+import { preparedDecisionActions } from './prepared.ts';
 import { priorAuthActions } from './prior-auth-actions.ts';
 import { actionQueue } from './queue.ts';
 import { refillActions } from './refill-actions.ts';
@@ -46,12 +47,14 @@ export function createActionNeededService(deps: {
 
   const refills = refillActions(act, todayIso);
   const priorAuth = priorAuthActions(act);
+  const alternatives = alternativeMedActions(act);
   return {
     listJson,
     ...actionQueue({ db, todayIso }),
-    ...bulkActions({ db, todayIso, undoWindowSeconds, services: { ...refills, ...priorAuth } }),
+    ...bulkActions({ db, todayIso, undoWindowSeconds, services: { ...refills, ...priorAuth, ...alternatives } }),
+    ...preparedDecisionActions({ db, todayIso }),
     ...refills,
-    ...alternativeMedActions(act),
+    ...alternatives,
     ...priorAuth,
     ...phoneExceptionActions(db),
     ...undoActions(db),
