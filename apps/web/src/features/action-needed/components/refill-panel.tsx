@@ -31,6 +31,7 @@ import { drugLabel } from '../utils/special-drugs.ts';
 import styles from './action-needed.module.css';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { patientName } from './patient-card.tsx';
+import { PreparedBox, PrepareRefillForm } from './prepared-decision.tsx';
 import { sendChoice, useSendConfirmation } from './send-confirmation.tsx';
 
 export const DENIAL_REASON_LABELS: Record<RefillDenialReason, string> = {
@@ -128,6 +129,9 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
       <h2 id="refill-heading">Refill authorization</h2>
       <FormAlert message={failure(fax.error ?? erx.error ?? deny.error ?? postpone.error)} />
 
+      {rx.prepared ? (
+        <PreparedBox prescriptionId={rx.id} prepared={rx.prepared} canSign={canSign} user={user} about={about} onDone={onDone} />
+      ) : null}
       {canSign ? (
         <>
           <form
@@ -273,6 +277,10 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
             </Link>
           </p>
         </>
+      ) : rx.prepared ? (
+        <p className={styles.notice}>{PRESCRIBER_SIGNS}</p>
+      ) : mayTakeAction(access, 'refillPostponed') ? (
+        <PrepareRefillForm prescriptionId={rx.id} refills={rx.refills} sig={rx.sig} onDone={(message) => onDone(message)} />
       ) : (
         <p className={styles.notice}>{PRESCRIBER_SIGNS}</p>
       )}

@@ -13,6 +13,7 @@ import { KeyHelpDialog } from '../components/key-help-dialog.tsx';
 import { CategoryNav, OwnerFilter } from '../components/list-filters.tsx';
 import { PatientCard } from '../components/patient-card.tsx';
 import { PracticeOverview } from '../components/practice-overview.tsx';
+import { ReadyToSign } from '../components/ready-to-sign.tsx';
 import { ViewSwitch } from '../components/view-switch.tsx';
 import { GROUP_OF_TYPE } from '../utils/labels.ts';
 import { CARD_KEY_HELP } from '../utils/queue-keys.ts';
@@ -56,6 +57,7 @@ export default function ActionNeededRoute() {
     <ActionNeededList
       userId={userId}
       canDismiss={access !== undefined && mayTakeAction(access, 'priorAuthDismiss')}
+      canSign={access !== undefined && mayTakeAction(access, 'refillAuthorizedFax')}
       switcher={switcher}
     />
   );
@@ -92,7 +94,17 @@ function useCardKeys(list: RefObject<HTMLUListElement | null>, showHelp: () => v
   });
 }
 
-function ActionNeededList({ userId, canDismiss, switcher }: { userId: string; canDismiss: boolean; switcher: ReactNode }) {
+function ActionNeededList({
+  userId,
+  canDismiss,
+  canSign,
+  switcher,
+}: {
+  userId: string;
+  canDismiss: boolean;
+  canSign: boolean;
+  switcher: ReactNode;
+}) {
   const [params] = useSearchParams();
   const prescriber = params.get('prescriber') || null;
   // The whole list names the prescribers to choose from (the shell has it already for the navigation's count).
@@ -130,6 +142,7 @@ function ActionNeededList({ userId, canDismiss, switcher }: { userId: string; ca
         options={doctors.map((d) => ({ id: d.doctorId, name: `${d.name}, ${d.role}` }))}
         current={prescriber}
       />
+      <ReadyToSign doctors={doctors} canSign={canSign} user={user} />
       <CategoryNav counts={counts} current={category} />
       {singleBrandedDrug ? <p className={styles.notice}>Every prescription here is for Xifaxan.</p> : null}
       {category === 'priorAuth' && user && canDismiss ? <BulkDismiss ids={priorAuthRequiredIds} user={user} /> : null}

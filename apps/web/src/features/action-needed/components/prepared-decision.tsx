@@ -1,0 +1,237 @@
+/**
+ * Prepare-then-sign on an item's page (issue 23): office staff prepare a refill decision for the prescriber's
+ * signature and mark it ready; the prescriber reads exactly what was prepared, by whom, with the note, and signs it
+ * as prepared (one confirmation) — or decides otherwise with the usual forms, which ends the preparation.
+ */
+import {
+  describePrepared,
+  normalizeError,
+  type PreparedDecision,
+  type PreparedDecisionInput,
+  preparedDecisionInputSchema,
+  type UndoOffer,
+  type UserDetails,
+} from '@hcp/contract';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Dialog } from '../../../components/dialog.tsx';
+import { FormAlert } from '../../../components/form-alert.tsx';
+import { usePrepareDecision, useWithdrawPrepared } from '../api/prepare-decision.ts';
+import { useSignPrepared } from '../api/sign-prepared.ts';
+import { preparedText } from '../utils/prepared-text.ts';
+import styles from './action-needed.module.css';
+
+const REFILL_CHOICES = Array.from({ length: 12 }, (_, n) => n);
+
+/** What was prepared; the prescriber signs it as prepared, its preparer (or anyone of the practice) withdraws it. */
+export function PreparedBox({
+  prescriptionId,
+  prepared,
+  canSign,
+  user,
+  about,
+  onDone,
+}: {
+  prescriptionId: string;
+  prepared: PreparedDecision;
+  canSign: boolean;
+  user: UserDetails;
+  about: string;
+  onDone: (message: string, undo?: UndoOffer) => void;
+}) {
+  const sign = useSignPrepared();
+  const withdraw = useWithdrawPrepared();
+  const [confirming, setConfirming] = useState(false);
+  const refusal = sign.data?.results.find((r) => r.status === 'refused')?.reason ?? null;
+  return (
+    <section className={styles.prepared} aria-labelledby="prepared-heading">
+      <h3 id="prepared-heading">Ready to sign</h3>
+      <p>{preparedText(prepared)}</p>
+      {prepared.decision.note ? <p>Note: {prepared.decision.note}</p> : null}
+      <FormAlert
+        message={refusal ?? ((sign.error ?? withdraw.error) ? normalizeError(sign.error ?? withdraw.error).message : null)}
+      />
+      <div className={styles.row}>
+        {canSign ? (
+          <button type="button" className={styles.button} disabled={sign.isPending} onClick={() => setConfirming(true)}>
+            Sign as prepared
+          </button>
+        ) : null}
+        <button
+          type="button"
+          className={styles.secondary}
+          disabled={withdraw.isPending}
+          onClick={() => withdraw.mutate({ prescriptionId }, { onSuccess: () => onDone('The prepared decision is withdrawn.') })}
+        >
+          Withdraw
+        </button>
+      </div>
+      <Dialog
+        open={confirming}
+        title="Sign and send as prepared?"
+        onClose={() => setConfirming(false)}
+        actions={
+          <>
+            <button type="button" className={styles.secondary} onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className={styles.button}
+              data-autofocus
+              onClick={() => {
+                setConfirming(false);
+                sign.mutate(
+                  { items: [{ id: prescriptionId }], senderName: user.userName },
+                  {
+                    onSuccess: (result) => {
+                      if (result.done === 1) onDone(`Signed as prepared: ${describePrepared(prepared.decision)}.`, result.undo);
+                    },
+                  },
+                );
+              }}
+            >
+              Sign and send
+            </button>
+          </>
+        }
+      >
+        <p>
+          To the pharmacy: {about}. {describePrepared(prepared.decision)}. Signed {user.userName}.
+        </p>
+      </Dialog>
+    </section>
+  );
+}
+
+type RefillChoice = 'fax' | 'erx' | 'visit' | 'stopped';
+interface FormValues {
+  choice: RefillChoice | '';
+  refills: string;
+  sig: string;
+  note: string;
+}
+
+function decisionOf(values: FormValues): unknown {
+  const note = values.note;
+  switch (values.choice) {
+    case 'fax':
+      return { action: 'refillAuthorizedFax', refills: values.refills, sig: values.sig, note };
+    case 'erx':
+      return { action: 'refillAuthorizedErx', note };
+    case 'visit':
+      return { action: 'refillDenied', reason: 'NEED_OFFICE_VISIT', note };
+    case 'stopped':
+      return { action: 'refillDenied', reason: 'NO_LONGER_TAKING_MEDS', note };
+    default:
+      return { note };
+  }
+}
+
+/** Staff prepare a refill decision for the prescriber: authorize (fax with refills and sig, or eRx) or deny. */
+export function PrepareRefillForm({
+  prescriptionId,
+  refills,
+  sig,
+  onDone,
+}: {
+  prescriptionId: string;
+  refills: number;
+  sig: string | null;
+  onDone: (message: string) => void;
+}) {
+  const prepare = usePrepareDecision();
+  const ids = { refills: useId(), sig: useId(), note: useId(), error: useId() };
+  const { register, handleSubmit, watch, setError, formState } = useForm<FormValues>({
+    defaultValues: { choice: '', refills: String(refills), sig: sig ?? '', note: '' },
+  });
+  const choice = watch('choice');
+  const errors = formState.errors;
+  const onSubmit = handleSubmit((values) => {
+    const parsed = preparedDecisionInputSchema.safeParse(decisionOf(values));
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] === 'sig' ? 'sig' : issue.path[0] === 'note' ? 'note' : 'choice';
+        setError(field, { message: field === 'choice' ? 'Choose what the prescriber signs.' : issue.message });
+      }
+      return;
+    }
+    const decision: PreparedDecisionInput = parsed.data;
+    prepare.mutate({ prescriptionId, decision }, { onSuccess: () => onDone(`Ready to sign: ${describePrepared(decision)}.`) });
+  });
+  return (
+    <form className={styles.fieldset} aria-labelledby="prepare-heading" noValidate onSubmit={onSubmit}>
+      <h3 id="prepare-heading">Prepare for the prescriber’s signature</h3>
+      <p className={styles.notice}>
+        A prescriber of the practice authorizes or denies refills. Prepare the decision and they sign it as you prepared it.
+      </p>
+      <fieldset
+        className={styles.fieldset}
+        aria-invalid={errors.choice ? true : undefined}
+        aria-describedby={errors.choice ? ids.error : undefined}
+      >
+        <legend>The prescriber signs</legend>
+        <label className={styles.choice}>
+          <input type="radio" value="fax" {...register('choice')} />
+          Authorize by fax
+        </label>
+        <label className={styles.choice}>
+          <input type="radio" value="erx" {...register('choice')} />
+          Authorize by eRx
+        </label>
+        <label className={styles.choice}>
+          <input type="radio" value="visit" {...register('choice')} />
+          Deny: the patient needs an office visit
+        </label>
+        <label className={styles.choice}>
+          <input type="radio" value="stopped" {...register('choice')} />
+          Deny: the patient no longer takes this medication
+        </label>
+        {errors.choice ? (
+          <span id={ids.error} className={styles.fieldError}>
+            {errors.choice.message}
+          </span>
+        ) : null}
+      </fieldset>
+      {choice === 'fax' ? (
+        <>
+          <label className={styles.label} htmlFor={ids.refills}>
+            Refills
+            <select id={ids.refills} {...register('refills')}>
+              {REFILL_CHOICES.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className={styles.label} htmlFor={ids.sig}>
+            Sig (directions)
+            <textarea
+              id={ids.sig}
+              rows={2}
+              aria-invalid={errors.sig ? true : undefined}
+              aria-describedby={errors.sig ? `${ids.sig}-error` : undefined}
+              {...register('sig')}
+            />
+            {errors.sig ? (
+              <span id={`${ids.sig}-error`} className={styles.fieldError}>
+                {errors.sig.message}
+              </span>
+            ) : null}
+          </label>
+        </>
+      ) : null}
+      <label className={styles.label} htmlFor={ids.note}>
+        Note for the prescriber (optional)
+        <textarea id={ids.note} rows={2} {...register('note')} />
+      </label>
+      <FormAlert message={prepare.error ? normalizeError(prepare.error).message : null} />
+      <div className={styles.row}>
+        <button type="submit" className={styles.button} disabled={prepare.isPending}>
+          Mark ready to sign
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,137 @@
+/**
+ * Prepare-then-sign on the screens (issue 23): staff prepare a refill decision on its page; the prescriber sees it
+ * ready to sign there and on the list, and signs one or all as prepared after one confirmation.
+ */
+import type { PreparedDecision } from '@hcp/contract';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Toaster } from 'sonner';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { saveSession } from '../../../lib/storage.ts';
+import { actionNeeded, prescription, stubServer, userDetails } from '../../../test/fixtures.ts';
+import { renderActionNeeded } from './test-routes.tsx';
+
+const RX = '11111111-1111-4111-8111-111111111111';
+const staff = userDetails({ userName: 'Lee Staff', mdOfficeUser: { userType: 'mdo_user.staff', role: 'STAFF' } });
+const prepared: PreparedDecision = {
+  decision: { action: 'refillAuthorizedFax', refills: 3, sig: 'Take one tablet at night', note: 'Seen on 11/02' },
+  preparedByName: 'Lee Staff',
+  preparedAt: '2026-11-27T15:00:00.000Z',
+};
+const signed = { done: 1, refused: 0, results: [{ id: RX, status: 'done' }] };
+
+const sent = (fetchMock: ReturnType<typeof stubServer>, fragment: string) =>
+  fetchMock.mock.calls
+    .filter(([url, init]) => String(url).includes(fragment) && init?.method && init.method !== 'GET')
+    .map(([url, init]) => ({ url: String(url), method: init?.method, body: init?.body ? JSON.parse(String(init.body)) : null }));
+
+beforeEach(() => saveSession({ accessToken: 'a', refreshToken: 'r', userID: 'u' }));
+afterEach(() => vi.unstubAllGlobals());
+
+describe('office staff', () => {
+  it('prepare a refill authorization for the prescriber and mark it ready; nothing is sent to the pharmacy', async () => {
+    const fetchMock = stubServer({
+      user: staff,
+      routes: (_url, init) =>
+        init.method === 'PUT' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+    });
+    renderActionNeeded(`/action-needed/${RX}/refillAuth`);
+    const form = await screen.findByRole('form', { name: 'Prepare for the prescriber’s signature' });
+    expect(screen.queryByRole('button', { name: 'Authorize by fax' })).toBeNull();
+    await userEvent.click(within(form).getByRole('button', { name: 'Mark ready to sign' }));
+    expect(await within(form).findByText('Choose what the prescriber signs.')).toBeInTheDocument();
+    await userEvent.click(within(form).getByRole('radio', { name: 'Authorize by fax' }));
+    await userEvent.selectOptions(within(form).getByLabelText('Refills'), '3');
+    expect(within(form).getByLabelText('Sig (directions)')).toHaveValue('Take one tablet daily');
+    await userEvent.type(within(form).getByLabelText('Note for the prescriber (optional)'), 'Seen on 11/02');
+    await userEvent.click(within(form).getByRole('button', { name: 'Mark ready to sign' }));
+    await vi.waitFor(() => expect(sent(fetchMock, '/prepared-decision')).toHaveLength(1));
+    expect(sent(fetchMock, '/prepared-decision')[0]).toEqual({
+      url: `/api/mdo/v1/prescriptions/${RX}/prepared-decision`,
+      method: 'PUT',
+      body: { action: 'refillAuthorizedFax', refills: 3, sig: 'Take one tablet daily', note: 'Seen on 11/02' },
+    });
+    expect(sent(fetchMock, '/refills-authorized')).toEqual([]);
+  });
+
+  it('see what they prepared, cannot sign it, and may withdraw it', async () => {
+    const fetchMock = stubServer({
+      user: staff,
+      actionNeeded: actionNeeded([prescription({ prepared })]),
+      routes: (_url, init) =>
+        init.method === 'DELETE' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+    });
+    renderActionNeeded(`/action-needed/${RX}/refillAuth`);
+    const box = await screen.findByRole('region', { name: 'Ready to sign' });
+    expect(box).toHaveTextContent('Authorize by fax: 3 refill(s), “Take one tablet at night” — prepared by Lee Staff');
+    expect(box).toHaveTextContent('Note: Seen on 11/02');
+    expect(within(box).queryByRole('button', { name: 'Sign as prepared' })).toBeNull();
+    await userEvent.click(within(box).getByRole('button', { name: 'Withdraw' }));
+    await vi.waitFor(() =>
+      expect(sent(fetchMock, '/prepared-decision')).toEqual([
+        { url: `/api/mdo/v1/prescriptions/${RX}/prepared-decision`, method: 'DELETE', body: null },
+      ]),
+    );
+  });
+});
+
+describe('the prescriber', () => {
+  it('signs one as prepared from its page, after reading what goes', async () => {
+    const fetchMock = stubServer({
+      actionNeeded: actionNeeded([prescription({ prepared })]),
+      routes: (url) => (url.includes('/prepared-decisions/sign') ? { status: 200, body: signed } : undefined),
+    });
+    renderActionNeeded(`/action-needed/${RX}/refillAuth`);
+    const box = await screen.findByRole('region', { name: 'Ready to sign' });
+    await userEvent.click(within(box).getByRole('button', { name: 'Sign as prepared' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign and send as prepared?' });
+    expect(dialog).toHaveTextContent('Authorize by fax: 3 refill(s), “Take one tablet at night”. Signed Dr. Alex Morgan.');
+    expect(sent(fetchMock, '/prepared-decisions/sign')).toEqual([]);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign and send' }));
+    await vi.waitFor(() => expect(sent(fetchMock, '/prepared-decisions/sign')).toHaveLength(1));
+    expect(sent(fetchMock, '/prepared-decisions/sign')[0]?.body).toEqual({ items: [{ id: RX }], senderName: 'Dr. Alex Morgan' });
+  });
+
+  it('sees “Ready to sign (N)” on the list and signs all with one confirmation', async () => {
+    render(<Toaster />);
+    const second = prescription({
+      id: '22222222-2222-4222-8222-222222222222',
+      drugName: 'Lisinopril',
+      prepared: { ...prepared, decision: { action: 'refillDenied', reason: 'NEED_OFFICE_VISIT', note: null } },
+    });
+    const fetchMock = stubServer({
+      actionNeeded: actionNeeded([prescription({ prepared }), second]),
+      routes: (url) =>
+        url.includes('/prepared-decisions/sign')
+          ? {
+              status: 200,
+              body: {
+                done: 1,
+                refused: 1,
+                results: [
+                  { id: RX, status: 'done' },
+                  { id: second.id, status: 'refused', reason: 'It changed since it was prepared: open it to see what changed.' },
+                ],
+              },
+            }
+          : undefined,
+    });
+    renderActionNeeded('/action-needed');
+    const section = await screen.findByRole('region', { name: 'Ready to sign (2)' });
+    await userEvent.click(within(section).getByRole('button', { name: 'Show what was prepared' }));
+    expect(within(section).getByRole('list', { name: 'Prepared for signature' })).toHaveTextContent(
+      'Deny: the patient needs an office visit — prepared by Lee Staff',
+    );
+    await userEvent.click(within(section).getByRole('button', { name: 'Sign all 2 as prepared' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign 2 as prepared?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign and send 2' }));
+    await vi.waitFor(() => expect(sent(fetchMock, '/prepared-decisions/sign')).toHaveLength(1));
+    expect(sent(fetchMock, '/prepared-decisions/sign')[0]?.body).toEqual({
+      items: [{ id: RX }, { id: second.id }],
+      senderName: 'Dr. Alex Morgan',
+    });
+    expect(
+      await screen.findByText('Signed 1 of 2; 1 left out: It changed since it was prepared: open it to see what changed.'),
+    ).toBeInTheDocument();
+  });
+});
