@@ -22,6 +22,7 @@ import { preparedText } from '../utils/prepared-text.ts';
 import styles from './action-needed.module.css';
 
 const REFILL_CHOICES = Array.from({ length: 12 }, (_, n) => n);
+const NO_SUBSTITUTE_CHOICE = '__no_substitute__';
 
 /** What was prepared; the prescriber signs it as prepared, its preparer (or anyone of the practice) withdraws it. */
 export function PreparedBox({
@@ -227,6 +228,81 @@ export function PrepareRefillForm({
         <textarea id={ids.note} rows={2} {...register('note')} />
       </label>
       <FormAlert message={prepare.error ? normalizeError(prepare.error).message : null} />
+      <div className={styles.row}>
+        <button type="submit" className={styles.button} disabled={prepare.isPending}>
+          Mark ready to sign
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Staff prepare the answer to a substitution for the prescriber: an alternative, or no substitution. */
+export function PrepareAlternativeForm({
+  prescriptionId,
+  alternatives,
+  onDone,
+}: {
+  prescriptionId: string;
+  alternatives: string[];
+  onDone: (message: string) => void;
+}) {
+  const prepare = usePrepareDecision();
+  const ids = { note: useId(), error: useId() };
+  const { register, handleSubmit, setError, formState } = useForm<{ choice: string; note: string }>({
+    defaultValues: { choice: '', note: '' },
+  });
+  const onSubmit = handleSubmit(({ choice, note }) => {
+    if (!choice) {
+      setError('choice', { message: 'Choose an alternative, or no substitution.' });
+      return;
+    }
+    const parsed = preparedDecisionInputSchema.safeParse({
+      action: 'alternativeMed',
+      noSubstitute: choice === NO_SUBSTITUTE_CHOICE,
+      selectedAlternativeMed: choice === NO_SUBSTITUTE_CHOICE ? null : choice,
+      note,
+    });
+    if (!parsed.success) {
+      setError('note', { message: parsed.error.issues[0]?.message ?? 'Check the note.' });
+      return;
+    }
+    const decision = parsed.data;
+    prepare.mutate({ prescriptionId, decision }, { onSuccess: () => onDone(`Ready to sign: ${describePrepared(decision)}.`) });
+  });
+  return (
+    <form className={styles.fieldset} aria-labelledby="prepare-alt-heading" noValidate onSubmit={onSubmit}>
+      <h3 id="prepare-alt-heading">Prepare for the prescriber’s signature</h3>
+      <p className={styles.notice}>
+        A prescriber chooses the alternative. Prepare the choice and they sign it as you prepared it.
+      </p>
+      <fieldset
+        className={styles.fieldset}
+        aria-invalid={formState.errors.choice ? true : undefined}
+        aria-describedby={formState.errors.choice ? ids.error : undefined}
+      >
+        <legend>Dispense instead</legend>
+        {alternatives.map((name) => (
+          <label key={name} className={styles.choice}>
+            <input type="radio" value={name} {...register('choice')} />
+            {name}
+          </label>
+        ))}
+        <label className={styles.choice}>
+          <input type="radio" value={NO_SUBSTITUTE_CHOICE} {...register('choice')} />
+          No substitution: dispense as prescribed
+        </label>
+        {formState.errors.choice ? (
+          <span id={ids.error} className={styles.fieldError}>
+            {formState.errors.choice.message}
+          </span>
+        ) : null}
+      </fieldset>
+      <label className={styles.label} htmlFor={ids.note}>
+        Note for the prescriber (optional)
+        <textarea id={ids.note} rows={2} {...register('note')} />
+      </label>
+      <FormAlert message={prepare.error ? normalizeError(prepare.error).message : formState.errors.note?.message} />
       <div className={styles.row}>
         <button type="submit" className={styles.button} disabled={prepare.isPending}>
           Mark ready to sign

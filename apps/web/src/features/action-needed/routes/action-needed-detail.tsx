@@ -103,8 +103,6 @@ export default function ActionNeededDetailRoute() {
           </dl>
           {!mayChangePatientData(access) ? (
             <p className={styles.notice}>Support access is read-only: the practice’s own people act on this request.</p>
-          ) : type === 'altMed' && !mayTakeAction(access, 'alternativeMed') ? (
-            <p className={styles.notice}>A prescriber of the practice chooses the alternative medication.</p>
           ) : (
             <Panel entry={entry} user={user} onDone={onDone} access={access} />
           )}

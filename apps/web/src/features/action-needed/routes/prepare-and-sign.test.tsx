@@ -135,3 +135,32 @@ describe('the prescriber', () => {
     ).toBeInTheDocument();
   });
 });
+
+describe('a substitution', () => {
+  it('staff prepare the choice; they are not offered to send it themselves', async () => {
+    const fetchMock = stubServer({
+      user: staff,
+      actionNeeded: actionNeeded([
+        prescription({
+          needsRefillAuth: false,
+          substitutionStatus: 'SUBSTITUTION_PENDING_MD_SELECTION_HIGH_COST',
+          alternativeMeds: ['Rosuvastatin 10 mg', 'Simvastatin 20 mg'],
+        }),
+      ]),
+      routes: (_url, init) =>
+        init.method === 'PUT' ? { status: 200, body: { status: 'OK', prescriptionIds: [RX] } } : undefined,
+    });
+    renderActionNeeded(`/action-needed/${RX}/altMed`);
+    const form = await screen.findByRole('form', { name: 'Prepare for the prescriber’s signature' });
+    expect(screen.queryByRole('button', { name: 'Send to pharmacy' })).toBeNull();
+    await userEvent.click(within(form).getByRole('radio', { name: 'Simvastatin 20 mg' }));
+    await userEvent.click(within(form).getByRole('button', { name: 'Mark ready to sign' }));
+    await vi.waitFor(() => expect(sent(fetchMock, '/prepared-decision')).toHaveLength(1));
+    expect(sent(fetchMock, '/prepared-decision')[0]?.body).toEqual({
+      action: 'alternativeMed',
+      noSubstitute: false,
+      selectedAlternativeMed: 'Simvastatin 20 mg',
+      note: null,
+    });
+  });
+});
