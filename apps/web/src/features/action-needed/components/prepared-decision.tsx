@@ -13,15 +13,15 @@ import {
   type UserDetails,
 } from '@hcp/contract';
 import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type UseFormRegisterReturn, useForm } from 'react-hook-form';
 import { Dialog } from '../../../components/dialog.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { usePrepareDecision, useWithdrawPrepared } from '../api/prepare-decision.ts';
 import { useSignPrepared } from '../api/sign-prepared.ts';
 import { preparedText } from '../utils/prepared-text.ts';
 import styles from './action-needed.module.css';
+import { RefillsSigFields } from './refills-sig-fields.tsx';
 
-const REFILL_CHOICES = Array.from({ length: 12 }, (_, n) => n);
 const NO_SUBSTITUTE_CHOICE = '__no_substitute__';
 
 /** What was prepared; the prescriber signs it as prepared, its preparer (or anyone of the practice) withdraws it. */
@@ -105,6 +105,35 @@ export function PreparedBox({
   );
 }
 
+/** The note for the prescriber, what went wrong, and "Mark ready to sign": the end of every preparation form. */
+function PrepareFooter({
+  note,
+  error,
+  problem,
+  busy,
+}: {
+  note: UseFormRegisterReturn;
+  error: unknown;
+  problem?: string | undefined;
+  busy: boolean;
+}) {
+  const id = useId();
+  return (
+    <>
+      <label className={styles.label} htmlFor={id}>
+        Note for the prescriber (optional)
+        <textarea id={id} rows={2} {...note} />
+      </label>
+      <FormAlert message={error ? normalizeError(error).message : problem} />
+      <div className={styles.row}>
+        <button type="submit" className={styles.button} disabled={busy}>
+          Mark ready to sign
+        </button>
+      </div>
+    </>
+  );
+}
+
 type RefillChoice = 'fax' | 'erx' | 'visit' | 'stopped';
 interface FormValues {
   choice: RefillChoice | '';
@@ -142,7 +171,7 @@ export function PrepareRefillForm({
   onDone: (message: string) => void;
 }) {
   const prepare = usePrepareDecision();
-  const ids = { refills: useId(), sig: useId(), note: useId(), error: useId() };
+  const ids = { error: useId() };
   const { register, handleSubmit, watch, setError, formState } = useForm<FormValues>({
     defaultValues: { choice: '', refills: String(refills), sig: sig ?? '', note: '' },
   });
@@ -196,43 +225,10 @@ export function PrepareRefillForm({
       </fieldset>
       {choice === 'fax' ? (
         <>
-          <label className={styles.label} htmlFor={ids.refills}>
-            Refills
-            <select id={ids.refills} {...register('refills')}>
-              {REFILL_CHOICES.map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className={styles.label} htmlFor={ids.sig}>
-            Sig (directions)
-            <textarea
-              id={ids.sig}
-              rows={2}
-              aria-invalid={errors.sig ? true : undefined}
-              aria-describedby={errors.sig ? `${ids.sig}-error` : undefined}
-              {...register('sig')}
-            />
-            {errors.sig ? (
-              <span id={`${ids.sig}-error`} className={styles.fieldError}>
-                {errors.sig.message}
-              </span>
-            ) : null}
-          </label>
+          <RefillsSigFields refills={register('refills')} sig={register('sig')} sigError={errors.sig?.message} />
         </>
       ) : null}
-      <label className={styles.label} htmlFor={ids.note}>
-        Note for the prescriber (optional)
-        <textarea id={ids.note} rows={2} {...register('note')} />
-      </label>
-      <FormAlert message={prepare.error ? normalizeError(prepare.error).message : null} />
-      <div className={styles.row}>
-        <button type="submit" className={styles.button} disabled={prepare.isPending}>
-          Mark ready to sign
-        </button>
-      </div>
+      <PrepareFooter note={register('note')} error={prepare.error} busy={prepare.isPending} />
     </form>
   );
 }
@@ -248,7 +244,7 @@ export function PrepareAlternativeForm({
   onDone: (message: string) => void;
 }) {
   const prepare = usePrepareDecision();
-  const ids = { note: useId(), error: useId() };
+  const ids = { error: useId() };
   const { register, handleSubmit, setError, formState } = useForm<{ choice: string; note: string }>({
     defaultValues: { choice: '', note: '' },
   });
@@ -298,16 +294,12 @@ export function PrepareAlternativeForm({
           </span>
         ) : null}
       </fieldset>
-      <label className={styles.label} htmlFor={ids.note}>
-        Note for the prescriber (optional)
-        <textarea id={ids.note} rows={2} {...register('note')} />
-      </label>
-      <FormAlert message={prepare.error ? normalizeError(prepare.error).message : formState.errors.note?.message} />
-      <div className={styles.row}>
-        <button type="submit" className={styles.button} disabled={prepare.isPending}>
-          Mark ready to sign
-        </button>
-      </div>
+      <PrepareFooter
+        note={register('note')}
+        error={prepare.error}
+        problem={formState.errors.note?.message}
+        busy={prepare.isPending}
+      />
     </form>
   );
 }

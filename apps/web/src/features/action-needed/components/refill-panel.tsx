@@ -15,7 +15,7 @@ import {
   type UserDetails,
 } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
@@ -32,6 +32,7 @@ import styles from './action-needed.module.css';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { patientName } from './patient-card.tsx';
 import { PreparedBox, PrepareRefillForm } from './prepared-decision.tsx';
+import { RefillsSigFields } from './refills-sig-fields.tsx';
 import { sendChoice, useSendConfirmation } from './send-confirmation.tsx';
 
 export const DENIAL_REASON_LABELS: Record<RefillDenialReason, string> = {
@@ -69,9 +70,6 @@ const denySchema = z
     if (issue) ctx.addIssue({ code: 'custom', message: issue, path: ['date'] });
   });
 
-/** 0 to 11 refills (the contract's limit). */
-const REFILL_CHOICES = Array.from({ length: 12 }, (_, n) => n);
-
 export interface PanelProps {
   entry: Entry;
   user: UserDetails;
@@ -89,7 +87,6 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
   // Authorise and deny are the prescriber's decision (one rule for all of them, decision 0020).
   const canSign = mayTakeAction(access, 'refillAuthorizedFax');
   const rx = entry.prescription;
-  const ids = { refills: useId(), sig: useId() };
   const fax = useAuthorizeRefillFax();
   const erx = useAuthorizeRefillErx();
   const deny = useDenyRefill();
@@ -156,31 +153,11 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
             )}
           >
             <h3 id="fax-heading">Authorize{preferred === 'Fax' ? ' (your practice prefers fax)' : ''}</h3>
-            <label className={styles.label} htmlFor={ids.refills}>
-              Refills
-              <select id={ids.refills} {...faxForm.register('refills')}>
-                {REFILL_CHOICES.map((n) => (
-                  <option key={n} value={n}>
-                    {n}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className={styles.label} htmlFor={ids.sig}>
-              Sig (directions)
-              <textarea
-                id={ids.sig}
-                rows={2}
-                aria-invalid={faxForm.formState.errors.sig ? true : undefined}
-                aria-describedby={faxForm.formState.errors.sig ? `${ids.sig}-error` : undefined}
-                {...faxForm.register('sig')}
-              />
-              {faxForm.formState.errors.sig ? (
-                <span id={`${ids.sig}-error`} className={styles.fieldError}>
-                  {faxForm.formState.errors.sig.message}
-                </span>
-              ) : null}
-            </label>
+            <RefillsSigFields
+              refills={faxForm.register('refills')}
+              sig={faxForm.register('sig')}
+              sigError={faxForm.formState.errors.sig?.message}
+            />
             <div className={styles.row}>
               <button type="submit" className={styles.button} disabled={busy}>
                 Authorize by fax

@@ -5,7 +5,6 @@ import {
   formatPrescribedDate,
   isActionType,
   mayChangePatientData,
-  mayTakeAction,
   ROUTES,
   type UndoOffer,
 } from '@hcp/contract';
