@@ -6,105 +6,16 @@
  * move under it: started once to seed, its demo prescriber's own queue emptied, started again. Then 20 more mixed
  * items are cleared by keyboard alone.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { rmSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
-import { expect as baseExpect, DEMO_PASSWORD, expectAccessible, simulatePharmacy, test } from './fixtures.ts';
+import { expect as baseExpect, expectAccessible, simulatePharmacy, test } from './fixtures.ts';
+import { Counter, signInOn, startMeasuringServer, stopServer } from './support/measuring-server.ts';
 
 // A bulk decision on 34 items, each in its own transaction, can take longer than the default 5 s on a loaded host.
 const expect = baseExpect.configure({ timeout: 20_000 });
 
 const MIX = { 'refill-request': 34, 'prior-authorization': 8, substitution: 8 } as const;
 const CHART_NOTE = 'E11.9; metformin tried';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '../apps/server/src/main.ts'], {
-    cwd: path.resolve(import.meta.dirname, '..'),
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SEED_DEMO: 'on',
-      LOG_LEVEL: 'warn',
-      AUTH_RATE_LIMIT_PER_MINUTE: '10000',
-      HOUSEKEEPING_INTERVAL_SECONDS: '0',
-      DIGEST_POLL_SECONDS: '0',
-      DEV_MAIL_LOG: 'off',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the measuring server exited with ${child.exitCode}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) return child;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error('the measuring server did not get ready in 2 minutes');
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-/** Counts what the user does: a click is one, a key is one, typed text one per character. */
-class Counter {
-  clicks = 0;
-  keys = 0;
-  constructor(readonly page: Page) {}
-  async click(target: Locator) {
-    await target.click({ timeout: 15_000 });
-    this.clicks += 1;
-  }
-  async press(key: string) {
-    await this.page.keyboard.press(key);
-    this.keys += 1;
-  }
-  /** Texts typed and their characters: the clinical content both paths type alike. */
-  texts = 0;
-  typedChars = 0;
-  async type(field: Locator, text: string) {
-    await field.fill(text);
-    this.typed(text);
-  }
-  /** Text typed where focus already is. */
-  async typeHere(text: string) {
-    await this.page.keyboard.insertText(text);
-    this.typed(text);
-  }
-  private typed(text: string) {
-    this.keys += text.length;
-    this.texts += 1;
-    this.typedChars += text.length;
-  }
-  /** The other way such figures are quoted: each typed text one interaction, whatever its length. */
-  get perField() {
-    return this.total - this.typedChars + this.texts;
-  }
-  get total() {
-    return this.clicks + this.keys;
-  }
-}
 
 /** The detail page's part of an item, the same on both paths: what the prescriber decides and confirms. */
 async function decideOnDetail(page: Page, count: Counter): Promise<string> {
@@ -163,38 +74,12 @@ test('50 mixed items: the queue + bulk + keyboard path against card by card (iss
   page,
 }) => {
   test.setTimeout(420_000);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hcp-measure-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  let server = await startServer(dataDir, port);
+  const { base, dataDir, npi, server } = await startMeasuringServer();
   try {
-    // Empty the demo prescriber's own queue, so each path clears exactly the 50 items made for it.
-    await stopServer(server);
-    const db = new PGlite(path.join(dataDir, 'pglite'));
-    await db.query(`update prescriptions set needs_refill_auth = false, phone_exception = false, substitution_status = null,
-      prior_auth_status = null, hcp_action_required = false
-      where md_office_id = (select id from md_offices where name = 'Morgan Family Medicine')`);
-    await db.close();
-    server = await startServer(dataDir, port);
-
-    // The server writes the demo pharmacy's file just after it starts answering (main.ts): wait for it.
-    const simulatorFile = path.join(dataDir, 'pharmacy-simulator.json');
-    const readNpi = () => {
-      try {
-        return (JSON.parse(readFileSync(simulatorFile, 'utf8')) as { demoPrescriberNpi: string }).demoPrescriberNpi;
-      } catch {
-        return null; // not written yet, or half written
-      }
-    };
-    await expect.poll(readNpi, { timeout: 60_000 }).not.toBeNull();
-    const npi = readNpi() as string;
     const makeFifty = () => {
       for (const [category, n] of Object.entries(MIX)) simulatePharmacy(base, category, n, { dataDir, npi });
     };
-    const login = await page.request.post(`${base}/auth-service/login`, {
-      data: { email: 'dr.morgan@demo.hcp', username: 'dr.morgan@demo.hcp', password: DEMO_PASSWORD, dashboard: 'MD Dashboard' },
-    });
-    const tokens = (await login.json()).jwtToken as { accessToken: string; refreshToken: string; userID: string };
+    const tokens = await signInOn(page, base, 'dr.morgan@demo.hcp');
     const waiting = async () => {
       const res = await page.request.get(`${base}/api/mdo/v2/users/${tokens.userID}/action-queue`, {
         headers: { authorization: `Bearer ${tokens.accessToken}`, 'x-user-id': tokens.userID },
@@ -204,13 +89,6 @@ test('50 mixed items: the queue + bulk + keyboard path against card by card (iss
       return ((await res.json()).items as unknown[]).length;
     };
     expect(await waiting()).toBe(0);
-    await page.goto(`${base}/login`);
-    await page.evaluate((t) => {
-      window.localStorage.setItem('hcp.accessToken', t.accessToken);
-      window.localStorage.setItem('hcp.refreshToken', t.refreshToken);
-      window.localStorage.setItem('hcp.userId', t.userID);
-      window.localStorage.setItem('hcp.tutorialDismissed', 'true');
-    }, tokens);
 
     // Card by card: open each request from the cards, decide, confirm; the page comes back to the cards.
     makeFifty();
