@@ -141,6 +141,7 @@ export const apiPaths = {
   chartNotesSent: (id: string) => `${rx(id)}/prior-auth/chart-notes-sent`,
   priorAuthDismiss: `${API_BASE}/v1/prescriptions/all/prior-auth/dismiss`,
   preparedDecision: (id: string) => `${rx(id)}/prepared-decision`,
+  earlierChartNotes: (id: string) => `${rx(id)}/earlier-chart-notes`,
   signPrepared: `${API_BASE}/v1/prepared-decisions/sign`,
   bulkActions: `${API_BASE}/v1/prescriptions/bulk-actions`,
   undoDecision: (requestId: string) => `${API_BASE}/v1/decisions/${enc(requestId)}/undo`,

@@ -291,6 +291,13 @@ export const ROWS: Row[] = [
   },
   {
     method: 'GET',
+    path: `${v1}/prescriptions/{id}/earlier-chart-notes`,
+    url: (_f, _w, t) => `${v1}/prescriptions/${t.rx.chartNotes}/earlier-chart-notes`,
+    expect: RULES.patientRead,
+    targeted: true,
+  },
+  {
+    method: 'GET',
     path: `${v1}/prescriptions/{id}/events`,
     url: (_f, _w, t) => `${v1}/prescriptions/${t.rx.any}/events`,
     expect: RULES.patientRead,

@@ -226,6 +226,23 @@ export const prescriptionEventSchema = z.object({
 export type PrescriptionEvent = z.infer<typeof prescriptionEventSchema>;
 export const prescriptionEventsSchema = z.array(prescriptionEventSchema);
 
+/**
+ * GET prescriptions/{id}/earlier-chart-notes (issue 23, reusable packets): the chart notes the practice sent for the
+ * same patient's earlier prior authorizations, newest first, to reuse instead of typing them again.
+ */
+export const earlierChartNoteSchema = z.object({
+  prescriptionId: z.string(),
+  /** The drug the notes were sent for, as the screens name it (display name and strength). */
+  drug: z.string(),
+  /** ISO 8601 instant. */
+  sentAt: z.string(),
+  chartNote: z.string(),
+  isICD10TriedAndFailed: z.boolean(),
+});
+export type EarlierChartNote = z.infer<typeof earlierChartNoteSchema>;
+export const earlierChartNotesSchema = z.object({ records: z.array(earlierChartNoteSchema) });
+export type EarlierChartNotes = z.infer<typeof earlierChartNotesSchema>;
+
 /** Spec §3 default: the eRx skip-confirmation flag is true unless a boolean is supplied. */
 export function resolveSkipErxConfirmation(value: unknown): boolean {
   return typeof value === 'boolean' ? value : true;

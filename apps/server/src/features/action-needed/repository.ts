@@ -355,3 +355,35 @@ export async function preparedDecisionsOf(db: Executor, ids: string[]) {
 export async function insertEvent(db: Executor, event: typeof prescriptionEvents.$inferInsert) {
   await db.insert(prescriptionEvents).values(event);
 }
+
+/**
+ * Chart notes sent (and not undone) for the patient of prescription `id`, newest first; null when the prescription is
+ * outside the user's practices. Another patient's notes never come back: the patient is the prescription's own.
+ */
+export async function earlierChartNotes(db: Executor, userId: string, id: string, limit = 5) {
+  const found = await db
+    .select({ patientId: prescriptions.patientId })
+    .from(prescriptions)
+    .where(and(eq(prescriptions.id, id), sql`${prescriptions.mdOfficeId} in (${patientScopeSql(userId)})`));
+  const patientId = found[0]?.patientId;
+  if (!patientId) return null;
+  const result = (await db.execute(sql`
+    select e.prescription_id as "prescriptionId", rx.drug_name as "drugName", rx.strength,
+      to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "sentAt",
+      e.data->>'chartNote' as "chartNote", coalesce((e.data->>'isICD10TriedAndFailed')::boolean, false) as "isICD10TriedAndFailed"
+    from prescription_events e join prescriptions rx on rx.id = e.prescription_id
+    where rx.patient_id = ${patientId}::uuid and e.type = ${'PRIOR_AUTH_CHART_NOTES_SENT'} and e.undone_at is null
+      and coalesce(e.data->>'chartNote', '') <> ''
+    order by e.created_at desc, e.id desc
+    limit ${limit}`)) as unknown as {
+    rows: {
+      prescriptionId: string;
+      drugName: string;
+      strength: string | null;
+      sentAt: string;
+      chartNote: string;
+      isICD10TriedAndFailed: boolean;
+    }[];
+  };
+  return { patientId, rows: result.rows };
+}

@@ -11,6 +11,7 @@ import {
   bulkActionResultSchema,
   bulkActionSchema,
   chartNotesSentSchema,
+  earlierChartNotesSchema,
   mdSignatureReceivedSchema,
   preparedDecisionInputSchema,
   prescriptionEventsSchema,
@@ -157,6 +158,12 @@ export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededSe
     const html = await alternativeMedsRequestHtml(db, signedInContext(request), request.params.id);
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
   });
+
+  app.get(
+    rx('earlier-chart-notes'),
+    { ...read, schema: { tags, params: rxParams, response: { 200: earlierChartNotesSchema } } },
+    async (request) => service.earlierChartNotes(signedInContext(request), request.params.id),
+  );
 
   app.get(
     rx('events'),

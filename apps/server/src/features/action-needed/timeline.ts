@@ -1,5 +1,5 @@
 /** A prescription's timeline: every event, with who did it and what it says (audited as a read). */
-import { describeEvent, type PharmacyDelivery, type PrescriptionEvent } from '@hcp/contract';
+import { describeEvent, type EarlierChartNotes, type PharmacyDelivery, type PrescriptionEvent } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
 import { entryOf, writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -21,6 +21,25 @@ function deliveryOf(row: Awaited<ReturnType<typeof repo.deliveryOfEvents>>[numbe
 
 export function timeline(db: Database) {
   return {
+    /** Chart notes sent for this patient before (issue 23): offered for reuse on a new PA. Audited as a read. */
+    async earlierChartNotes(ctx: ActionContext, id: string): Promise<EarlierChartNotes> {
+      const found = await repo.earlierChartNotes(db, ctx.userId, id);
+      if (!found) throw new AppError('NOT_FOUND', PRESCRIPTION_NOT_FOUND);
+      await writeAudit(
+        db,
+        entryOf(ctx, 'prescription.earlier-chart-notes.read', 'prescription', id, { patientId: found.patientId }),
+      );
+      return {
+        records: found.rows.map((r) => ({
+          prescriptionId: r.prescriptionId,
+          drug: [r.drugName, r.strength].filter(Boolean).join(' '),
+          sentAt: r.sentAt,
+          chartNote: r.chartNote,
+          isICD10TriedAndFailed: r.isICD10TriedAndFailed,
+        })),
+      };
+    },
+
     async events(ctx: ActionContext, id: string): Promise<PrescriptionEvent[]> {
       const rows = await repo.eventsOf(db, ctx.userId, id);
       if (!rows) throw new AppError('NOT_FOUND', PRESCRIPTION_NOT_FOUND);

@@ -1,9 +1,10 @@
-import type { UndoOffer, UserDetails } from '@hcp/contract';
+import { type EarlierChartNote, formatDateTime, type UndoOffer, type UserDetails } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
+import { useEarlierChartNotes } from '../api/get-earlier-chart-notes.ts';
 import { useSendChartNotes } from '../api/send-chart-notes.ts';
 import styles from './action-needed.module.css';
 import { DecisionButtons, decisionFormKeys } from './decision-form.tsx';
@@ -82,6 +83,14 @@ export function ChartNotesForm({
           {target.priorAuthStatus === 'PRIOR_AUTH_ICD10_NEEDED' ? 'ICD-10 code and chart notes' : 'Chart notes'}
         </h3>
         <FormAlert message={failure(chart.error)} />
+        <EarlierNotes
+          prescriptionId={target.prescriptionId}
+          onUse={(earlier) => {
+            form.setValue('chartNote', earlier.chartNote, { shouldDirty: true, shouldValidate: true });
+            form.setValue('isICD10TriedAndFailed', earlier.isICD10TriedAndFailed, { shouldDirty: true });
+            form.setFocus('chartNote');
+          }}
+        />
         <label className={styles.label} htmlFor={ids.note}>
           Chart notes (diagnosis, ICD-10 codes, treatments tried)
           <textarea
@@ -104,5 +113,38 @@ export function ChartNotesForm({
         <DecisionButtons label="Send chart notes" busy={chart.isPending} onCancel={onCancel} />
       </form>
     </>
+  );
+}
+
+/**
+ * The notes sent for this patient's earlier prior authorizations (issue 23): one button puts them in the box to send
+ * again or adjust, instead of typing them anew. Shown only when there are some; a failed lookup only hides the offer.
+ */
+function EarlierNotes({ prescriptionId, onUse }: { prescriptionId: string; onUse: (note: EarlierChartNote) => void }) {
+  const earlier = useEarlierChartNotes(prescriptionId);
+  const records = earlier.data?.records ?? [];
+  if (records.length === 0) return null;
+  return (
+    <section aria-label="Chart notes sent before for this patient" className={styles.earlierNotes}>
+      <p>Sent before for this patient:</p>
+      <ul>
+        {records.map((note) => (
+          <li key={`${note.prescriptionId}-${note.sentAt}`}>
+            <span>
+              {formatDateTime(note.sentAt)}, {note.drug}: “
+              {note.chartNote.length > 120 ? `${note.chartNote.slice(0, 120)}…` : note.chartNote}”
+            </span>{' '}
+            <button
+              type="button"
+              className={styles.secondary}
+              aria-label={`Use the notes sent ${formatDateTime(note.sentAt)} for ${note.drug}`}
+              onClick={() => onUse(note)}
+            >
+              Use these notes
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

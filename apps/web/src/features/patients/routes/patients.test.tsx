@@ -1,4 +1,4 @@
-import type { PatientDetail, PatientSearchRecord } from '@hcp/contract';
+import type { PatientSearchRecord } from '@hcp/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -6,7 +6,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { saveSession } from '../../../lib/storage.ts';
-import { patientDetail, prescription, userDetails } from '../../../test/fixtures.ts';
+import { patientDetail, userDetails } from '../../../test/fixtures.ts';
 import PatientDetailRoute from './patient-detail.tsx';
 import PatientSearchRoute from './patient-search.tsx';
 
