@@ -1,4 +1,4 @@
-import { ACTION_TYPE_LABELS, isActionNeededView, isActionType, mayTakeAction } from '@hcp/contract';
+import { ACTION_TYPE_LABELS, isActionNeededView, isActionType, mayTakeAction, type UserDetails } from '@hcp/contract';
 import { type ReactNode, type RefObject, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
@@ -42,6 +42,11 @@ export default function ActionNeededRoute() {
     return (
       <Page title="Action Needed">
         {switcher}
+        <QueueReadyToSign
+          userId={userId}
+          canSign={access !== undefined && mayTakeAction(access, 'refillAuthorizedFax')}
+          user={user}
+        />
         <ActionQueue
           userId={userId}
           access={access}
@@ -61,6 +66,12 @@ export default function ActionNeededRoute() {
       switcher={switcher}
     />
   );
+}
+
+/** What staff prepared, above the queue too (the list's answer carries it; the shell has it for the count already). */
+function QueueReadyToSign({ userId, canSign, user }: { userId: string; canSign: boolean; user: UserDetails | undefined }) {
+  const list = useActionNeeded(userId);
+  return list.data ? <ReadyToSign doctors={list.data.doctors} canSign={canSign} user={user} /> : null;
 }
 
 /** The card view's keys (issue 22): j/k move between the request links of the cards, o opens, ? lists them. */

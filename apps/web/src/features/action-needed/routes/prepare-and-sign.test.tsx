@@ -8,7 +8,7 @@ import userEvent from '@testing-library/user-event';
 import { Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { saveSession } from '../../../lib/storage.ts';
-import { actionNeeded, prescription, stubServer, userDetails } from '../../../test/fixtures.ts';
+import { actionNeeded, actionQueue, prescription, stubServer, userDetails } from '../../../test/fixtures.ts';
 import { renderActionNeeded } from './test-routes.tsx';
 
 const RX = '11111111-1111-4111-8111-111111111111';
@@ -162,5 +162,18 @@ describe('a substitution', () => {
       selectedAlternativeMed: 'Simvastatin 20 mg',
       note: null,
     });
+  });
+});
+
+describe('the queue view', () => {
+  it('also opens with what is ready to sign', async () => {
+    stubServer({
+      actionNeeded: actionNeeded([prescription({ prepared })]),
+      routes: (url) => (url.includes('/action-queue') ? { status: 200, body: actionQueue() } : undefined),
+    });
+    renderActionNeeded('/action-needed?view=queue');
+    const section = await screen.findByRole('region', { name: 'Ready to sign (1)' });
+    expect(within(section).getByRole('button', { name: 'Sign all 1 as prepared' })).toBeInTheDocument();
+    expect(await screen.findByRole('list', { name: 'Queue, most urgent first' })).toBeInTheDocument();
   });
 });
