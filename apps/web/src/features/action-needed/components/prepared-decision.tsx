@@ -224,9 +224,7 @@ export function PrepareRefillForm({
         ) : null}
       </fieldset>
       {choice === 'fax' ? (
-        <>
-          <RefillsSigFields refills={register('refills')} sig={register('sig')} sigError={errors.sig?.message} />
-        </>
+        <RefillsSigFields refills={register('refills')} sig={register('sig')} sigError={errors.sig?.message} />
       ) : null}
       <PrepareFooter note={register('note')} error={prepare.error} busy={prepare.isPending} />
     </form>
