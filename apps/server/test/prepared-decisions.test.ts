@@ -33,7 +33,7 @@ async function listed(id: string) {
     method: 'GET',
     url: `/api/mdo/v2/users/${morgan.userID}/action-needed?actionType=ACTION_NEEDED_ALL`,
   });
-  type Rx = { id: string; prepared?: unknown };
+  type Rx = { id: string; prepared?: unknown; needsRefillAuth: boolean };
   return (res.json().doctors as { patients: { prescriptions: Rx[] }[] }[])
     .flatMap((d) => d.patients.flatMap((p) => p.prescriptions))
     .find((r) => r.id === id);
@@ -110,9 +110,11 @@ describe('prepare-then-sign', () => {
     const timeline = await injectAs(t.app, morgan, { method: 'GET', url: `/api/mdo/v1/prescriptions/${a}/events` });
     expect(JSON.stringify(timeline.json())).toMatch(/Refill authorized by fax: 2 refill\(s\) — prepared by [^"]*Lee/);
     expect((await messagesOf(a)).map((m) => m.eventType)).toContain('refill.authorized');
-    // Signed ones are no longer prepared; the changed one still is, for the prescriber to open.
+    // Signed ones are no longer prepared; the changed one's preparation is stale: no longer offered to sign.
     const left = await db().select().from(s.preparedDecisions);
     expect(left.map((p) => p.prescriptionId).sort()).toEqual([d]);
+    expect((await listed(d))?.needsRefillAuth).toBe(true);
+    expect((await listed(d))?.prepared ?? null).toBeNull();
   });
 
   it('a decision taken directly ends the preparation; staff withdraw theirs; a state that does not allow it is refused', async () => {

@@ -32,11 +32,16 @@ export const CATEGORY_SQL: Record<ActionNeededQueryType, SQL> = {
   [ACTION_NEEDED_QUERY_TYPES.all]: needsActionSql('p', refillDue),
 };
 
-/** What staff prepared for the prescriber's signature (issue 23), or JSON null. */
+/**
+ * What staff prepared for the prescriber's signature (issue 23), or JSON null. Only while the request is as it was
+ * when prepared: once the pharmacy (or a rule, or anyone's decision) changed it, the preparation is stale and no
+ * longer offered — the item is prepared again.
+ */
 export const preparedJsonSql = (alias: string) =>
   sql.raw(`(select json_build_object('decision', pd.decision, 'preparedByName', pu.display_name,
     'preparedAt', to_char(pd.prepared_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-    from prepared_decisions pd join users pu on pu.id = pd.prepared_by where pd.prescription_id = ${alias}.id)`);
+    from prepared_decisions pd join users pu on pu.id = pd.prepared_by
+    where pd.prescription_id = ${alias}.id and pd.prescription_version = ${alias}.version)`);
 
 export interface ListInput {
   userId: string;
