@@ -76,6 +76,11 @@ describe('prepare-then-sign', () => {
     expect(JSON.stringify(timeline.json())).toContain(
       'Prepared for the prescriber’s signature: Authorize by fax: 2 refill(s), “Take 1 tablet daily”',
     );
+    // The queue view's row carries it too.
+    const queue = await injectAs(t.app, morgan, { method: 'GET', url: `/api/mdo/v2/users/${morgan.userID}/action-queue` });
+    expect(queue.statusCode, queue.body.slice(0, 300)).toBe(200);
+    const row = (queue.json().items as { id: string; prepared: unknown }[]).find((i) => i.id === a);
+    expect(row?.prepared).toMatchObject({ decision: { action: 'refillAuthorizedFax', refills: 2 } });
     // The note is for the prescriber, not the timeline.
     expect(JSON.stringify(timeline.json())).not.toContain('Seen last month');
 

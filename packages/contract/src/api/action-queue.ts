@@ -41,6 +41,7 @@ export const actionQueueItemSchema = z.object({
     refills: true,
     sig: true,
     alternativeMeds: true,
+    prepared: true,
   }).shape,
   /** A controlled substance (by its NDC in the drug catalogue): never part of a bulk decision. */
   isControlled: z.boolean(),

@@ -47,9 +47,26 @@ export const preparedDecisionInputSchema = z.discriminatedUnion(
 );
 export type PreparedDecisionInput = z.infer<typeof preparedDecisionInputSchema>;
 
-/** A prepared decision as the list and the detail page show it. */
+/**
+ * The same decision as it is stored and answered: plain values, no input clean-up (an answer's schema must not
+ * transform: the serializer encodes through it).
+ */
+const storedNote = z.string().nullable();
+export const preparedDecisionValueSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('refillAuthorizedFax'), refills: z.number().int(), sig: z.string(), note: storedNote }),
+  z.object({ action: z.literal('refillAuthorizedErx'), note: storedNote }),
+  z.object({ action: z.literal('refillDenied'), reason: z.enum(FINAL_DENIAL_REASONS), note: storedNote }),
+  z.object({
+    action: z.literal('alternativeMed'),
+    noSubstitute: z.boolean(),
+    selectedAlternativeMed: z.string().nullable(),
+    note: storedNote,
+  }),
+]);
+
+/** A prepared decision as the list, the queue and the detail page show it. */
 export const preparedDecisionSchema = z.object({
-  decision: preparedDecisionInputSchema,
+  decision: preparedDecisionValueSchema,
   preparedByName: z.string(),
   /** ISO 8601 instant. */
   preparedAt: z.string(),

@@ -1,10 +1,10 @@
 /** SQL of the one queue (issue 22): every open item of the user's practices with its decision facts, one statement. */
-import { ACTION_NEEDED_QUERY_TYPES, type ActionType, EVENT_TYPES } from '@hcp/contract';
+import { ACTION_NEEDED_QUERY_TYPES, type ActionType, EVENT_TYPES, type PreparedDecision } from '@hcp/contract';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { auditCteSql } from '../../lib/audit.ts';
 import { alternativeMedsJsonSql } from '../../lib/prescription-sql.ts';
-import { CATEGORY_SQL, scopedPrescriptionsSql } from './repository.ts';
+import { CATEGORY_SQL, preparedJsonSql, scopedPrescriptionsSql } from './repository.ts';
 
 export interface QueueInput {
   userId: string;
@@ -53,6 +53,8 @@ export interface QueueRow {
   alternativeMeds: string[];
   waitingSince: string;
   version: number;
+  /** What staff prepared for the prescriber's signature (issue 23), or null. */
+  prepared: PreparedDecision | null;
 }
 
 /**
@@ -89,7 +91,7 @@ export async function actionQueueRows(db: Executor, input: QueueInput): Promise<
       to_char(p.prior_auth_expires_on, 'YYYY-MM-DD') as "priorAuthExpiresOn",
       ${alternativeMedsJsonSql('p')} as "alternativeMeds",
       to_char(coalesce(p.request_received_at, p.last_processed_at, p.prescribed_at), 'YYYY-MM-DD HH24:MI:SS"Z"')
-        as "waitingSince"
+        as "waitingSince", ${preparedJsonSql('p')} as prepared
     from p
     join patients pt on pt.id = p.patient_id
     join md_staff d on d.id = p.prescriber_id

@@ -14,6 +14,7 @@ import {
 import type { MouseEvent, ReactNode, Ref } from 'react';
 import { Link } from 'react-router';
 import { PRIOR_AUTH_STATUS_TEXT } from '../utils/labels.ts';
+import { preparedText } from '../utils/prepared-text.ts';
 import { drugLabel } from '../utils/special-drugs.ts';
 import styles from './action-queue.module.css';
 import { AlternativeForm } from './alternative-form.tsx';
@@ -192,6 +193,15 @@ export function QueueRow({
             <dt>Waiting since</dt>
             <dd>{formatDateTime(item.waitingSince)}</dd>
           </div>
+          {item.prepared ? (
+            <div>
+              <dt>Ready to sign</dt>
+              <dd>
+                {preparedText(item.prepared)}
+                {item.prepared.decision.note ? `. Note: ${item.prepared.decision.note}` : ''}
+              </dd>
+            </div>
+          ) : null}
         </dl>
         {decideHere && !children ? (
           <button type="button" className={styles.secondary} tabIndex={active ? 0 : -1} onClick={onDecideHere}>

@@ -8,7 +8,7 @@ import userEvent from '@testing-library/user-event';
 import { Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { saveSession } from '../../../lib/storage.ts';
-import { actionNeeded, actionQueue, prescription, stubServer, userDetails } from '../../../test/fixtures.ts';
+import { actionNeeded, actionQueue, prescription, queueItem, stubServer, userDetails } from '../../../test/fixtures.ts';
 import { renderActionNeeded } from './test-routes.tsx';
 
 const RX = '11111111-1111-4111-8111-111111111111';
@@ -169,11 +169,16 @@ describe('the queue view', () => {
   it('also opens with what is ready to sign', async () => {
     stubServer({
       actionNeeded: actionNeeded([prescription({ prepared })]),
-      routes: (url) => (url.includes('/action-queue') ? { status: 200, body: actionQueue() } : undefined),
+      routes: (url) =>
+        url.includes('/action-queue') ? { status: 200, body: actionQueue([queueItem({ prepared })]) } : undefined,
     });
     renderActionNeeded('/action-needed?view=queue');
     const section = await screen.findByRole('region', { name: 'Ready to sign (1)' });
     expect(within(section).getByRole('button', { name: 'Sign all 1 as prepared' })).toBeInTheDocument();
-    expect(await screen.findByRole('list', { name: 'Queue, most urgent first' })).toBeInTheDocument();
+    const rows = await screen.findByRole('list', { name: 'Queue, most urgent first' });
+    // The row says so too, with what was prepared and the note.
+    expect(rows).toHaveTextContent('Ready to sign');
+    expect(rows).toHaveTextContent('Authorize by fax: 3 refill(s), “Take one tablet at night” — prepared by Lee Staff');
+    expect(rows).toHaveTextContent('Note: Seen on 11/02');
   });
 });
