@@ -87,6 +87,15 @@ describe('prepare-then-sign', () => {
     const bySt = await sign(lee, [{ id: a }]);
     expect(bySt.statusCode).toBe(403);
     expect((await rowOf(a))?.needsRefillAuth).toBe(true);
+
+    // Another practice's prescriber learns nothing: the prepared item is refused like an unprepared one.
+    // Dr. Patel (another practice) signs in here without the e-mailed code.
+    await db().update(s.users).set({ mfaEnabled: false }).where(eq(s.users.email, 'dr.patel@demo.hcp'));
+    const stranger = await signIn(t.app, 'dr.patel@demo.hcp');
+    const probe = await sign(stranger, [{ id: a }]);
+    expect(probe.statusCode).toBe(200);
+    expect(probe.json().results).toEqual([{ id: a, status: 'refused', reason: 'Nothing is prepared for this item any more.' }]);
+    expect((await rowOf(a))?.needsRefillAuth).toBe(true);
   });
 
   it('the prescriber signs all in one call; each is decided as prepared, changed and unprepared ones are refused', async () => {

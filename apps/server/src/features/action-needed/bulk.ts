@@ -89,7 +89,7 @@ export function bulkActions(deps: { db: Database; todayIso: () => string; undoWi
       await auditingRefusals(db, entryOf(ctx, 'prescription.sign-prepared', 'prescription', null, { prescriptionIds: ids }), () =>
         assertMayAct(db, ctx.userId, 'refillAuthorizedFax'),
       );
-      const prepared = new Map((await repo.preparedDecisionsOf(db, ids)).map((p) => [p.prescriptionId, p]));
+      const prepared = new Map((await repo.preparedDecisionsOf(db, ctx.userId, ids)).map((p) => [p.prescriptionId, p]));
       const shown = new Map(input.items.flatMap((i) => (i.version === undefined ? [] : [[i.id, i.version] as const])));
       const undoUntil = await windowFor(ctx);
       const results: BulkItemResult[] = [];

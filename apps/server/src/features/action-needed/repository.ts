@@ -341,8 +341,11 @@ export async function deletePreparedDecision(db: Executor, prescriptionId: strin
   return rows.length > 0;
 }
 
-/** The prepared decisions of these prescriptions, with who prepared them (the caller checked the scope). */
-export async function preparedDecisionsOf(db: Executor, ids: string[]) {
+/**
+ * The prepared decisions of these prescriptions within the user's practices, with who prepared them. Outside them
+ * nothing comes back, so a signature learns nothing of an id it may not see (refused like an unprepared one).
+ */
+export async function preparedDecisionsOf(db: Executor, userId: string, ids: string[]) {
   if (ids.length === 0) return [];
   return db
     .select({
@@ -353,7 +356,8 @@ export async function preparedDecisionsOf(db: Executor, ids: string[]) {
     })
     .from(preparedDecisions)
     .innerJoin(users, eq(users.id, preparedDecisions.preparedBy))
-    .where(inArray(preparedDecisions.prescriptionId, ids));
+    .innerJoin(prescriptions, eq(prescriptions.id, preparedDecisions.prescriptionId))
+    .where(and(inArray(preparedDecisions.prescriptionId, ids), sql`${prescriptions.mdOfficeId} in (${patientScopeSql(userId)})`));
 }
 
 /** A timeline event that is not a decision to the pharmacy (a preparation, a reminder). */
