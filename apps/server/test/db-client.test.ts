@@ -6,7 +6,15 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type DatabaseHandle, PREPARED_MARKER, preparedName, selectJsonText, wrapPglite, wrapPool } from '../src/db/client.ts';
+import {
+  arrayParam,
+  type DatabaseHandle,
+  PREPARED_MARKER,
+  preparedName,
+  selectJsonText,
+  wrapPglite,
+  wrapPool,
+} from '../src/db/client.ts';
 import { createScratchDatabase } from './support/services.ts';
 
 const databaseUrl = inject('databaseUrl');
@@ -44,6 +52,16 @@ describe('PGlite through Drizzle', () => {
     }
     expect(options.length).toBeGreaterThanOrEqual(1);
     expect(options.filter((o) => (o as { parsers?: unknown } | undefined)?.parsers)).toEqual([]);
+  });
+});
+
+describe('array parameters', () => {
+  it('carry any text as one parameter: commas, quotes, backslashes and braces come back as they went', async () => {
+    const values = ['plain', 'a,b', 'say "hi"', 'back\\slash', '{brace}', ''];
+    const { rows } = (await database.db.execute(sql`select unnest(${arrayParam(values, 'text')}) as v`)) as unknown as {
+      rows: { v: string }[];
+    };
+    expect(rows.map((r) => r.v)).toEqual(values);
   });
 });
 

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addIsoDays, isPaRenewalReminderDue, PRIOR_AUTH_ACTION_STATUSES, paRenewalDueOn } from '../src/index.ts';
+import { addIsoDays, isPaRenewalReminderDue, paRenewalDueOn } from '../src/index.ts';
 
-const OPEN: ReadonlySet<string> = new Set(PRIOR_AUTH_ACTION_STATUSES);
 const rx = (overrides: Partial<Parameters<typeof isPaRenewalReminderDue>[0]> = {}) => ({
   priorAuthExpiresOn: '2027-03-01',
   priorAuthStatus: null,
@@ -14,17 +13,17 @@ describe('PA renewal reminders', () => {
   it('are due from 60 days before the expiry, across month and leap-year ends', () => {
     expect(paRenewalDueOn('2027-03-01')).toBe('2026-12-31');
     expect(paRenewalDueOn('2028-03-01')).toBe('2028-01-01');
-    expect(isPaRenewalReminderDue(rx(), '2026-12-30', OPEN)).toBe(false);
-    expect(isPaRenewalReminderDue(rx(), '2026-12-31', OPEN)).toBe(true);
-    expect(isPaRenewalReminderDue(rx(), '2027-04-01', OPEN)).toBe(true); // lapsed: all the more
+    expect(isPaRenewalReminderDue(rx(), '2026-12-30')).toBe(false);
+    expect(isPaRenewalReminderDue(rx(), '2026-12-31')).toBe(true);
+    expect(isPaRenewalReminderDue(rx(), '2027-04-01')).toBe(true); // lapsed: all the more
   });
 
   it('once per expiry, never over open PA work, never without an expiry', () => {
-    expect(isPaRenewalReminderDue(rx({ renewalRemindedFor: '2027-03-01' }), '2027-01-10', OPEN)).toBe(false);
-    expect(isPaRenewalReminderDue(rx({ renewalRemindedFor: '2026-03-01' }), '2027-01-10', OPEN)).toBe(true);
-    expect(isPaRenewalReminderDue(rx({ priorAuthStatus: 'PRIOR_AUTH_REQUIRED' }), '2027-01-10', OPEN)).toBe(false);
-    expect(isPaRenewalReminderDue(rx({ priorAuthStatus: 'PRIOR_AUTH_DISMISSED' }), '2027-01-10', OPEN)).toBe(true);
-    expect(isPaRenewalReminderDue(rx({ priorAuthExpiresOn: null }), '2027-01-10', OPEN)).toBe(false);
+    expect(isPaRenewalReminderDue(rx({ renewalRemindedFor: '2027-03-01' }), '2027-01-10')).toBe(false);
+    expect(isPaRenewalReminderDue(rx({ renewalRemindedFor: '2026-03-01' }), '2027-01-10')).toBe(true);
+    expect(isPaRenewalReminderDue(rx({ priorAuthStatus: 'PRIOR_AUTH_REQUIRED' }), '2027-01-10')).toBe(false);
+    expect(isPaRenewalReminderDue(rx({ priorAuthStatus: 'PRIOR_AUTH_DISMISSED' }), '2027-01-10')).toBe(true);
+    expect(isPaRenewalReminderDue(rx({ priorAuthExpiresOn: null }), '2027-01-10')).toBe(false);
   });
 
   it('count calendar days exactly (checked against Date arithmetic for any day and offset)', () => {

@@ -43,6 +43,15 @@ export function preparedName(text: string): string | undefined {
 }
 
 /**
+ * A list as one array parameter (`= any(${arrayParam(ids, 'uuid')})`): one statement text however many values, so a
+ * prepared statement serves every call; each element quoted as PostgreSQL's array literal wants.
+ */
+export function arrayParam(values: readonly string[], type: 'uuid' | 'text'): SQL {
+  const literal = `{${values.map((v) => `"${v.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`).join(',')}}`;
+  return sql`${literal}::${sql.raw(type)}[]`;
+}
+
+/**
  * Runs a statement whose single row has one text column `body` (JSON built by PostgreSQL) and returns it,
  * or `fallback` when there is no row. PGlite and node-postgres both answer `{ rows }`. `prepared`: see
  * PREPARED_MARKER.

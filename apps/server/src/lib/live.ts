@@ -4,7 +4,7 @@
  * passes it to the open streams of the people who may see that practice.
  */
 import { sql } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
+import { arrayParam, type Executor } from '../db/client.ts';
 
 export const ITEMS_CHANNEL = 'hcp_items';
 
@@ -17,6 +17,13 @@ export async function notifyPracticeOfPrescription(db: Executor, prescriptionId:
   await db.execute(
     sql`select pg_notify(${ITEMS_CHANNEL}, md_office_id::text)${also} from prescriptions where id = ${prescriptionId}`,
   );
+}
+
+/** The practices of these prescriptions have new or resolved items: one NOTIFY per practice, one statement. */
+export async function notifyPracticesOfPrescriptions(db: Executor, prescriptionIds: readonly string[]): Promise<void> {
+  if (prescriptionIds.length === 0) return;
+  await db.execute(sql`select pg_notify(${ITEMS_CHANNEL}, office) from (select distinct md_office_id::text as office
+    from prescriptions where id = any(${arrayParam(prescriptionIds, 'uuid')})) practices`);
 }
 
 /** The practice of this patient has a new message. */

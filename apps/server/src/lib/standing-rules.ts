@@ -16,7 +16,7 @@ import {
   type StandingRuleForMatch,
 } from '@hcp/contract';
 import { eq, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
+import { arrayParam, type Executor } from '../db/client.ts';
 import { prescriptions, standingRules } from '../db/schema.ts';
 import { writeAudit } from './audit.ts';
 import { recordDecision } from './decisions.ts';
@@ -79,7 +79,7 @@ export async function openRefillRequests(
     join patients pt on pt.id = rx.patient_id
     join md_staff d on d.id = rx.prescriber_id
     where rx.md_office_id = ${practiceId}::uuid and rx.needs_refill_auth
-      ${only ? sql`and rx.id = any(${`{${only.join(',')}}`}::uuid[])` : sql``}
+      ${only ? sql`and rx.id = any(${arrayParam(only, 'uuid')})` : sql``}
     order by rx.id
     ${options.lock ? sql`for update of rx` : sql``}`)) as unknown as { rows: OpenRefillRequest[] };
   return result.rows;

@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
-import { type Database, PREPARED_MARKER } from '../db/client.ts';
+import { arrayParam, type Database, PREPARED_MARKER } from '../db/client.ts';
 import { revokedTokens } from '../db/schema.ts';
 
 export type RevokedKind = 'jti' | 'family';
@@ -26,7 +26,7 @@ export function databaseDenyList(db: Database): DenyList {
     async isRevoked(ids) {
       // On every signed-in request: one text whatever the ids, prepared once per connection (PREPARED_MARKER).
       const result = (await db.execute(sql`${sql.raw(PREPARED_MARKER)} select 1 from revoked_tokens
-        where id = any(${`{${ids.map((id) => `"${id.replaceAll('"', '')}"`).join(',')}}`}::text[]) and expires_at > now()
+        where id = any(${arrayParam(ids, 'text')}) and expires_at > now()
         limit 1`)) as unknown as { rows: unknown[] };
       return result.rows.length > 0;
     },

@@ -97,7 +97,7 @@ export function needsAltMed(rx: ActionFields): boolean {
   return rx.substitutionStatus !== null && substitutionPending.has(rx.substitutionStatus);
 }
 
-export function needsPriorAuth(rx: ActionFields): boolean {
+export function needsPriorAuth(rx: Pick<ActionFields, 'priorAuthStatus'>): boolean {
   return rx.priorAuthStatus !== null && priorAuthAction.has(rx.priorAuthStatus);
 }
 

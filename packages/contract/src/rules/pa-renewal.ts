@@ -3,6 +3,8 @@
  * `pa-expires`); from PA_RENEWAL_LEAD_DAYS before it — when plans accept a renewal — the practice gets a reminder
  * item on Action Needed, once per expiry. Dismissing the reminder ends it; a new expiry starts the count again.
  */
+import { needsPriorAuth } from './action-types.ts';
+
 export const PA_RENEWAL_LEAD_DAYS = 60;
 
 const DAY_MS = 86_400_000;
@@ -22,10 +24,9 @@ export const paRenewalDueOn = (expiresOn: string): string => addIsoDays(expiresO
 export function isPaRenewalReminderDue(
   rx: { priorAuthExpiresOn: string | null; priorAuthStatus: string | null; renewalRemindedFor: string | null },
   todayIso: string,
-  openStatuses: ReadonlySet<string>,
 ): boolean {
   if (rx.priorAuthExpiresOn === null) return false;
-  if (rx.priorAuthStatus !== null && openStatuses.has(rx.priorAuthStatus)) return false;
+  if (needsPriorAuth(rx)) return false;
   if (rx.renewalRemindedFor === rx.priorAuthExpiresOn) return false;
   return paRenewalDueOn(rx.priorAuthExpiresOn) <= todayIso;
 }

@@ -4,19 +4,11 @@
  * no reminder for that expiry yet, becomes a PA item "renewal due" on its practice's Action Needed, with a timeline
  * event; the practice's open portals hear of it. Idempotent: a second round the same day raises nothing.
  */
-import {
-  EVENT_TYPES,
-  isPaRenewalReminderDue,
-  PA_RENEWAL_LEAD_DAYS,
-  PRIOR_AUTH_ACTION_STATUSES,
-  PRIOR_AUTH_RENEWAL_DUE,
-} from '@hcp/contract';
+import { EVENT_TYPES, isPaRenewalReminderDue, PA_RENEWAL_LEAD_DAYS, PRIOR_AUTH_RENEWAL_DUE } from '@hcp/contract';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
-import { notifyPracticeOfPrescription } from '../../lib/live.ts';
-import { insertEvent } from './repository.ts';
-
-const OPEN: ReadonlySet<string> = new Set(PRIOR_AUTH_ACTION_STATUSES);
+import { arrayParam, type Database } from '../../db/client.ts';
+import { notifyPracticesOfPrescriptions } from '../../lib/live.ts';
+import { insertEvents } from './repository.ts';
 
 interface Candidate {
   id: string;
@@ -38,21 +30,24 @@ export async function raiseDueRenewals(db: Database, todayIso: string): Promise<
         and prior_auth_renewal_reminded_for is distinct from prior_auth_expires_on
       order by id
       for update skip locked`)) as unknown as { rows: Candidate[] };
-    const due = result.rows.filter((rx) => isPaRenewalReminderDue(rx, todayIso, OPEN));
-    for (const rx of due) {
-      await tx.execute(sql`update prescriptions set prior_auth_status = ${PRIOR_AUTH_RENEWAL_DUE},
-          prior_auth_renewal_reminded_for = prior_auth_expires_on, request_received_at = (now() at time zone 'UTC'),
-          version = version + 1, updated_at = now()
-        where id = ${rx.id}::uuid`);
-      await insertEvent(tx, {
+    const due = result.rows.filter((rx) => isPaRenewalReminderDue(rx, todayIso));
+    const ids = due.map((rx) => rx.id);
+    if (ids.length === 0) return { raised: 0 };
+    await tx.execute(sql`update prescriptions set prior_auth_status = ${PRIOR_AUTH_RENEWAL_DUE},
+        prior_auth_renewal_reminded_for = prior_auth_expires_on, request_received_at = (now() at time zone 'UTC'),
+        version = version + 1, updated_at = now()
+      where id = any(${arrayParam(ids, 'uuid')})`);
+    await insertEvents(
+      tx,
+      due.map((rx) => ({
         prescriptionId: rx.id,
         type: EVENT_TYPES.priorAuthRenewalDue,
         actorUserId: null,
         requestId: null,
         data: { expiresOn: rx.priorAuthExpiresOn },
-      });
-      await notifyPracticeOfPrescription(tx, rx.id);
-    }
+      })),
+    );
+    await notifyPracticesOfPrescriptions(tx, ids);
     return { raised: due.length };
   });
 }

@@ -50,13 +50,15 @@ export function preparedDecisionActions(deps: { db: Database; todayIso: () => st
           });
           // The note is for the prescriber; the timeline keeps what would be sent.
           const { note: _note, ...sent } = decision;
-          await repo.insertEvent(tx, {
-            prescriptionId: id,
-            type: EVENT_TYPES.decisionPrepared,
-            actorUserId: ctx.userId,
-            requestId: ctx.requestId,
-            data: sent,
-          });
+          await repo.insertEvents(tx, [
+            {
+              prescriptionId: id,
+              type: EVENT_TYPES.decisionPrepared,
+              actorUserId: ctx.userId,
+              requestId: ctx.requestId,
+              data: sent,
+            },
+          ]);
           await notifyPracticeOfPrescription(tx, id);
           await writeAudit(tx, entryOf(ctx, 'prescription.prepare', 'prescription', id, { action: decision.action }));
           return { status: 'OK' as const, prescriptionIds: [id] };
@@ -68,13 +70,15 @@ export function preparedDecisionActions(deps: { db: Database; todayIso: () => st
         db.transaction(async (tx) => {
           await lockOwn(tx, ctx, id);
           if (!(await repo.deletePreparedDecision(tx, id))) throw new AppError('CONFLICT', PREPARED_MESSAGES.notPrepared);
-          await repo.insertEvent(tx, {
-            prescriptionId: id,
-            type: EVENT_TYPES.preparationWithdrawn,
-            actorUserId: ctx.userId,
-            requestId: ctx.requestId,
-            data: {},
-          });
+          await repo.insertEvents(tx, [
+            {
+              prescriptionId: id,
+              type: EVENT_TYPES.preparationWithdrawn,
+              actorUserId: ctx.userId,
+              requestId: ctx.requestId,
+              data: {},
+            },
+          ]);
           await notifyPracticeOfPrescription(tx, id);
           await writeAudit(tx, entryOf(ctx, 'prescription.prepare-withdraw', 'prescription', id));
           return { status: 'OK' as const, prescriptionIds: [id] };

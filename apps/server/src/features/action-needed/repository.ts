@@ -360,9 +360,9 @@ export async function preparedDecisionsOf(db: Executor, userId: string, ids: str
     .where(and(inArray(preparedDecisions.prescriptionId, ids), sql`${prescriptions.mdOfficeId} in (${patientScopeSql(userId)})`));
 }
 
-/** A timeline event that is not a decision to the pharmacy (a preparation, a reminder). */
-export async function insertEvent(db: Executor, event: typeof prescriptionEvents.$inferInsert) {
-  await db.insert(prescriptionEvents).values(event);
+/** Timeline events that are not decisions to the pharmacy (a preparation, reminders), in one statement. */
+export async function insertEvents(db: Executor, events: (typeof prescriptionEvents.$inferInsert)[]) {
+  if (events.length > 0) await db.insert(prescriptionEvents).values(events);
 }
 
 /**

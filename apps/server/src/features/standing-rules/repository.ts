@@ -1,8 +1,11 @@
 /** SQL of standing rules: the rules of a set of practices as the screen reads them, and their writes. */
-import type { StandingRule, StandingRuleInput } from '@hcp/contract';
+import { PRESCRIBER_ROLES, type StandingRule, type StandingRuleInput } from '@hcp/contract';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { arrayParam, type Executor } from '../../db/client.ts';
 import { standingRules } from '../../db/schema.ts';
+
+/** The roles that prescribe (contract), as the SQL matches an HCP record's role. */
+const PRESCRIBERS = arrayParam(PRESCRIBER_ROLES, 'text');
 
 const iso = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
@@ -25,7 +28,7 @@ export async function ruleRecords(
     left join md_staff d on d.id = r.prescriber_id
     left join patients pt on pt.id = r.patient_id
     left join users u on u.id = r.created_by
-    where r.md_office_id = any(${`{${filter.practiceIds.join(',')}}`}::uuid[])
+    where r.md_office_id = any(${arrayParam(filter.practiceIds, 'uuid')})
       ${'id' in filter ? sql`and r.id = ${filter.id}::uuid` : sql``}
     order by r.created_at desc, r.id`)) as unknown as { rows: StandingRule[] };
   return result.rows;
@@ -38,8 +41,8 @@ export async function prescribersOf(db: Executor, practiceIds: string[]) {
     select o.id as "practiceId", o.name as "practiceName", d.id as "prescriberId", d.first_name || ' ' || d.last_name as name
     from md_offices o
     left join office_members m on m.md_office_id = o.id
-    left join md_staff d on d.id = m.md_staff_id and upper(d.role) in ('MD', 'PA', 'NP', 'DO', 'ARNP')
-    where o.id = any(${`{${practiceIds.join(',')}}`}::uuid[])
+    left join md_staff d on d.id = m.md_staff_id and upper(d.role) = any(${PRESCRIBERS})
+    where o.id = any(${arrayParam(practiceIds, 'uuid')})
     order by o.name, o.id, lower(d.last_name), lower(d.first_name), d.id`)) as unknown as {
     rows: { practiceId: string; practiceName: string; prescriberId: string | null; name: string | null }[];
   };
@@ -57,7 +60,7 @@ export async function belongsToPractice(
         input.prescriberId
           ? sql`exists (select 1 from office_members m join md_staff d on d.id = m.md_staff_id
         where m.md_office_id = ${practiceId}::uuid and d.id = ${input.prescriberId}::uuid
-          and upper(d.role) in ('MD', 'PA', 'NP', 'DO', 'ARNP'))`
+          and upper(d.role) = any(${PRESCRIBERS}))`
           : sql`true`
       } as prescriber,
       ${input.patientId ? sql`exists (select 1 from patients p where p.id = ${input.patientId}::uuid and p.md_office_id = ${practiceId}::uuid)` : sql`true`} as patient`)) as unknown as {
@@ -91,7 +94,7 @@ export async function lockRule(db: Executor, id: string, practiceIds: string[], 
   if (practiceIds.length === 0) return null;
   const result = (await db.execute(sql`select md_office_id as "practiceId", patient_id as "patientId", version,
       to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "createdAt"
-    from standing_rules where id = ${id}::uuid and md_office_id = any(${`{${practiceIds.join(',')}}`}::uuid[])
+    from standing_rules where id = ${id}::uuid and md_office_id = any(${arrayParam(practiceIds, 'uuid')})
     ${options.lock ? sql`for update` : sql``}`)) as unknown as {
     rows: { practiceId: string; patientId: string | null; version: number; createdAt: string }[];
   };
