@@ -75,3 +75,12 @@ export function optionalField<T extends z.ZodType<unknown, string>>(schema: T) {
     .nullable()
     .default(null);
 }
+
+/** Optional free text (a note): trimmed, blank reads as none (null), at most `max` characters. */
+export const optionalTextSchema = (max: number, message: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, { message })
+    .nullish()
+    .transform((v) => (v ? v : null));

@@ -6,14 +6,9 @@
 import { z } from 'zod';
 import { FINAL_DENIAL_REASONS } from '../rules/action-types.ts';
 import { PREPARED_NOTE_MAX } from '../rules/prepared-decisions.ts';
-import { numberField } from './fields.ts';
+import { numberField, optionalTextSchema } from './fields.ts';
 
-const note = z
-  .string()
-  .trim()
-  .max(PREPARED_NOTE_MAX, { message: `Keep the note under ${PREPARED_NOTE_MAX} characters.` })
-  .nullish()
-  .transform((v) => (v ? v : null));
+const note = optionalTextSchema(PREPARED_NOTE_MAX, `Keep the note under ${PREPARED_NOTE_MAX} characters.`);
 
 /** PUT prescriptions/{id}/prepared-decision: what the prescriber is asked to sign, with a note for them. */
 export const preparedDecisionInputSchema = z.discriminatedUnion(

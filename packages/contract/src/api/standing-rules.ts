@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { normalizeNdc, STANDING_RULE_ACTIONS, STANDING_RULE_LIMITS, standingRuleProblem } from '../rules/standing-rules.ts';
-import { pickedIdSchema } from './fields.ts';
+import { optionalTextSchema, pickedIdSchema } from './fields.ts';
 
 /** An optional pick: an empty choice ('' from a select) is none. */
 const optionalId = (message: string) => {
@@ -16,14 +16,6 @@ const optionalId = (message: string) => {
     .nullish()
     .transform((v) => (v ? v : null));
 };
-
-const optionalText = (max: number, message: string) =>
-  z
-    .string()
-    .trim()
-    .max(max, { message })
-    .nullish()
-    .transform((v) => (v ? v : null));
 
 /** What a person fills in; the server checks that the prescriber and patient belong to the practice. */
 export const standingRuleInputSchema = z
@@ -54,7 +46,7 @@ export const standingRuleInputSchema = z
       .transform((v) => (v ? normalizeNdc(v) : null))
       .refine((v) => v === null || v.length === 11, { message: 'Enter the 11-digit NDC.' }),
     /** What the pharmacy reads with a denial (a visit rule's reason). */
-    note: optionalText(STANDING_RULE_LIMITS.noteMax, `Keep the note under ${STANDING_RULE_LIMITS.noteMax} characters.`),
+    note: optionalTextSchema(STANDING_RULE_LIMITS.noteMax, `Keep the note under ${STANDING_RULE_LIMITS.noteMax} characters.`),
     enabled: z.boolean().default(true),
   })
   .superRefine((rule, ctx) => {

@@ -3,7 +3,7 @@
  * Office staff and prescribers of the practice prepare; only a prescriber signs (the decision itself keeps its
  * signature rule, rules/clinical-access.ts).
  */
-import type { PrescriptionAction } from './transitions.ts';
+import { denialReasonInSentence, type PrescriptionAction } from './transitions.ts';
 
 export const PREPARED_NOTE_MAX = 500;
 
@@ -15,11 +15,6 @@ export const PREPARABLE_ACTIONS = [
   'alternativeMed',
 ] as const satisfies readonly PrescriptionAction[];
 export type PreparableAction = (typeof PREPARABLE_ACTIONS)[number];
-
-const DENIAL_WORDS: Record<string, string> = {
-  NEED_OFFICE_VISIT: 'the patient needs an office visit',
-  NO_LONGER_TAKING_MEDS: 'the patient no longer takes this medication',
-};
 
 /** One line saying what signing will send, e.g. "Authorize by fax: 3 refill(s), “Take 1 daily”". */
 export function describePrepared(decision: {
@@ -36,7 +31,7 @@ export function describePrepared(decision: {
     case 'refillAuthorizedErx':
       return 'Authorize by eRx';
     case 'refillDenied':
-      return `Deny: ${DENIAL_WORDS[decision.reason ?? ''] ?? decision.reason ?? ''}`;
+      return `Deny: ${denialReasonInSentence(decision.reason ?? '')}`;
     case 'alternativeMed':
       return decision.noSubstitute
         ? 'No substitution: dispense as prescribed'

@@ -2,7 +2,7 @@
  * Which prescription action is allowed in which state (DESIGN §5), as one table both sides read: the
  * server answers 409 when a rule says no, the client offers only the actions a rule allows.
  */
-import { needsAltMed, needsChartNotes, PRIOR_AUTH_ACTION_STATUSES } from './action-types.ts';
+import { needsAltMed, needsChartNotes, PRIOR_AUTH_ACTION_STATUSES, type RefillDenialReason } from './action-types.ts';
 
 export const PRESCRIPTION_ACTIONS = [
   'refillAuthorizedFax',
@@ -65,6 +65,19 @@ export const RESULT_STATUSES = {
   chartNotesSent: 'PRIOR_AUTH_CHART_NOTES_SENT',
   dismissed: 'PRIOR_AUTH_DISMISSED',
 } as const;
+
+/** How a refill denial's reason reads to a person (the deny form, the bulk and prepared decisions). */
+export const DENIAL_REASON_LABELS: Record<RefillDenialReason, string> = {
+  NEED_OFFICE_VISIT: 'The patient needs an office visit',
+  NO_LONGER_TAKING_MEDS: 'The patient no longer takes this medication',
+  POSTPONE_REFILL_AUTH: 'Postpone the refill authorization',
+};
+
+/** The reason inside a sentence: "Deny: the patient needs an office visit". */
+export const denialReasonInSentence = (reason: string): string => {
+  const label = DENIAL_REASON_LABELS[reason as RefillDenialReason] ?? reason;
+  return label.charAt(0).toLowerCase() + label.slice(1);
+};
 
 /** Order status shown after a denial (DESIGN §5: "order status shows the denial"). */
 export const DENIAL_ORDER_STATUS: Record<string, string> = {

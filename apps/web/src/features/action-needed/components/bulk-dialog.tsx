@@ -4,6 +4,7 @@ import {
   BULK_DENIAL_REASONS,
   type BulkAction,
   type BulkActionResult,
+  DENIAL_REASON_LABELS,
   normalizeError,
   parseDateInput,
   postponeDateProblem,
@@ -31,10 +32,6 @@ const CONFIRM: Record<BulkAction, string> = {
   refillPostpone: 'Postpone',
   priorAuthDismiss: 'Dismiss',
   mdSignatureReceived: 'Mark received',
-};
-const DENIAL_TEXT: Record<(typeof BULK_DENIAL_REASONS)[number], string> = {
-  NEED_OFFICE_VISIT: 'The patient needs an office visit',
-  NO_LONGER_TAKING_MEDS: 'The patient no longer takes this medication',
 };
 
 const describe = (item: ActionQueueItem) => `${patientName(item.patient)} · ${drugLabel(item)}`;
@@ -159,7 +156,7 @@ export function BulkDialog({
           {BULK_DENIAL_REASONS.map((value) => (
             <label key={value}>
               <input type="radio" name={reasonName} checked={reason === value} onChange={() => setReason(value)} />{' '}
-              {DENIAL_TEXT[value]}
+              {DENIAL_REASON_LABELS[value]}
             </label>
           ))}
         </fieldset>

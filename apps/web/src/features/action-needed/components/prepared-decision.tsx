@@ -4,6 +4,7 @@
  * as prepared (one confirmation) — or decides otherwise with the usual forms, which ends the preparation.
  */
 import {
+  denialReasonInSentence,
   describePrepared,
   normalizeError,
   type PreparedDecision,
@@ -20,9 +21,8 @@ import { usePrepareDecision, useWithdrawPrepared } from '../api/prepare-decision
 import { useSignPrepared } from '../api/sign-prepared.ts';
 import { preparedText } from '../utils/prepared-text.ts';
 import styles from './action-needed.module.css';
+import { NO_SUBSTITUTE } from './alternative-form.tsx';
 import { RefillsSigFields } from './refills-sig-fields.tsx';
-
-const NO_SUBSTITUTE_CHOICE = '__no_substitute__';
 
 /** What was prepared; the prescriber signs it as prepared, its preparer (or anyone of the practice) withdraws it. */
 export function PreparedBox({
@@ -211,11 +211,11 @@ export function PrepareRefillForm({
         </label>
         <label className={styles.choice}>
           <input type="radio" value="visit" {...register('choice')} />
-          Deny: the patient needs an office visit
+          Deny: {denialReasonInSentence('NEED_OFFICE_VISIT')}
         </label>
         <label className={styles.choice}>
           <input type="radio" value="stopped" {...register('choice')} />
-          Deny: the patient no longer takes this medication
+          Deny: {denialReasonInSentence('NO_LONGER_TAKING_MEDS')}
         </label>
         {errors.choice ? (
           <span id={ids.error} className={styles.fieldError}>
@@ -253,8 +253,8 @@ export function PrepareAlternativeForm({
     }
     const parsed = preparedDecisionInputSchema.safeParse({
       action: 'alternativeMed',
-      noSubstitute: choice === NO_SUBSTITUTE_CHOICE,
-      selectedAlternativeMed: choice === NO_SUBSTITUTE_CHOICE ? null : choice,
+      noSubstitute: choice === NO_SUBSTITUTE,
+      selectedAlternativeMed: choice === NO_SUBSTITUTE ? null : choice,
       note,
     });
     if (!parsed.success) {
@@ -283,7 +283,7 @@ export function PrepareAlternativeForm({
           </label>
         ))}
         <label className={styles.choice}>
-          <input type="radio" value={NO_SUBSTITUTE_CHOICE} {...register('choice')} />
+          <input type="radio" value={NO_SUBSTITUTE} {...register('choice')} />
           No substitution: dispense as prescribed
         </label>
         {formState.errors.choice ? (

@@ -3,7 +3,15 @@
  * prepared it and their note; a prescriber signs them all as prepared after one confirmation (the bulk path: each
  * is decided on its own, a changed one is left out with the reason), or opens one to decide otherwise.
  */
-import { type ActionNeededDoctor, describePrepared, type UserDetails, webPaths } from '@hcp/contract';
+import {
+  type ActionNeededDoctor,
+  type ActionNeededPatient,
+  type ActionNeededPrescription,
+  describePrepared,
+  flattenActionNeeded,
+  type UserDetails,
+  webPaths,
+} from '@hcp/contract';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Dialog } from '../../../components/dialog.tsx';
@@ -16,11 +24,10 @@ import { useDecisionToast } from '../utils/use-decision-toast.ts';
 import styles from './action-needed.module.css';
 import { patientName } from './patient-card.tsx';
 
+/** The entries of the answer (the contract's one flattening) that carry a preparation. */
 export function readyToSign(doctors: readonly ActionNeededDoctor[]) {
-  return doctors.flatMap((doctor) =>
-    doctor.patients.flatMap((patient) =>
-      patient.prescriptions.flatMap((rx) => (rx.prepared ? [{ doctor, patient, rx, prepared: rx.prepared }] : [])),
-    ),
+  return flattenActionNeeded<ActionNeededPrescription, ActionNeededPatient, ActionNeededDoctor>(doctors).flatMap(
+    ({ doctor, patient, prescription: rx }) => (rx.prepared ? [{ doctor, patient, rx, prepared: rx.prepared }] : []),
   );
 }
 

@@ -1,5 +1,6 @@
 import {
   type ClinicalAccess,
+  DENIAL_REASON_LABELS,
   formatUsDate,
   localTodayIso,
   mayTakeAction,
@@ -7,7 +8,6 @@ import {
   parseDateInput,
   postponeDateProblem,
   REFILL_DENIAL_REASONS,
-  type RefillDenialReason,
   ROUTES,
   resolveSkipErxConfirmation,
   toIsoDate,
@@ -34,12 +34,6 @@ import { patientName } from './patient-card.tsx';
 import { PreparedBox, PrepareRefillForm } from './prepared-decision.tsx';
 import { RefillsSigFields } from './refills-sig-fields.tsx';
 import { sendChoice, useSendConfirmation } from './send-confirmation.tsx';
-
-export const DENIAL_REASON_LABELS: Record<RefillDenialReason, string> = {
-  NEED_OFFICE_VISIT: 'The patient needs an office visit',
-  NO_LONGER_TAKING_MEDS: 'The patient no longer takes this medication',
-  POSTPONE_REFILL_AUTH: 'Postpone the refill authorization',
-};
 
 const faxSchema = z.object({
   refills: z.coerce.number().int().min(0).max(11),
