@@ -40,7 +40,7 @@ with scope as (
     or substitution_status like 'SUBSTITUTION_PENDING_MD_SELECTION_%'
 ), by_patient as (
   select prescriber_id, patient_id, json_agg(json_build_object(
-    'id', id, 'patientID', patient_id, 'needsRefillAuth', due, 'phoneException', phone_exception,
+    'id', id, 'practiceId', md_office_id, 'patientID', patient_id, 'needsRefillAuth', due, 'phoneException', phone_exception,
     'substitutionStatus', substitution_status, 'priorAuthStatus', prior_auth_status, 'priorAuthMethod', prior_auth_method,
     'hcpActionRequired', hcp_action_required, 'dispensedNdc', dispensed_ndc, 'prescribedNdc', prescribed_ndc,
     'drugName', drug_name, 'strength', strength, 'quantity', quantity, 'daysSupply', days_supply, 'refills', refills,

@@ -24,6 +24,8 @@ import { authRoutes } from './features/auth/routes.ts';
 import { createAuthService } from './features/auth/service.ts';
 import { createTokenSigner } from './features/auth/tokens.ts';
 import { brandsRoutes } from './features/brands/routes.ts';
+import { coverageRoutes } from './features/covering-prescribers/routes.ts';
+import { createCoverageService } from './features/covering-prescribers/service.ts';
 import { fhirRoutes } from './features/fhir/routes.ts';
 import { createWebhookEndpoints } from './features/fhir/webhooks/endpoints.ts';
 import { webhookRoutes } from './features/fhir/webhooks/routes.ts';
@@ -225,6 +227,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     service: createPrescribeService({ db, now, isPrescribingEnabled: () => isFlagEnabled(db, 'isHcpPrescribingEnabled') }),
   });
   await app.register(standingRulesRoutes, { service: createStandingRulesService({ db }) });
+  await app.register(coverageRoutes, { service: createCoverageService({ db, now }) });
   await app.register(supportAccessRoutes, { service: createSupportAccessService({ db, now }) });
   await app.register(manageAccountsRoutes, {
     service: createManageAccountsService({ db, sessions: auth }),

@@ -7,6 +7,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   customType,
   date,
   index,
@@ -65,6 +66,11 @@ export const mdOffices = pgTable(
     communicationMode: text('communication_mode').notNull().default('email'),
     paHandling: text('pa_handling').notNull().default('PAViaMDDash'),
     refillRequestOption: text('refill_request_option').notNull().default('eRx'),
+    /**
+     * Who signs a prescriber's requests (issue 23, decision 0041): 'anyPrescriber' of the practice, or
+     * 'ownOrCovering' — the prescriber, or a colleague named in `coverages` for the time they cover.
+     */
+    signingPolicy: text('signing_policy').notNull().default('anyPrescriber'),
     salesUserId: uuid('sales_user_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -918,3 +924,36 @@ export const preparedDecisions = pgTable('prepared_decisions', {
   preparedAt: timestamp('prepared_at', { withTimezone: true }).notNull().defaultNow(),
   prescriptionVersion: integer('prescription_version').notNull(),
 });
+
+/**
+ * Covering prescribers (issue 23, decision 0041): within a practice, who signs for whom and from when until when.
+ * Read only where the practice's signing policy is 'ownOrCovering'. Ended early by setting `ended_at` (kept: the
+ * timeline's signatures must stay explainable).
+ */
+export const coverages = pgTable(
+  'coverages',
+  {
+    id: id(),
+    mdOfficeId: uuid('md_office_id')
+      .notNull()
+      .references(() => mdOffices.id),
+    coveringStaffId: uuid('covering_staff_id')
+      .notNull()
+      .references(() => mdStaff.id),
+    coveredStaffId: uuid('covered_staff_id')
+      .notNull()
+      .references(() => mdStaff.id),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    createdBy: uuid('created_by').references(() => users.id),
+    createdAt: createdAt(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    endedBy: uuid('ended_by').references(() => users.id),
+  },
+  (t) => [
+    index('coverages_covering_idx').on(t.coveringStaffId).where(sql`${t.endedAt} is null`),
+    index('coverages_office_idx').on(t.mdOfficeId),
+    check('coverages_not_self', sql`${t.coveringStaffId} <> ${t.coveredStaffId}`),
+    check('coverages_period', sql`${t.endsAt} > ${t.startsAt}`),
+  ],
+);

@@ -31,6 +31,7 @@ const supportOn = (w: Who, t: Target) => w === 'support' && t === 'own';
 /** The provider's users manage every practice of their tenant (decision 0015). */
 const manager = (w: Who, t: Target) => PROVIDER.includes(w) && t !== 'otherTenant';
 const yes = (ok: boolean): Outcome => (ok ? 'reached' : 404);
+const sign = (w: Who, t: Target): Outcome => (member(w, t) ? (w === 'staff' ? 403 : 'reached') : supportOn(w, t) ? 403 : 404);
 
 export const RULES = {
   everyone: (): Outcome => 'reached',
@@ -39,7 +40,9 @@ export const RULES = {
   /** A write on patient data that needs no signature (staff may): a support window sees it, so 403. */
   officeWrite: (w: Who, t: Target): Outcome => (member(w, t) ? 'reached' : supportOn(w, t) ? 403 : 404),
   /** A prescriber's decision: staff and support windows see it (403), everyone else does not (404). */
-  sign: (w: Who, t: Target): Outcome => (member(w, t) ? (w === 'staff' ? 403 : 'reached') : supportOn(w, t) ? 403 : 404),
+  sign,
+  /** A practice setting its prescribers change and its people read (no patient data): reached as `sign`. */
+  prescriberSetting: (w: Who, t: Target) => sign(w, t),
   /** A practice's record and communication preferences: its own people and the provider's users. */
   practice: (w: Who, t: Target) => yes(member(w, t) || manager(w, t)),
   manage: (w: Who, t: Target) => yes(manager(w, t)),
@@ -56,6 +59,8 @@ export const RULES = {
 export interface Ids {
   officeId: string;
   staffId: string;
+  /** Two of the practice's prescribers (HCP ids): who covers whom in the coverage rows. */
+  prescriberIds: [string, string];
   accountId: string;
   patientId: string;
   mentionId: string;
@@ -110,6 +115,27 @@ const keepMatrixRule = (db: Database, t: Ids) =>
       drugName: 'Matrix drug that no one takes',
     })
     .onConflictDoNothing();
+/** A day's coverage between the practice's two first prescribers. */
+const coverageBody = (t: Ids) => ({
+  practiceId: t.officeId,
+  coveringPrescriberId: t.prescriberIds[0],
+  coveredPrescriberId: t.prescriberIds[1],
+  startsAt: new Date().toISOString(),
+  endsAt: new Date(Date.now() + 86_400_000).toISOString(),
+});
+/** Each practice's matrix coverage has the practice's id as its own (open again around each call). */
+const keepMatrixCoverage = (db: Database, t: Ids) =>
+  db
+    .insert(s.coverages)
+    .values({
+      id: t.officeId,
+      mdOfficeId: t.officeId,
+      coveringStaffId: t.prescriberIds[0],
+      coveredStaffId: t.prescriberIds[1],
+      startsAt: new Date(),
+      endsAt: new Date(Date.now() + 86_400_000),
+    })
+    .onConflictDoUpdate({ target: s.coverages.id, set: { endedAt: null, endedBy: null } });
 const u = (f: Fixture, w: Who) => `${v1}/users/${f.me(w)}`;
 const sender = { senderName: 'Matrix Test' };
 const officeBody = (name: string) => ({
@@ -672,6 +698,36 @@ export const ROWS: Row[] = [
   },
   {
     method: 'GET',
+    path: `${v1}/users/{userId}/coverage`,
+    url: (f, w) => `${u(f, w)}/coverage`,
+    expect: RULES.everyone,
+  },
+  {
+    method: 'PUT',
+    path: `${v1}/users/{userId}/coverage/policy`,
+    url: (f, w) => `${u(f, w)}/coverage/policy`,
+    body: (_f, _w, t) => ({ practiceId: t.officeId, policy: 'anyPrescriber' }),
+    expect: RULES.prescriberSetting,
+    targeted: true,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/coverage`,
+    url: (f, w) => `${u(f, w)}/coverage`,
+    body: (_f, _w, t) => coverageBody(t),
+    expect: RULES.prescriberSetting,
+    targeted: true,
+  },
+  {
+    method: 'DELETE',
+    path: `${v1}/users/{userId}/coverage/{id}`,
+    url: (f, w, t) => `${u(f, w)}/coverage/${t.officeId}`,
+    expect: RULES.prescriberSetting,
+    targeted: true,
+    prepare: (t, db) => keepMatrixCoverage(db, t),
+  },
+  {
+    method: 'GET',
     path: `${v1}/md-offices/{id}/support-access`,
     url: (_f, _w, t) => `${v1}/md-offices/${t.officeId}/support-access`,
     expect: RULES.practice,
@@ -711,6 +767,14 @@ async function idsOf(d: Database, officeId: string, accountEmail: string): Promi
     .innerJoin(s.officeMembers, eq(s.officeMembers.mdStaffId, s.mdStaff.id))
     .where(and(eq(s.officeMembers.mdOfficeId, officeId), eq(s.mdStaff.role, 'STAFF')))
     .limit(1);
+  const prescribers = await d
+    .select({ id: s.mdStaff.id })
+    .from(s.mdStaff)
+    .innerJoin(s.officeMembers, eq(s.officeMembers.mdStaffId, s.mdStaff.id))
+    .where(and(eq(s.officeMembers.mdOfficeId, officeId), inArray(s.mdStaff.role, ['MD', 'DO', 'PA', 'NP', 'ARNP'])))
+    .orderBy(s.mdStaff.id)
+    .limit(2);
+  if (prescribers.length < 2) throw new Error(`the demo seed has fewer than two prescribers at practice ${officeId}`);
   const [patient] = await d.select().from(s.patients).where(eq(s.patients.mdOfficeId, officeId)).limit(1);
   const [mention] = await d.select().from(s.commentMentions).where(eq(s.commentMentions.mdOfficeId, officeId)).limit(1);
   const [account] = await d.select({ id: s.users.id }).from(s.users).where(eq(s.users.email, accountEmail));
@@ -721,6 +785,7 @@ async function idsOf(d: Database, officeId: string, accountEmail: string): Promi
   const ids: Ids = {
     officeId,
     staffId: member?.id as string,
+    prescriberIds: prescribers.map((p) => p.id) as [string, string],
     accountId: account?.id as string,
     patientId: patient?.id as string,
     mentionId: mention?.id as string,

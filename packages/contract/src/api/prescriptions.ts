@@ -14,6 +14,8 @@ import { pharmacyDeliverySchema } from './webhooks.ts';
 
 export const actionNeededPrescriptionSchema = z.object({
   id: z.string(),
+  /** Our addition (issue 23): the practice the prescription belongs to (its signing policy decides who signs). */
+  practiceId: z.string().optional(),
   patientID: z.string(),
   needsRefillAuth: z.boolean(),
   phoneException: z.boolean(),

@@ -66,6 +66,17 @@ export const userDetailsSchema = z.object({
   /** Our additions: the brand (tenant) the user belongs to, and a VAM practice's dedicated account manager. */
   brand: z.enum(BRAND_KEYS),
   accountManager: z.object({ name: z.string(), phone: z.string().nullable(), email: z.string().nullable() }).nullable(),
+  /**
+   * Our addition (issue 23, rules/coverage.ts): what decides which requests a prescriber signs — the practices that
+   * keep signing to each prescriber and whom this user covers. Null for users who do not sign.
+   */
+  signing: z
+    .object({
+      ownOrCoveringPracticeIds: z.array(z.string()),
+      covers: z.array(z.object({ practiceId: z.string(), prescriberId: z.string(), startsAt: z.string(), endsAt: z.string() })),
+    })
+    .nullable()
+    .optional(),
 });
 export type UserDetails = z.infer<typeof userDetailsSchema>;
 

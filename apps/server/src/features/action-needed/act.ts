@@ -1,7 +1,7 @@
 /**
  * The one way a prescription action runs (DESIGN §5), shared by every use case of this folder: a single
  * transaction that locks the prescriptions (only those of the user's practices: others are "not found"),
- * refuses what the user may not do (403) and what the contract's transition rule forbids (409, nothing
+ * refuses what the user may not do (403: the role, or the practice's signing policy) and what the contract's transition rule forbids (409, nothing
  * written: bulk calls are all-or-nothing), then writes the new state, one timeline event per prescription, the
  * pharmacy message (outbox, lib/decisions.ts) the pharmacy hears of it from, and the audit row. A refused attempt is
  * audited on its own. With an undo window (issue 22), the message is held until the window ends and what the
@@ -22,6 +22,7 @@ import { recordDecision, windowEndSql } from '../../lib/decisions.ts';
 import { AppError } from '../../lib/errors.ts';
 import { assertMayAct } from '../../lib/office-scope.ts';
 import type { SignedInContext } from '../../lib/route-helpers.ts';
+import { assertMaySign } from '../../lib/signing.ts';
 import * as repo from './repository.ts';
 import * as undoRepo from './undo-repository.ts';
 
@@ -106,6 +107,7 @@ export function createAct({ db, todayIso, undoWindowSeconds }: ActionDeps) {
         if (rows.length !== new Set(ids).size) throw new AppError('NOT_FOUND', PRESCRIPTION_NOT_FOUND);
         // Seen but not theirs to change: a support-access window, or staff on a prescriber's decision (403).
         await assertMayAct(tx, ctx.userId, action);
+        await assertMaySign(tx, ctx.userId, action, rows);
         for (const rx of rows) {
           const expected = ctx.expectedVersions?.get(rx.id);
           if (expected !== undefined && expected !== rx.version) throw new AppError('CONFLICT', BULK_REFUSALS.changed);

@@ -64,7 +64,7 @@ export async function actionNeededJson(db: Executor, input: ListInput, audit: SQ
     rxs as (
       select p.prescriber_id, p.patient_id,
         json_agg(json_build_object(
-          'id', p.id, 'patientID', p.patient_id, 'needsRefillAuth', p.refill_due, 'phoneException', p.phone_exception,
+          'id', p.id, 'practiceId', p.md_office_id, 'patientID', p.patient_id, 'needsRefillAuth', p.refill_due, 'phoneException', p.phone_exception,
           'substitutionStatus', p.substitution_status, 'priorAuthStatus', p.prior_auth_status,
           'priorAuthMethod', p.prior_auth_method, 'hcpActionRequired', p.hcp_action_required,
           'dispensedNdc', p.dispensed_ndc, 'prescribedNdc', p.prescribed_ndc, 'drugName', p.drug_name,
@@ -131,6 +131,7 @@ export async function lockPrescriptions(db: Executor, userId: string, ids: strin
       id: prescriptions.id,
       patientId: prescriptions.patientId,
       mdOfficeId: prescriptions.mdOfficeId,
+      prescriberId: prescriptions.prescriberId,
       drugName: prescriptions.drugName,
       strength: prescriptions.strength,
       refills: prescriptions.refills,

@@ -50,6 +50,7 @@ export function createPatientsService(deps: { db: Database; reads: ReadRouting; 
         patient,
         prescriptions: rows.map(({ rx, prescriberFirstName, prescriberLastName, prescriberRole }) => ({
           id: rx.id,
+          practiceId: rx.mdOfficeId,
           patientID: rx.patientId,
           needsRefillAuth: isRefillDue(rx.needsRefillAuth, rx.refillPostponedUntil, today),
           refillPostponedUntil: rx.refillPostponedUntil,

@@ -1,11 +1,9 @@
 /** SQL of standing rules: the rules of a set of practices as the screen reads them, and their writes. */
-import { PRESCRIBER_ROLES, type StandingRule, type StandingRuleInput } from '@hcp/contract';
+import type { StandingRule, StandingRuleInput } from '@hcp/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { arrayParam, type Executor } from '../../db/client.ts';
 import { standingRules } from '../../db/schema.ts';
-
-/** The roles that prescribe (contract), as the SQL matches an HCP record's role. */
-const PRESCRIBERS = arrayParam(PRESCRIBER_ROLES, 'text');
+import { PRESCRIBER_ROLES_PARAM } from '../../lib/practice-prescribers.ts';
 
 const iso = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
@@ -34,21 +32,6 @@ export async function ruleRecords(
   return result.rows;
 }
 
-/** The practices' prescribers (their HCP records with a prescriber role), by name. */
-export async function prescribersOf(db: Executor, practiceIds: string[]) {
-  if (practiceIds.length === 0) return [];
-  const result = (await db.execute(sql`
-    select o.id as "practiceId", o.name as "practiceName", d.id as "prescriberId", d.first_name || ' ' || d.last_name as name
-    from md_offices o
-    left join office_members m on m.md_office_id = o.id
-    left join md_staff d on d.id = m.md_staff_id and upper(d.role) = any(${PRESCRIBERS})
-    where o.id = any(${arrayParam(practiceIds, 'uuid')})
-    order by o.name, o.id, lower(d.last_name), lower(d.first_name), d.id`)) as unknown as {
-    rows: { practiceId: string; practiceName: string; prescriberId: string | null; name: string | null }[];
-  };
-  return result.rows;
-}
-
 /** Whether the prescriber is one of the practice's and the patient the practice's own (a rule names only those). */
 export async function belongsToPractice(
   db: Executor,
@@ -60,7 +43,7 @@ export async function belongsToPractice(
         input.prescriberId
           ? sql`exists (select 1 from office_members m join md_staff d on d.id = m.md_staff_id
         where m.md_office_id = ${practiceId}::uuid and d.id = ${input.prescriberId}::uuid
-          and upper(d.role) = any(${PRESCRIBERS}))`
+          and upper(d.role) = any(${PRESCRIBER_ROLES_PARAM}))`
           : sql`true`
       } as prescriber,
       ${input.patientId ? sql`exists (select 1 from patients p where p.id = ${input.patientId}::uuid and p.md_office_id = ${practiceId}::uuid)` : sql`true`} as patient`)) as unknown as {

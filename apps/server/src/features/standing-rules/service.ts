@@ -6,6 +6,8 @@
  */
 import {
   CLINICAL_REFUSALS,
+  COVERAGE_MESSAGES,
+  maySignFor,
   type RuleAnsweredItem,
   STANDING_RULE_MESSAGES,
   type StandingRuleInput,
@@ -16,7 +18,9 @@ import type { Database, Executor } from '../../db/client.ts';
 import { type AuditEntry, auditingRefusals, entryOf, writeAudit } from '../../lib/audit.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { clinicalAccessOf, practicesWithPatientAccess } from '../../lib/office-scope.ts';
+import { prescribersOf } from '../../lib/practice-prescribers.ts';
 import type { SignedInContext } from '../../lib/route-helpers.ts';
+import { signingOf } from '../../lib/signing.ts';
 import {
   answersOf,
   openRefillRequests,
@@ -54,10 +58,18 @@ export function createStandingRulesService({ db }: { db: Database }) {
   }
 
   /** A named prescriber or patient must be the practice's own (a 400 naming the field, not a silent no-match). */
-  async function assertBelongs(tx: Executor, input: StandingRuleInput) {
+  async function assertBelongs(tx: Executor, ctx: SignedInContext, input: StandingRuleInput) {
     const belongs = await repo.belongsToPractice(tx, input.practiceId, input);
     if (!belongs.prescriber) throw invalid('rule.prescriberId', 'Choose one of the practice’s prescribers.');
     if (!belongs.patient) throw invalid('rule.patientId', 'Choose a patient of the practice.');
+    // A rule answers as its author would sign (decision 0041): where the practice keeps signing to each prescriber
+    // and whoever covers for them, a rule names a prescriber its author signs for, never the whole practice.
+    const { ownPrescriberId, facts } = await signingOf(tx, ctx.userId);
+    if (!facts.ownOrCoveringPracticeIds.includes(input.practiceId)) return;
+    const item = { practiceId: input.practiceId, prescriberId: input.prescriberId ?? '' };
+    if (!input.prescriberId || !maySignFor(facts, ownPrescriberId, item, new Date())) {
+      throw invalid('rule.prescriberId', COVERAGE_MESSAGES.ruleNotYours);
+    }
   }
 
   /** The practice's rules with the draft in place of its saved form (or added), as they would stand once saved. */
@@ -84,7 +96,7 @@ export function createStandingRulesService({ db }: { db: Database }) {
     return auditingRefusals(db, entry, () =>
       db.transaction(async (tx) => {
         const practices = await assertManages(tx, ctx, input.practiceId);
-        await assertBelongs(tx, input);
+        await assertBelongs(tx, ctx, input);
         const id = await write(tx);
         const answers = answersOf(
           await rulesOfPractice(tx, input.practiceId),
@@ -104,17 +116,7 @@ export function createStandingRulesService({ db }: { db: Database }) {
       const practices = await practicesWithPatientAccess(db, ctx.userId);
       const records = await repo.ruleRecords(db, { practiceIds: practices });
       const mayManage = practices.length > 0 && (await clinicalAccessOf(db, ctx.userId)) === 'sign';
-      const manageable: StandingRulesResponse['manageable'] = [];
-      if (mayManage) {
-        for (const row of await repo.prescribersOf(db, practices)) {
-          let practice = manageable.at(-1);
-          if (practice?.practiceId !== row.practiceId) {
-            practice = { practiceId: row.practiceId, practiceName: row.practiceName, prescribers: [] };
-            manageable.push(practice);
-          }
-          if (row.prescriberId && row.name) practice.prescribers.push({ id: row.prescriberId, name: row.name });
-        }
-      }
+      const manageable: StandingRulesResponse['manageable'] = mayManage ? await prescribersOf(db, practices) : [];
       // Rules can name patients: reading them is a patient-data read.
       await writeAudit(
         db,
@@ -131,7 +133,7 @@ export function createStandingRulesService({ db }: { db: Database }) {
       return auditingRefusals(db, entry, () =>
         db.transaction(async (tx) => {
           const practices = await assertManages(tx, ctx, input.practiceId);
-          await assertBelongs(tx, input);
+          await assertBelongs(tx, ctx, input);
           const saved = ruleId ? await repo.lockRule(tx, ruleId, practices) : null;
           if (ruleId && saved?.practiceId !== input.practiceId) throw notFound('Standing rule');
           const rules = withDraft(

@@ -2,6 +2,7 @@
 import {
   type FeatureFlags,
   isBrandKey,
+  isPrescriberRole,
   toPrescribeVia,
   USER_ROLE_VALUES,
   type UserDetails,
@@ -11,6 +12,7 @@ import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { SignedInContext } from '../../lib/route-helpers.ts';
+import { signingOf } from '../../lib/signing.ts';
 import { findUserDetails, readFeatureFlags, updateUserPreferences } from './repository.ts';
 
 export function createUsersService(deps: { db: Database }) {
@@ -20,6 +22,8 @@ export function createUsersService(deps: { db: Database }) {
     const row = await findUserDetails(db, userId);
     if (!row) throw notFound('User');
     const role = (USER_ROLE_VALUES as string[]).includes(row.role) ? (row.role as UserDetails['role']) : 'mdo.user';
+    // Which requests this prescriber signs (decision 0041); the screens offer the rest for preparing.
+    const signing = role === 'mdo.user' && isPrescriberRole(row.staffRole) ? (await signingOf(db, userId)).facts : null;
     return {
       userId: row.id,
       userName: row.displayName,
@@ -48,6 +52,7 @@ export function createUsersService(deps: { db: Database }) {
         row.office?.isVam && row.office.accountManagerName
           ? { name: row.office.accountManagerName, phone: row.office.accountManagerPhone, email: row.office.accountManagerEmail }
           : null,
+      signing,
     };
   }
 
