@@ -33,6 +33,8 @@ export const ROUTES = {
   noticeLink: '/notice/:code',
   /** Our addition (issue 23): a practice's standing "stop asking" rules for refill requests, under Preferences. */
   standingRules: '/standing-rules',
+  /** Our addition (issue 23): who signs for whom in a practice, and who covers whom until when, under Preferences. */
+  coveringPrescribers: '/covering-prescribers',
 } as const;
 export type RouteKey = keyof typeof ROUTES;
 
@@ -188,6 +190,9 @@ export const apiPaths = {
   standingRules: (userId: string) => `${user(userId)}/standing-rules`,
   standingRulePreview: (userId: string) => `${user(userId)}/standing-rules/preview`,
   standingRule: (userId: string, id: string) => `${user(userId)}/standing-rules/${enc(id)}`,
+  coverage: (userId: string) => `${user(userId)}/coverage`,
+  signingPolicy: (userId: string) => `${user(userId)}/coverage/policy`,
+  coverageItem: (userId: string, id: string) => `${user(userId)}/coverage/${enc(id)}`,
   practiceSupportAccessLog: (id: string) => `${API_BASE}/v1/md-offices/${enc(id)}/support-access`,
   // integration clients (our design, decision 0022)
   integrationClients: `${API_BASE}/v1/integration-clients`,

@@ -59,6 +59,10 @@ export const routes: RouteObject[] = [
       { path: ROUTES.noticeLink, lazy: page(() => import('../features/office-notifications/routes/notice-link.tsx')) },
       { path: ROUTES.standingRules, lazy: page(() => import('../features/standing-rules/routes/standing-rules.tsx')) },
       {
+        path: ROUTES.coveringPrescribers,
+        lazy: page(() => import('../features/covering-prescribers/routes/covering-prescribers.tsx')),
+      },
+      {
         path: ROUTES.manageIntegrations,
         lazy: page(() => import('../features/integrations/routes/manage-integrations.tsx')),
       },

@@ -1,5 +1,6 @@
 /** Turning a failed call into what a form shows: the server's field errors on their fields, the rest as one line. */
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { ApiError } from './api-client.ts';
 import { ServiceError } from './service-error.ts';
 
 /** Puts 'body.<field>' errors of a 400/409 answer on the form's fields; returns whether any was placed. */
@@ -8,7 +9,8 @@ export function applyServerFieldErrors<T extends FieldValues>(
   setError: UseFormSetError<T>,
   bodyPrefix = 'body.',
 ): boolean {
-  if (!(error instanceof ServiceError)) return false;
+  // A §8 call's ServiceError or a call of our own design's ApiError: both carry the server's field errors.
+  if (!(error instanceof ServiceError || error instanceof ApiError)) return false;
   let placed = false;
   for (const detail of error.details) {
     if (!detail.path.startsWith(bodyPrefix)) continue;

@@ -3,10 +3,13 @@
  * A practice's own people read who signs for whom; its prescribers change the policy and name or end coverages.
  */
 import { z } from 'zod';
-import { SIGNING_POLICIES } from '../rules/coverage.ts';
+import { COVERAGE_MESSAGES, coverageInstantsOf, coverageProblem, SIGNING_POLICIES } from '../rules/coverage.ts';
+import { parseIsoDate } from '../rules/dates.ts';
 import { pickedIdSchema } from './fields.ts';
 
 const instant = (message: string) => z.iso.datetime({ offset: true, message });
+/** A day from a date field (YYYY-MM-DD). */
+const day = (message: string) => z.string({ message }).refine((v) => parseIsoDate(v) !== null, { message });
 
 export const coverageSchema = z.object({
   id: z.string(),
@@ -43,12 +46,49 @@ export const signingPolicyInputSchema = z.object({
 });
 export type SigningPolicyInput = z.infer<typeof signingPolicyInputSchema>;
 
+const coveringPrescriberId = pickedIdSchema('Choose who covers.');
+const coveredPrescriberId = pickedIdSchema('Choose whom they cover for.');
+
 /** POST users/{id}/coverage: name a covering prescriber (the screen sends the first and last day as instants). */
 export const coverageInputSchema = z.object({
   practiceId: pickedIdSchema('Choose a practice.'),
-  coveringPrescriberId: pickedIdSchema('Choose who covers.'),
-  coveredPrescriberId: pickedIdSchema('Choose whom they cover for.'),
+  coveringPrescriberId,
+  coveredPrescriberId,
   startsAt: instant('Enter the first day.'),
   endsAt: instant('Enter the last day.'),
 });
 export type CoverageInput = z.infer<typeof coverageInputSchema>;
+
+/**
+ * What a person fills in: whole days of their own calendar (YYYY-MM-DD from a date field), checked with the rule the
+ * server applies to the instants they become (`coverageInputOf`).
+ */
+export const coverageFormSchema = z
+  .object({
+    coveringPrescriberId,
+    coveredPrescriberId,
+    firstDay: day('Enter the first day.'),
+    lastDay: day('Enter the last day.'),
+  })
+  .superRefine((form, ctx) => {
+    const instants = coverageInstantsOf(form.firstDay, form.lastDay);
+    if (!instants) return;
+    const problem = coverageProblem({ ...form, ...instants }, new Date());
+    if (problem) {
+      const path = problem.path === 'endsAt' ? 'lastDay' : problem.path;
+      ctx.addIssue({ code: 'custom', path: [path], message: problem.message });
+    }
+  });
+export type CoverageFormValues = z.infer<typeof coverageFormSchema>;
+
+/** The call a filled-in form makes for a practice. */
+export function coverageInputOf(practiceId: string, form: CoverageFormValues): CoverageInput {
+  const instants = coverageInstantsOf(form.firstDay, form.lastDay);
+  if (!instants) throw new Error(COVERAGE_MESSAGES.endsBeforeStart);
+  return {
+    practiceId,
+    coveringPrescriberId: form.coveringPrescriberId,
+    coveredPrescriberId: form.coveredPrescriberId,
+    ...instants,
+  };
+}

@@ -4,6 +4,8 @@
  * by a colleague covering for them (`ownOrCovering`) — a coverage names who covers whom, from when until when. A
  * prescriber who may not sign an item still prepares it for signature, as office staff do.
  */
+import type { ClinicalAccess } from './clinical-access.ts';
+import { calendarDateOf, formatUsDate, parseIsoDate } from './dates.ts';
 
 export const SIGNING_POLICIES = ['anyPrescriber', 'ownOrCovering'] as const;
 export type SigningPolicy = (typeof SIGNING_POLICIES)[number];
@@ -47,6 +49,31 @@ export function maySignFor(
   );
 }
 
+/** What the screens read of the signed-in user (the user details answer). */
+export interface SignerLike {
+  signing?: SigningFacts | null | undefined;
+  details: { mdStaffId: string | null };
+}
+
+/**
+ * What a user may do with one item: a prescriber the practice's policy does not let sign it prepares it instead
+ * (the server refuses the signature with `COVERAGE_MESSAGES.notYours`). An item without its practice is signable.
+ */
+export function accessToItem(
+  access: ClinicalAccess,
+  user: SignerLike | undefined,
+  item: { practiceId?: string | undefined; prescriberId: string },
+  now: Date = new Date(),
+): ClinicalAccess {
+  if (access !== 'sign' || !user || !item.practiceId) return access;
+  const target = { practiceId: item.practiceId, prescriberId: item.prescriberId };
+  return maySignFor(user.signing, user.details.mdStaffId, target, now) ? 'sign' : 'prepare';
+}
+
+/** Said on an item a prescriber may not sign under the practice's policy. */
+export const signedByText = (prescriberName: string) =>
+  `${prescriberName} signs this request, or a colleague covering for them. You can prepare it for their signature.`;
+
 /** Why a coverage cannot be saved as given, or null. */
 export function coverageProblem(
   coverage: { coveringPrescriberId: string; coveredPrescriberId: string; startsAt: string; endsAt: string },
@@ -78,3 +105,22 @@ export const COVERAGE_MESSAGES = {
   ruleNotYours:
     'In this practice rules answer only the requests of prescribers you sign for: choose yourself or a colleague you cover.',
 } as const;
+
+/**
+ * The instants of a coverage a person gives as days (YYYY-MM-DD, their own calendar): from the start of the first
+ * day up to the end of the last. Null when a day is not a date.
+ */
+export function coverageInstantsOf(firstDay: string, lastDay: string): { startsAt: string; endsAt: string } | null {
+  const first = parseIsoDate(firstDay);
+  const last = parseIsoDate(lastDay);
+  if (!first || !last) return null;
+  return {
+    startsAt: new Date(first.year, first.month - 1, first.day).toISOString(),
+    endsAt: new Date(last.year, last.month - 1, last.day + 1).toISOString(),
+  };
+}
+
+/** The last day a coverage runs through, as the reader's MM/DD/YYYY (it ends at the start of the next). */
+export const coverageLastDayText = (endsAt: string): string => formatUsDate(calendarDateOf(new Date(Date.parse(endsAt) - 1)));
+/** The first day of a coverage, as the reader's MM/DD/YYYY. */
+export const coverageFirstDayText = (startsAt: string): string => formatUsDate(calendarDateOf(new Date(startsAt)));

@@ -7,6 +7,7 @@ import {
   type ActionNeededDoctor,
   type ActionNeededPatient,
   type ActionNeededPrescription,
+  accessToItem,
   describePrepared,
   flattenActionNeeded,
   type UserDetails,
@@ -40,12 +41,17 @@ export function ReadyToSign({
   canSign: boolean;
   user: UserDetails | undefined;
 }) {
-  const items = readyToSign(doctors);
+  const all = readyToSign(doctors);
+  // A prescriber signs what the practice lets them (decision 0041); the rest waits for whoever signs it.
+  const items = canSign
+    ? all.filter((i) => accessToItem('sign', user, { practiceId: i.rx.practiceId, prescriberId: i.doctor.doctorId }) === 'sign')
+    : all;
+  const waiting = all.length - items.length;
   const sign = useSignPrepared();
   const { announce } = useDecisionToast();
   const [open, setOpen] = useState(false);
   const [showing, setShowing] = useState(false);
-  if (items.length === 0) return null;
+  if (all.length === 0) return null;
   const run = () => {
     setOpen(false);
     sign.mutate(
@@ -70,18 +76,23 @@ export function ReadyToSign({
         <button type="button" className={styles.secondary} aria-expanded={showing} onClick={() => setShowing(!showing)}>
           {showing ? 'Hide what was prepared' : 'Show what was prepared'}
         </button>
-        {canSign ? (
+        {canSign && items.length > 0 ? (
           <button type="button" className={styles.button} disabled={sign.isPending} onClick={() => setOpen(true)}>
             Sign all {items.length} as prepared
           </button>
-        ) : (
-          <span>Waiting for a prescriber’s signature.</span>
-        )}
+        ) : null}
+        {!canSign || waiting > 0 ? (
+          <span>
+            {canSign
+              ? `${waiting} more wait for the prescriber who signs them, or a colleague covering for them.`
+              : 'Waiting for a prescriber’s signature.'}
+          </span>
+        ) : null}
       </div>
       <FormAlert message={sign.error ? failureText(sign.error) : null} />
       {showing ? (
         <ul aria-label="Prepared for signature">
-          {items.map(({ patient, rx, prepared }) => (
+          {all.map(({ patient, rx, prepared }) => (
             <li key={rx.id}>
               <Link
                 to={webPaths.actionNeededDetail(rx.id, prepared.decision.action === 'alternativeMed' ? 'altMed' : 'refillAuth')}

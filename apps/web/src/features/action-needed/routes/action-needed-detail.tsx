@@ -1,11 +1,13 @@
 import {
   ACTION_TYPE_LABELS,
+  accessToItem,
   formatOrderStatus,
   formatPhoneDisplay,
   formatPrescribedDate,
   isActionType,
   mayChangePatientData,
   ROUTES,
+  signedByText,
   type UndoOffer,
 } from '@hcp/contract';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
@@ -64,6 +66,8 @@ export default function ActionNeededDetailRoute() {
   }
   const rx = entry.prescription;
   const Panel = PANELS[type];
+  // The practice may keep signing to the prescriber and whoever covers for them: then this one prepares it.
+  const itemAccess = accessToItem(access, user, { practiceId: rx.practiceId, prescriberId: entry.doctor.doctorId });
   // After an action: say so (with Undo while the server holds it) and go back to the list (the item has left it);
   // RouteFocus puts focus on its heading.
   const onDone = (message: string, undo?: UndoOffer) => {
@@ -103,7 +107,10 @@ export default function ActionNeededDetailRoute() {
           {!mayChangePatientData(access) ? (
             <p className={styles.notice}>Support access is read-only: the practice’s own people act on this request.</p>
           ) : (
-            <Panel entry={entry} user={user} onDone={onDone} access={access} />
+            <>
+              {itemAccess !== access ? <p className={styles.notice}>{signedByText(entry.doctor.name)}</p> : null}
+              <Panel entry={entry} user={user} onDone={onDone} access={itemAccess} />
+            </>
           )}
         </div>
         <Timeline prescriptionId={rx.id} />

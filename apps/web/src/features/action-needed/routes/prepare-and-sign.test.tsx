@@ -182,3 +182,47 @@ describe('the queue view', () => {
     expect(rows).toHaveTextContent('Note: Seen on 11/02');
   });
 });
+
+describe('a practice where each prescriber signs their own requests (covering prescribers)', () => {
+  // The signed-in prescriber (HCP s1) is not the request's prescriber (d1, Alex Morgan) in practice o1.
+  const colleague = (covers: { practiceId: string; prescriberId: string; startsAt: string; endsAt: string }[]) =>
+    userDetails({ userName: 'Dr. Sam Second', signing: { ownOrCoveringPracticeIds: ['o1'], covers } });
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString();
+
+  it('a colleague who does not cover is offered to prepare it, not to sign it', async () => {
+    stubServer({ user: colleague([]), actionNeeded: actionNeeded([prescription({ practiceId: 'o1' })]) });
+    renderActionNeeded(`/action-needed/${RX}/refillAuth`);
+    expect(
+      await screen.findByText(
+        'Alex Morgan signs this request, or a colleague covering for them. You can prepare it for their signature.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('form', { name: 'Prepare for the prescriber’s signature' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Authorize by fax' })).toBeNull();
+  });
+
+  const covering = { practiceId: 'o1', prescriberId: 'd1', startsAt: day(-1), endsAt: day(1) };
+  it('a colleague covering for the prescriber now signs it', async () => {
+    stubServer({ user: colleague([covering]), actionNeeded: actionNeeded([prescription({ practiceId: 'o1' })]) });
+    renderActionNeeded(`/action-needed/${RX}/refillAuth`);
+    expect(await screen.findByRole('button', { name: 'Authorize by fax' })).toBeInTheDocument();
+    expect(screen.queryByText(/signs this request, or a colleague covering/)).toBeNull();
+  });
+
+  it('a coverage that has not started yet does not count', async () => {
+    stubServer({
+      user: colleague([{ ...covering, startsAt: day(1), endsAt: day(3) }]),
+      actionNeeded: actionNeeded([prescription({ practiceId: 'o1' })]),
+    });
+    renderActionNeeded(`/action-needed/${RX}/refillAuth`);
+    expect(await screen.findByRole('form', { name: 'Prepare for the prescriber’s signature' })).toBeInTheDocument();
+  });
+
+  it('“Ready to sign” counts only what the prescriber may sign and says what waits for others', async () => {
+    stubServer({ user: colleague([]), actionNeeded: actionNeeded([prescription({ practiceId: 'o1', prepared })]) });
+    renderActionNeeded('/action-needed');
+    const section = await screen.findByRole('region', { name: 'Ready to sign (0)' });
+    expect(section).toHaveTextContent('1 more wait for the prescriber who signs them, or a colleague covering for them.');
+    expect(within(section).queryByRole('button', { name: /Sign all/ })).toBeNull();
+  });
+});

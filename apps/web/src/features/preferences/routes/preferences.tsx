@@ -31,6 +31,15 @@ export default function PreferencesRoute() {
           </p>
         </section>
       ) : null}
+      {user.data && isMdoUser(user.data) ? (
+        <section aria-labelledby="covering-link-title">
+          <h2 id="covering-link-title">Who signs for whom</h2>
+          <p>
+            <Link to={ROUTES.coveringPrescribers}>Covering Prescribers</Link>: who signs for whom, and who covers for a prescriber
+            while they are away.
+          </p>
+        </section>
+      ) : null}
       {userId ? <SecuritySettings userId={userId} /> : null}
     </Page>
   );

@@ -1,0 +1,87 @@
+import { type CoverageFormValues, coverageFormSchema, coverageInputOf, localTodayIso, type PracticeSigning } from '@hcp/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import controls from '../../../components/controls.module.css';
+import { FormAlert } from '../../../components/form-alert.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
+import { TextField } from '../../../components/text-field.tsx';
+import { showSaveFailure } from '../../../lib/form-errors.ts';
+import { useAddCoverage } from '../api/add-coverage.ts';
+import styles from '../routes/covering-prescribers.module.css';
+
+/** Server field errors name the call's fields; the form's days stand for its instants. */
+const FIELD_OF_PATH: Record<string, keyof CoverageFormValues> = { startsAt: 'firstDay', endsAt: 'lastDay' };
+
+/** Names a colleague who signs for a prescriber from a first day through a last day (the reader's calendar). */
+export function CoverageForm({
+  userId,
+  practice,
+  ownPrescriberId,
+  onDone,
+}: {
+  userId: string;
+  practice: PracticeSigning;
+  ownPrescriberId: string | null;
+  onDone: () => void;
+}) {
+  const add = useAddCoverage(userId);
+  const today = localTodayIso();
+  const { register, handleSubmit, formState, setError } = useForm<CoverageFormValues>({
+    resolver: zodResolver(coverageFormSchema),
+    defaultValues: {
+      coveringPrescriberId: '',
+      // Most often a prescriber names who covers for them while they are away.
+      coveredPrescriberId: practice.prescribers.some((p) => p.id === ownPrescriberId) ? (ownPrescriberId ?? '') : '',
+      firstDay: today,
+      lastDay: '',
+    },
+  });
+  const errors = formState.errors;
+  const options = practice.prescribers.map((p) => ({ value: p.id, label: p.name }));
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const saved = await add.mutateAsync(coverageInputOf(practice.practiceId, values));
+      toast.success(`${saved.coveringPrescriber.name} covers for ${saved.coveredPrescriber.name}.`);
+      onDone();
+    } catch (error) {
+      showSaveFailure<CoverageFormValues>(error, (name, fieldError, options) =>
+        setError(FIELD_OF_PATH[name] ?? name, fieldError, options),
+      );
+    }
+  });
+
+  return (
+    <form className={styles.form} onSubmit={onSubmit} noValidate aria-labelledby={`coverage-form-${practice.practiceId}`}>
+      <h3 id={`coverage-form-${practice.practiceId}`}>Name a covering prescriber</h3>
+      <SelectField
+        label="Covering prescriber"
+        options={options}
+        emptyLabel="Choose…"
+        error={errors.coveringPrescriberId?.message}
+        {...register('coveringPrescriberId')}
+      />
+      <SelectField
+        label="Covers for"
+        options={options}
+        emptyLabel="Choose…"
+        error={errors.coveredPrescriberId?.message}
+        {...register('coveredPrescriberId')}
+      />
+      <div className={styles.days}>
+        <TextField label="First day" type="date" min={today} error={errors.firstDay?.message} {...register('firstDay')} />
+        <TextField label="Last day" type="date" min={today} error={errors.lastDay?.message} {...register('lastDay')} />
+      </div>
+      <div className={styles.buttons}>
+        <button type="submit" className={controls.primary} disabled={formState.isSubmitting}>
+          {formState.isSubmitting ? 'Saving…' : 'Save coverage'}
+        </button>
+        <button type="button" className={controls.secondary} onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+      <FormAlert message={errors.root?.server?.message} />
+    </form>
+  );
+}
