@@ -62,7 +62,13 @@ export async function lockCoverage(db: Executor, id: string, practiceIds: string
   const [row] = await db
     .select({ id: coverages.id, practiceId: coverages.mdOfficeId, coveredId: coverages.coveredStaffId })
     .from(coverages)
-    .where(and(eq(coverages.id, id), isNull(coverages.endedAt), sql`${coverages.mdOfficeId} = any(${arrayParam(practiceIds, 'uuid')})`))
+    .where(
+      and(
+        eq(coverages.id, id),
+        isNull(coverages.endedAt),
+        sql`${coverages.mdOfficeId} = any(${arrayParam(practiceIds, 'uuid')})`,
+      ),
+    )
     .for('update');
   return row ?? null;
 }

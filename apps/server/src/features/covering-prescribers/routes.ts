@@ -21,10 +21,8 @@ export const coverageRoutes: FastifyPluginAsyncZod<{ service: CoverageService }>
   const userParams = z.object({ userId: z.string() });
   const coverageParams = userParams.extend({ id: z.uuid({ message: COVERAGE_MESSAGES.notFound }) });
 
-  app.get(
-    base,
-    { ...read, schema: { tags, params: userParams, response: { 200: coverageResponseSchema } } },
-    async (request) => service.list(signedInContext(request, request.params.userId)),
+  app.get(base, { ...read, schema: { tags, params: userParams, response: { 200: coverageResponseSchema } } }, async (request) =>
+    service.list(signedInContext(request, request.params.userId)),
   );
 
   app.put(
@@ -36,7 +34,8 @@ export const coverageRoutes: FastifyPluginAsyncZod<{ service: CoverageService }>
   app.post(
     base,
     { ...write, schema: { tags, params: userParams, body: coverageInputSchema, response: { 201: coverageSchema } } },
-    async (request, reply) => reply.code(201).send(await service.create(signedInContext(request, request.params.userId), request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await service.create(signedInContext(request, request.params.userId), request.body)),
   );
 
   app.delete(

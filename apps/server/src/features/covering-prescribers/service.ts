@@ -85,8 +85,10 @@ export function createCoverageService({ db, now }: { db: Database; now: () => Da
           if (problem) throw invalid(problem.path, problem.message);
           const [practice] = await prescribersOf(tx, [input.practiceId]);
           const prescriberIds = new Set(practice?.prescribers.map((p) => p.id));
-          if (!prescriberIds.has(input.coveringPrescriberId)) throw invalid('coveringPrescriberId', COVERAGE_MESSAGES.notPrescriber);
-          if (!prescriberIds.has(input.coveredPrescriberId)) throw invalid('coveredPrescriberId', COVERAGE_MESSAGES.notPrescriber);
+          if (!prescriberIds.has(input.coveringPrescriberId))
+            throw invalid('coveringPrescriberId', COVERAGE_MESSAGES.notPrescriber);
+          if (!prescriberIds.has(input.coveredPrescriberId))
+            throw invalid('coveredPrescriberId', COVERAGE_MESSAGES.notPrescriber);
           const id = await repo.insertCoverage(tx, input, ctx.userId);
           await writeAudit(tx, { ...entry, entityId: id });
           const [record] = await repo.coverageRecords(tx, { practiceIds: [input.practiceId], id });

@@ -98,7 +98,7 @@ describe('/covering-prescribers', () => {
   });
 
   it('a prescriber changes who signs', async () => {
-    const fetchMock = setup(listOf(true, 'anyPrescriber'), (url, init) =>
+    const fetchMock = setup(listOf(true, 'anyPrescriber'), (_url, init) =>
       init.method === 'PUT' ? { status: 200, body: listOf(true).practices[0] } : undefined,
     );
     const save = await screen.findByRole('button', { name: 'Save who signs' });
@@ -116,7 +116,7 @@ describe('/covering-prescribers', () => {
   });
 
   it('a prescriber names a colleague for whole days; the days are checked before anything is sent', async () => {
-    const fetchMock = setup(listOf(true), (url, init) =>
+    const fetchMock = setup(listOf(true), (_url, init) =>
       init.method === 'POST' ? { status: 201, body: listOf(true).practices[0]?.coverages[0] } : undefined,
     );
     await userEvent.click(await screen.findByRole('button', { name: 'Name a covering prescriber' }));
