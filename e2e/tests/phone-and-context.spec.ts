@@ -60,6 +60,7 @@ test.describe('at 390 px wide', () => {
       '/preferences',
       '/practice-preferences',
       '/standing-rules',
+      '/covering-prescribers',
       '/terms-of-use',
     ];
     await expectAllFit(page, paths, 'prescriber');

@@ -1,0 +1,57 @@
+/**
+ * Covering prescribers (issue 23): a prescriber opens them from Preferences and names a colleague who covers for them
+ * for some days, then ends it; office staff read who signs but change nothing. The practice's policy stays as it is:
+ * other specs sign colleagues' requests as Dr. Morgan on this shared server (the server suite proves the policy).
+ */
+import { expect, expectAccessible, signInAs, test } from './fixtures.ts';
+
+const isoDay = (offset: number) => {
+  const d = new Date();
+  d.setDate(d.getDate() + offset);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+
+test('a prescriber names a colleague who covers for them, then ends it', async ({ page }) => {
+  await signInAs(page, 'dr.morgan@demo.hcp');
+  await page.goto('/preferences');
+  await page.getByRole('link', { name: 'Covering Prescribers' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Covering Prescribers' })).toBeVisible();
+  await expect(page.getByRole('radio', { name: 'Any prescriber of the practice signs any request' })).toBeChecked();
+  await page.getByRole('button', { name: 'Name a covering prescriber' }).click();
+  const form = page.getByRole('form', { name: 'Name a covering prescriber' });
+  const coversFor = await form.getByLabel('Covers for').inputValue();
+  expect(coversFor).not.toBe('');
+  // The first colleague who is not the prescriber themselves.
+  const colleague = await form
+    .getByLabel('Covering prescriber')
+    .locator('option')
+    .evaluateAll(
+      (options, own) =>
+        options.find((o) => (o as HTMLOptionElement).value && (o as HTMLOptionElement).value !== own)?.textContent ?? '',
+      coversFor,
+    );
+  await form.getByLabel('Covering prescriber').selectOption({ label: colleague });
+  await form.getByLabel('Last day').fill(isoDay(3));
+  await expectAccessible(page);
+  await form.getByRole('button', { name: 'Save coverage' }).click();
+  await expect(page.getByText(new RegExp(`${colleague} covers for`))).toBeVisible();
+
+  const table = page.getByRole('table', { name: /^Coverages of / });
+  const row = table.getByRole('row', { name: new RegExp(colleague) });
+  await expect(row).toHaveCount(1);
+  const [y, m, d] = isoDay(3).split('-');
+  await expect(row).toContainText(`${m}/${d}/${y}`);
+  await row.getByRole('button', { name: /^End / }).click();
+  await expect(page.getByText(new RegExp(`${colleague} no longer covers for`))).toBeVisible();
+  await expect(row).toHaveCount(0);
+});
+
+test('office staff read who signs and are told who changes it', async ({ page }) => {
+  await signInAs(page, 'staff.lee@demo.hcp');
+  await page.goto('/covering-prescribers');
+  await expect(page.getByRole('heading', { level: 1, name: 'Covering Prescribers' })).toBeVisible();
+  await expect(page.getByText('Only a prescriber of the practice can change who signs.')).toBeVisible();
+  await expect(page.getByText('Who signs: Any prescriber of the practice signs any request.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Name a covering prescriber' })).toHaveCount(0);
+  await expectAccessible(page);
+});
