@@ -3,6 +3,7 @@
  * these rules and the screen words the badges with them, so the order and the words cannot disagree.
  */
 
+import { needsPrescriberSignature } from './clinical-access.ts';
 import { isActionAllowed, type PrescriptionAction, type TransitionState } from './transitions.ts';
 
 const DAY_MS = 86_400_000;
@@ -92,18 +93,25 @@ export interface BulkCandidate extends Omit<TransitionState, 'refillDue'> {
 }
 
 /** Why a bulk decision leaves an item out, as the confirmation lists it; null when it takes the item. */
-export function bulkLeftOutReason(action: keyof typeof BULK_ACTION_RULE, item: BulkCandidate): string | null {
+export function bulkLeftOutReason(action: keyof typeof BULK_ACTION_RULE, item: BulkCandidate, signable = true): string | null {
   if (!isActionAllowed(BULK_ACTION_RULE[action], { ...item, refillDue: item.needsRefillAuth })) return 'not waiting for this';
   if (BULK_REFILL_ACTIONS.has(action) && item.isControlled) return 'controlled substance';
+  // The practice keeps signing to the item's prescriber and whoever covers for them (decision 0041).
+  if (!signable && needsPrescriberSignature(BULK_ACTION_RULE[action])) return 'signed by its prescriber or a colleague covering';
   return null;
 }
 
 /** The items a bulk decision takes, and those it leaves out with why (the server refuses the same ones). */
-export function splitForBulk<T extends BulkCandidate>(action: keyof typeof BULK_ACTION_RULE, items: readonly T[]) {
+export function splitForBulk<T extends BulkCandidate>(
+  action: keyof typeof BULK_ACTION_RULE,
+  items: readonly T[],
+  /** Whether the user may sign the item (`accessToItem`); every item by default. */
+  signableOf: (item: T) => boolean = () => true,
+) {
   const takes: T[] = [];
   const leftOut: { item: T; why: string }[] = [];
   for (const item of items) {
-    const why = bulkLeftOutReason(action, item);
+    const why = bulkLeftOutReason(action, item, signableOf(item));
     if (why) leftOut.push({ item, why });
     else takes.push(item);
   }

@@ -12,6 +12,7 @@ import {
   needsChartNotes,
   onlyNeedsDismissing,
   sigKey,
+  signedByText,
   type UndoOffer,
   type UserDetails,
 } from '@hcp/contract';
@@ -24,7 +25,7 @@ import { useDecisionToast } from '../utils/use-decision-toast.ts';
 import { isArrowOutside, usePageKeys } from '../utils/use-page-keys.ts';
 import styles from './action-queue.module.css';
 import { useAlternativeChoice } from './alternative-form.tsx';
-import { BulkBar, BulkResults, bulkChoices } from './bulk-bar.tsx';
+import { BulkBar, BulkResults, bulkChoices, signableBy } from './bulk-bar.tsx';
 import { BulkDialog } from './bulk-dialog.tsx';
 import { decisionTarget } from './decision-form.tsx';
 import { KeyHelpDialog } from './key-help-dialog.tsx';
@@ -133,6 +134,7 @@ export function ActionQueue({
   const choices = bulkChoices(
     access,
     visibleSelected.map((r) => r.item),
+    user,
   );
 
   // "Select all refills with the same sig" (issue 22): the refill requests whose directions read as the current one's.
@@ -170,7 +172,8 @@ export function ActionQueue({
     if (row.types.includes('priorAuth') && needsChartNotes(row.item.priorAuthStatus)) {
       return mayTakeAction(access, 'chartNotesSent') ? 'chartNotes' : null;
     }
-    if (row.types.includes('altMed')) return mayTakeAction(access, 'alternativeMed') ? 'alternative' : null;
+    if (row.types.includes('altMed'))
+      return signableBy(user)(row.item) && mayTakeAction(access, 'alternativeMed') ? 'alternative' : null;
     return null;
   }
 
@@ -188,12 +191,13 @@ export function ActionQueue({
     }
     const choice = row.item.alternativeMeds[index];
     if (!mayTakeAction(access, 'alternativeMed')) setAnnouncement(CLINICAL_REFUSALS.needsPrescriber);
+    else if (!signableBy(user)(row.item)) setAnnouncement(signedByText(row.item.prescriber.name));
     else if (!choice) setAnnouncement(`This item offers ${row.item.alternativeMeds.length} alternatives.`);
     else alternative.choose(decisionTarget(row.item, row.item.patient), choice);
   }
 
   function decide(action: BulkAction) {
-    if (targets.length > 0 && bulkChoices(access, targets).includes(action)) setDeciding({ action, items: targets });
+    if (targets.length > 0 && bulkChoices(access, targets, user).includes(action)) setDeciding({ action, items: targets });
     else setAnnouncement('Nothing here can take that decision.');
   }
 
@@ -344,6 +348,7 @@ export function ActionQueue({
           action={deciding.action}
           items={deciding.items}
           senderName={user?.userName ?? ''}
+          signable={signableBy(user)}
           today={query.data.today}
           onClose={() => setDeciding(null)}
           onDone={decided}

@@ -1,10 +1,12 @@
 import {
   type ActionQueueItem,
+  accessToItem,
   BULK_ACTION_RULE,
   type BulkAction,
   type BulkActionResult,
   type ClinicalAccess,
   mayTakeAction,
+  type SignerLike,
   splitForBulk,
 } from '@hcp/contract';
 import { drugLabel } from '../utils/special-drugs.ts';
@@ -19,11 +21,21 @@ const LABELS: Record<BulkAction, string> = {
   mdSignatureReceived: 'MD signature received',
 };
 
+/** Whether the user may sign a queue item (the practice may keep it to its prescriber and whoever covers them). */
+export const signableBy =
+  (user: SignerLike | undefined) =>
+  (item: ActionQueueItem): boolean =>
+    accessToItem('sign', user, { practiceId: item.practice.id, prescriberId: item.prescriber.id }) === 'sign';
+
 /** The bulk decisions this user may take that at least one of `items` can take. */
-export function bulkChoices(access: ClinicalAccess | undefined, items: ActionQueueItem[]): BulkAction[] {
+export function bulkChoices(
+  access: ClinicalAccess | undefined,
+  items: ActionQueueItem[],
+  user: SignerLike | undefined,
+): BulkAction[] {
   if (!access) return [];
   return (Object.keys(LABELS) as BulkAction[]).filter(
-    (action) => mayTakeAction(access, BULK_ACTION_RULE[action]) && splitForBulk(action, items).takes.length > 0,
+    (action) => mayTakeAction(access, BULK_ACTION_RULE[action]) && splitForBulk(action, items, signableBy(user)).takes.length > 0,
   );
 }
 

@@ -44,6 +44,7 @@ export function BulkDialog({
   action,
   items,
   senderName,
+  signable,
   today,
   onClose,
   onDone,
@@ -51,6 +52,8 @@ export function BulkDialog({
   action: BulkAction | null;
   items: ActionQueueItem[];
   senderName: string;
+  /** Whether the user may sign an item (`signableBy`): the others are left out with why. */
+  signable: (item: ActionQueueItem) => boolean;
   /** The server's day (the queue's answer): a postponement must be after it. */
   today: string;
   onClose: () => void;
@@ -63,7 +66,7 @@ export function BulkDialog({
   const reasonName = useId();
   const dayId = useId();
   if (action === null) return null;
-  const { takes, leftOut } = splitForBulk(action, items);
+  const { takes, leftOut } = splitForBulk(action, items, signable);
   const byErx = takes.filter((i) => authorizeChannelOf(i.practice.prescribeVia) === 'erx').length;
 
   function confirm() {

@@ -55,10 +55,11 @@ type Answer = { status: number; body: unknown };
 function serveQueue(
   items = ITEMS,
   status = 200,
-  options: { bulk?: (body: Record<string, unknown>) => Answer; staff?: boolean } = {},
+  options: { bulk?: (body: Record<string, unknown>) => Answer; staff?: boolean; user?: ReturnType<typeof userDetails> } = {},
 ) {
   return stubServer({
     ...(options.staff ? { user: userDetails({ mdOfficeUser: { userType: 'mdo_user.staff', role: 'STAFF' } }) } : {}),
+    ...(options.user ? { user: options.user } : {}),
     routes: (url, init) => {
       if (url.includes('/bulk-actions')) {
         const body = JSON.parse(String(init.body)) as Record<string, unknown>;
@@ -335,6 +336,23 @@ describe('Action Needed: bulk decisions from the queue', () => {
     expect(within(summary).getByText(/Omar Haddad · Lisinopril 10 mg: It changed since the queue was loaded/)).toBeDefined();
     expect(screen.getByRole('status').textContent).toBe('1 done, 1 left out.');
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('leaves out what the practice keeps to another prescriber (covering prescribers), saying why', async () => {
+    // Practice o1 keeps each prescriber's requests to them; this prescriber (s1) covers nobody there.
+    const user = userDetails({ signing: { ownOrCoveringPracticeIds: ['o1'], covers: [] } });
+    serveQueue(ITEMS, 200, { user });
+    renderActionNeeded('/action-needed?view=queue');
+    await rowsList();
+    await userEvent.keyboard('xjxjx');
+    await userEvent.keyboard('a');
+    const dialog = await screen.findByRole('dialog', { name: 'Authorize 1 refill request?' });
+    expect(within(within(dialog).getByRole('list', { name: 'Included' })).getByText(/Omar Haddad/)).toBeDefined();
+    expect(
+      within(within(dialog).getByRole('list', { name: 'Left out' })).getByText(
+        /Jane Doe · Atorvastatin 20 mg — signed by its prescriber or a colleague covering/,
+      ),
+    ).toBeDefined();
   });
 
   it('d asks for the reason and p for a day after today before anything is sent; with nothing selected they take the current item', async () => {
