@@ -611,3 +611,103 @@ describe('attachments in S3-compatible storage (S3_URL)', () => {
     }
   });
 });
+
+describe('reusing a patient’s earlier appeal files (issue 23)', () => {
+  it('offers the files of the patient’s earlier appeals at the practice, puts one in a slot by reference, never another practice’s', async () => {
+    const db = t.database.db;
+    const rxOf = async (appealId: string) =>
+      (
+        await db
+          .select({ id: s.prescriptions.id, patientId: s.prescriptions.patientId, officeId: s.prescriptions.mdOfficeId })
+          .from(s.prescriptions)
+          .innerJoin(s.appeals, eq(s.appeals.prescriptionId, s.prescriptions.id))
+          .where(eq(s.appeals.id, appealId))
+      )[0] as { id: string; patientId: string; officeId: string };
+    const [earlier, current] = [appeals[14], appeals[15]] as [(typeof appeals)[number], (typeof appeals)[number]];
+    const earlierRx = await rxOf(earlier.id);
+    // The current appeal is for another prescription of the same patient at the same practice.
+    const currentRx = await rxOf(current.id);
+    await db
+      .update(s.prescriptions)
+      .set({ patientId: earlierRx.patientId, mdOfficeId: earlierRx.officeId })
+      .where(eq(s.prescriptions.id, currentRx.id));
+    const elsewhere = [];
+    for (const a of appeals.slice(16)) if ((await rxOf(a.id)).officeId !== earlierRx.officeId) elsewhere.push(a);
+    const foreign = elsewhere[0] as (typeof appeals)[number];
+    expect(foreign, 'the demo seed has appeals at another practice').toBeDefined();
+
+    const tokenOf = async (a: (typeof appeals)[number], ip: string) => (await auth(credentials(a), ip)).json().token as string;
+    const call = (appealId: string, token: string, method: 'GET' | 'POST' | 'DELETE', suffix: string, payload?: object) =>
+      t.app.inject({
+        method,
+        url: `/api/mdo/v1/appeal/${appealId}${suffix}`,
+        headers: { [APPEAL_TOKEN_HEADER]: token },
+        ...(payload ? { payload } : {}),
+      });
+
+    // The earlier appeal: clinical notes attached, then submitted.
+    const earlierToken = await tokenOf(earlier, '10.0.4.1');
+    const body = multipart([{ field: 'clinicalNotesFile', filename: 'notes-2026.pdf', content: pdf(4096) }]);
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `/api/mdo/v1/appeal/${earlier.id}/file-upload`,
+      payload: body.payload,
+      headers: { ...body.headers, [APPEAL_TOKEN_HEADER]: earlierToken },
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const currentToken = await tokenOf(current, '10.0.4.2');
+    // Not offered while the earlier appeal is a draft: only what was given with a submitted appeal.
+    expect((await call(current.id, currentToken, 'GET', '/earlier-files')).json().records).toEqual([]);
+    await db.update(s.appeals).set({ submittedAt: TEST_NOW, status: 'SUBMITTED' }).where(eq(s.appeals.id, earlier.id));
+    const [notes] = await db.select().from(s.appealFiles).where(eq(s.appealFiles.appealId, earlier.id));
+
+    const offered = await call(current.id, currentToken, 'GET', '/earlier-files');
+    expect(offered.statusCode, offered.body).toBe(200);
+    expect(offered.json().records).toEqual([
+      {
+        fileId: notes?.id,
+        slot: 'clinicalNotesFile',
+        originalName: 'notes-2026.pdf',
+        contentType: 'application/pdf',
+        sizeBytes: 4096,
+        submittedAt: TEST_NOW.toISOString(),
+      },
+    ]);
+    // Another practice's appeal is offered nothing of this patient's, and cannot take the file by its id.
+    const foreignToken = await tokenOf(foreign, '10.0.4.3');
+    expect((await call(foreign.id, foreignToken, 'GET', '/earlier-files')).json().records).not.toContainEqual(
+      expect.objectContaining({ fileId: notes?.id }),
+    );
+    const stolen = await call(foreign.id, foreignToken, 'POST', '/reuse-file', { fileId: notes?.id, slot: 'otherFile' });
+    expect(stolen.statusCode).toBe(404);
+    expect(await db.select().from(s.appealFiles).where(eq(s.appealFiles.appealId, foreign.id))).toEqual([]);
+    // Without this appeal's token: 404 as every appeal call.
+    expect((await call(current.id, foreignToken, 'GET', '/earlier-files')).statusCode).toBe(404);
+
+    const reused = await call(current.id, currentToken, 'POST', '/reuse-file', { fileId: notes?.id, slot: 'otherFile' });
+    expect(reused.statusCode, reused.body).toBe(200);
+    expect(reused.json().files).toEqual([expect.objectContaining({ slot: 'otherFile', originalName: 'notes-2026.pdf' })]);
+    const [shared] = await db.select().from(s.appealFiles).where(eq(s.appealFiles.appealId, current.id));
+    expect(shared?.storedName).toBe(notes?.storedName);
+    const download = await call(current.id, currentToken, 'GET', '/files/otherFile');
+    expect(download.rawPayload.length).toBe(4096);
+    // Taking it out of the draft keeps the earlier appeal's content (the submitted appeal still refers to it).
+    expect((await call(current.id, currentToken, 'DELETE', '/files/otherFile')).statusCode).toBe(200);
+    expect(await stored(notes?.storedName)).toBe(true);
+    const audited = await db
+      .select({ action: s.auditLog.action })
+      .from(s.auditLog)
+      .where(
+        and(eq(s.auditLog.entityId, current.id), inArray(s.auditLog.action, ['appeal.file.reuse', 'appeal.earlier-files.read'])),
+      );
+    expect(audited.map((a) => a.action).sort()).toEqual([
+      'appeal.earlier-files.read',
+      'appeal.earlier-files.read',
+      'appeal.file.reuse',
+    ]);
+    // A submitted appeal takes no more files.
+    expect(
+      (await call(earlier.id, earlierToken, 'POST', '/reuse-file', { fileId: notes?.id, slot: 'otherFile' })).statusCode,
+    ).toBe(409);
+  });
+});

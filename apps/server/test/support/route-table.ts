@@ -749,6 +749,8 @@ export const PUBLIC = new Set([
   'POST /api/mdo/v1/appeal/{id}/submit',
   'GET /api/mdo/v1/appeal/{id}/files/{slot}',
   'DELETE /api/mdo/v1/appeal/{id}/files/{slot}',
+  'GET /api/mdo/v1/appeal/{id}/earlier-files',
+  'POST /api/mdo/v1/appeal/{id}/reuse-file',
   'GET /api/pharmacy/v1/appeal-files/{fileId}',
 ]);
 

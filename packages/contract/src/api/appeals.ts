@@ -76,6 +76,29 @@ export const appealFileSchema = z.object({
 });
 export type AppealFile = z.infer<typeof appealFileSchema>;
 
+/**
+ * GET appeal/{id}/earlier-files (issue 23, reusable packets; our addition): the files of the same patient's earlier,
+ * submitted appeals at the same practice, offered for this one without uploading them again.
+ */
+export const earlierAppealFileSchema = z.object({
+  fileId: z.string(),
+  slot: z.enum(APPEAL_SLOTS),
+  originalName: z.string(),
+  contentType: z.string(),
+  sizeBytes: z.number().int(),
+  /** When the appeal it was given with was submitted (ISO 8601 instant). */
+  submittedAt: z.string(),
+});
+export type EarlierAppealFile = z.infer<typeof earlierAppealFileSchema>;
+export const earlierAppealFilesSchema = z.object({ records: z.array(earlierAppealFileSchema) });
+
+/** POST appeal/{id}/reuse-file: put an earlier file in a slot of this appeal (shared by reference, not copied). */
+export const reuseAppealFileSchema = z.object({
+  fileId: z.uuid({ message: 'Choose one of the earlier files.' }),
+  slot: z.enum(APPEAL_SLOTS, { message: 'Unknown attachment slot.' }),
+});
+export type ReuseAppealFile = z.infer<typeof reuseAppealFileSchema>;
+
 export const appealSchema = z.object({
   id: z.string(),
   status: z.string(),

@@ -19,6 +19,8 @@ import {
   type AppealSlot,
   type AttachmentType,
   attachmentSniffer,
+  type EarlierAppealFile,
+  type ReuseAppealFile,
 } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
@@ -79,6 +81,14 @@ export function createAppealAttachments(deps: {
 }) {
   const { db, store } = deps;
   const removeQuietly = (keys: string[]) => Promise.all(keys.map((key) => store.remove(key).catch(() => undefined)));
+  /**
+   * Removes what no appeal refers to any more. A file reused from an earlier appeal (issue 23) stays referenced by
+   * that submitted appeal, whose files never change, so taking it out of a draft never removes its content.
+   */
+  const removeUnreferenced = async (keys: string[]) => {
+    const referenced = await repo.referencedNames(db, keys);
+    await removeQuietly(keys.filter((key) => !referenced.has(key)));
+  };
 
   /** The stored content of a file row; a row whose content is gone answers 404 like a missing file. */
   async function contentOf(file: { storedName: string; originalName: string; contentType: string; sizeBytes: number }) {
@@ -127,7 +137,61 @@ export function createAppealAttachments(deps: {
         }
         return storedName;
       });
-      if (removed) await removeQuietly([removed]);
+      if (removed) await removeUnreferenced([removed]);
+      return appealOf(row, await repo.filesOf(db, appealId));
+    },
+
+    /** The patient's earlier appeal files at this practice, offered for this appeal (the read is audited). */
+    async earlierFiles(token: string | undefined, appealId: string, ctx: AppealContext): Promise<EarlierAppealFile[]> {
+      await deps.appealFor(token, appealId);
+      const files = await repo.earlierFilesFor(db, appealId);
+      await writeAudit(db, {
+        actorUserId: null,
+        action: 'appeal.earlier-files.read',
+        entityType: 'appeal',
+        entityId: appealId,
+        requestId: ctx.requestId,
+        ip: ctx.ip,
+        details: { fileIds: files.map((f) => f.fileId) },
+      });
+      return files.map(({ storedName: _, ...file }) => ({ ...file, slot: file.slot as AppealSlot }));
+    },
+
+    /**
+     * Puts one of the patient's earlier files in a slot of this appeal, by reference (the stored content is shared,
+     * not copied). Only a file `earlierFiles` offers (anything else, another practice's included, is 404); the
+     * appeal's size limit holds; the slot's earlier file goes unless another appeal still refers to it.
+     */
+    async reuseFile(token: string | undefined, appealId: string, input: ReuseAppealFile, ctx: AppealContext): Promise<Appeal> {
+      const row = await deps.appealFor(token, appealId);
+      if (row.submitted_at) throw new AppError('CONFLICT', APPEAL_SUBMITTED);
+      const [earlier] = await repo.earlierFilesFor(db, appealId, input.fileId);
+      if (!earlier) throw notFound('Attachment');
+      const kept = (await repo.filesOf(db, appealId)).filter((f) => f.slot !== input.slot);
+      if (kept.reduce((n, f) => n + f.sizeBytes, 0) + earlier.sizeBytes > APPEAL_TOTAL_MAX_BYTES) {
+        throw new AppError('PAYLOAD_TOO_LARGE', APPEAL_TOTAL_TOO_LARGE);
+      }
+      const replaced = await db.transaction(async (tx) => {
+        const before = await repo.putFile(tx, {
+          appealId,
+          slot: input.slot,
+          originalName: earlier.originalName,
+          storedName: earlier.storedName,
+          contentType: earlier.contentType,
+          sizeBytes: earlier.sizeBytes,
+        });
+        await writeAudit(tx, {
+          actorUserId: null,
+          action: 'appeal.file.reuse',
+          entityType: 'appeal',
+          entityId: appealId,
+          requestId: ctx.requestId,
+          ip: ctx.ip,
+          details: { slot: input.slot, fileId: input.fileId },
+        });
+        return before;
+      });
+      if (replaced && replaced !== earlier.storedName) await removeUnreferenced([replaced]);
       return appealOf(row, await repo.filesOf(db, appealId));
     },
 
@@ -184,7 +248,8 @@ export function createAppealAttachments(deps: {
           return previous;
         });
         const current = new Set([...stored.values()].map((f) => f.key));
-        await removeQuietly([...replaced, ...written.filter((key) => !current.has(key))]);
+        await removeUnreferenced(replaced);
+        await removeQuietly(written.filter((key) => !current.has(key)));
       } catch (error) {
         // Nothing half-kept: what this request stored goes again.
         await removeQuietly(written);

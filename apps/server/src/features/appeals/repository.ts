@@ -184,3 +184,35 @@ export async function submittedFile(db: Executor, fileId: string) {
     .where(and(eq(appealFiles.id, fileId), isNotNull(appeals.submittedAt)));
   return row ?? null;
 }
+
+/**
+ * The files of the same patient's earlier, submitted appeals at the same practice (issue 23): what this appeal may
+ * reuse. Each stored file once (a file reused before is listed from its latest appeal), newest appeal first. With
+ * `fileId`, only that file when it is one of them (the reuse check).
+ */
+export async function earlierFilesFor(db: Executor, appealId: string, fileId?: string) {
+  const result = (await db.execute(sql`
+    select * from (
+      select distinct on (f.stored_name) f.id as "fileId", f.slot, f.original_name as "originalName",
+        f.stored_name as "storedName", f.content_type as "contentType", f.size_bytes as "sizeBytes",
+        to_char(a2.submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "submittedAt"
+      from appeals a
+      join prescriptions rx on rx.id = a.prescription_id
+      join prescriptions rx2 on rx2.patient_id = rx.patient_id and rx2.md_office_id = rx.md_office_id
+      join appeals a2 on a2.prescription_id = rx2.id and a2.id <> a.id and a2.submitted_at is not null
+      join appeal_files f on f.appeal_id = a2.id
+      where a.id = ${appealId}::uuid ${fileId ? sql`and f.id = ${fileId}::uuid` : sql``}
+      order by f.stored_name, a2.submitted_at desc
+    ) files order by "submittedAt" desc, slot, "fileId"`)) as unknown as {
+    rows: {
+      fileId: string;
+      slot: string;
+      originalName: string;
+      storedName: string;
+      contentType: string;
+      sizeBytes: number;
+      submittedAt: string;
+    }[];
+  };
+  return result.rows;
+}

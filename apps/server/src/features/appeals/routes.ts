@@ -12,6 +12,8 @@ import {
   appealFileLinkQuerySchema,
   appealPortalAuthRequestSchema,
   appealSchema,
+  earlierAppealFilesSchema,
+  reuseAppealFileSchema,
 } from '@hcp/contract';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -104,6 +106,18 @@ export const appealsRoutes: FastifyPluginAsyncZod<{
     '/api/mdo/v1/appeal/:id/files/:slot',
     { schema: { tags, params: fileParams, response: { 200: appealSchema } } },
     async (request) => service.removeFile(tokenOf(request.headers), request.params.id, request.params.slot, ctxOf(request)),
+  );
+
+  app.get(
+    '/api/mdo/v1/appeal/:id/earlier-files',
+    { schema: { tags, params, response: { 200: earlierAppealFilesSchema } } },
+    async (request) => ({ records: await service.earlierFiles(tokenOf(request.headers), request.params.id, ctxOf(request)) }),
+  );
+
+  app.post(
+    '/api/mdo/v1/appeal/:id/reuse-file',
+    { schema: { tags, params, body: reuseAppealFileSchema, response: { 200: appealSchema } } },
+    async (request) => service.reuseFile(tokenOf(request.headers), request.params.id, request.body, ctxOf(request)),
   );
 
   app.get('/api/mdo/v1/appeal/:id', { schema: { tags, params, response: { 200: appealSchema } } }, async (request) =>
