@@ -24,6 +24,7 @@ import { appealFailureText } from '../utils/appeal-failure.ts';
 import { AppealSummary } from './appeal-summary.tsx';
 import styles from './appeals.module.css';
 import { AttachmentSlot } from './attachment-slot.tsx';
+import { EarlierFiles } from './earlier-files.tsx';
 
 /** A pause in typing this long saves the draft to the server (a reload or a closed tab keeps it anyway). */
 export const AUTOSAVE_DELAY_MS = 1500;
@@ -197,6 +198,7 @@ export function AppealForm({ appeal, clinicalNotesRequired }: { appeal: Appeal; 
               hintId={ids.hint}
             />
           ))}
+          <EarlierFiles appealId={appeal.id} files={appeal.files} />
         </fieldset>
 
         <fieldset className={styles.section}>

@@ -4,6 +4,7 @@ import {
   APPEAL_TOKEN_HEADER,
   type Appeal,
   type AppealDraft,
+  type EarlierAppealFile,
   GENERIC_ERROR_MESSAGE,
 } from '@hcp/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -53,6 +54,8 @@ interface Server {
   failSave?: 'network' | 'server';
   /** The server finds the appeal incomplete (e.g. the pharmacy now requires the clinical notes). */
   refuseSubmit?: boolean;
+  /** The files of the patient's earlier appeals the server offers (issue 23). */
+  earlier?: EarlierAppealFile[];
 }
 
 function serve(server: Server) {
@@ -93,6 +96,20 @@ function serve(server: Server) {
           };
         }
         server.appeal = { ...server.appeal, status: 'SUBMITTED', submittedAt: '2026-11-23T16:30:00.000Z' };
+        return { status: 200, body: server.appeal };
+      }
+      if (url.endsWith('/earlier-files')) return { status: 200, body: { records: server.earlier ?? [] } };
+      if (url.endsWith('/reuse-file')) {
+        const file = server.earlier?.find((f) => f.fileId === body.fileId);
+        if (!file) return { status: 404, body: { error: { code: 'NOT_FOUND', message: 'Attachment not found.' } } };
+        const { fileId: _, submittedAt, ...rest } = file;
+        server.appeal = {
+          ...server.appeal,
+          files: [
+            ...server.appeal.files.filter((f) => f.slot !== body.slot),
+            { ...rest, slot: body.slot, uploadedAt: submittedAt },
+          ],
+        };
         return { status: 200, body: server.appeal };
       }
       if (url.endsWith(`/appeal/${APPEAL_ID}`)) return { status: 200, body: server.appeal };
@@ -256,6 +273,33 @@ describe('HCP appeal', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
+  it('offers the patient’s earlier appeal files and puts one in its slot without uploading it again', async () => {
+    server.earlier = [
+      {
+        fileId: '5f0e0d0c-0b0a-4909-8807-060504030201',
+        slot: 'clinicalNotesFile',
+        originalName: 'notes-2026.pdf',
+        contentType: 'application/pdf',
+        sizeBytes: 4096,
+        submittedAt: '2026-10-12T15:00:00.000Z',
+      },
+    ];
+    const { user } = await openWithLink();
+    const section = await screen.findByRole('region', { name: 'From this patient’s earlier appeals' });
+    expect(section).toHaveTextContent('notes-2026.pdf — Clinical Notes/Medical Records, 4 KB, sent 10/12/2026');
+    await user.click(within(section).getByRole('button', { name: 'Use notes-2026.pdf as Clinical Notes/Medical Records' }));
+    await waitFor(() => expect(within(section).getByText('Attached')).toBeInTheDocument());
+    const reuse = server.calls.find((c) => c.url.endsWith('/reuse-file'));
+    expect(reuse).toMatchObject({
+      method: 'POST',
+      body: { fileId: '5f0e0d0c-0b0a-4909-8807-060504030201', slot: 'clinicalNotesFile' },
+      token: 'tok',
+    });
+    // Nothing was uploaded: the file is the earlier appeal's, shared by reference.
+    expect(server.calls.some((c) => c.url.endsWith('/file-upload'))).toBe(false);
+    expect(screen.getAllByText('notes-2026.pdf').length).toBeGreaterThanOrEqual(1);
+  });
+
   it('a reload keeps the opened appeal and the unsaved text (no second sign-in)', async () => {
     window.sessionStorage.setItem(
       'hcp.appealsData',
@@ -268,7 +312,8 @@ describe('HCP appeal', () => {
     );
     renderAt('/appeals-form');
     expect(await screen.findByLabelText('Clinical justification (required)')).toHaveValue('Not yet saved');
-    expect(server.calls.map((c) => c.url.split('/').at(-1))).toEqual([APPEAL_ID]);
+    // The appeal itself with the stored token (and the patient's earlier files it offers); no sign-in call.
+    expect(server.calls.map((c) => c.url.split('/').at(-1))).toEqual([APPEAL_ID, 'earlier-files']);
     expect(server.calls[0]?.token).toBe('tok');
   });
 });
