@@ -54,7 +54,8 @@ with scope as (
     'prepared', (select json_build_object('decision', pd.decision, 'preparedByName', pu.display_name,
       'preparedAt', to_char(pd.prepared_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
       from prepared_decisions pd join users pu on pu.id = pd.prepared_by
-      where pd.prescription_id = picked.id and pd.prescription_version = picked.version)
+      where pd.prescription_id = picked.id and pd.prescription_version = picked.version),
+    'faxByRule', (select r.name from standing_rules r where r.id = picked.fax_rule_id)
   ) order by prescribed_at, id) as prescriptions
   from picked group by prescriber_id, patient_id
 ), by_doctor as (

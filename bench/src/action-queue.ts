@@ -51,7 +51,8 @@ select json_build_object('today', $2::text, 'items', coalesce(json_agg(json_buil
   'prepared', (select json_build_object('decision', pd.decision, 'preparedByName', pu.display_name,
     'preparedAt', to_char(pd.prepared_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
     from prepared_decisions pd join users pu on pu.id = pd.prepared_by
-    where pd.prescription_id = x.id and pd.prescription_version = x.version)
+    where pd.prescription_id = x.id and pd.prescription_version = x.version),
+  'faxByRule', (select r.name from standing_rules r where r.id = x.fax_rule_id)
 ) order by x.run_out nulls last, date_trunc('second', x.waiting), x.id), '[]'::json))::text as body
 from picked x join patients pt on pt.id = x.patient_id join md_staff d on d.id = x.prescriber_id
 join md_offices o on o.id = x.md_office_id`;

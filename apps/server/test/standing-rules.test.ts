@@ -4,7 +4,7 @@
  * of, named on the timeline and counted on the rule. Only the practice's prescribers make rules; controlled
  * substances always reach the prescriber.
  */
-import { EVENT_TYPES, generateRequestId, type StandingRule } from '@hcp/contract';
+import { EVENT_TYPES, generateRequestId, STANDING_RULE_MESSAGES, type StandingRule } from '@hcp/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
@@ -268,5 +268,72 @@ describe('a request arriving from the pharmacy', () => {
     const other = await refillRequestArrives('ctrl-2', { text: 'Metformin 500 mg tablet' }, arrived.patientId);
     const [answered] = await db().select().from(s.prescriptions).where(eq(s.prescriptions.id, other.prescriptionId));
     expect(answered?.needsRefillAuth).toBe(false);
+  });
+});
+
+describe('an “always send by fax” rule', () => {
+  it('routes the waiting and arriving requests it matches by fax: eRx is refused, fax goes, nothing is answered', async () => {
+    const arrived = await refillRequestArrives('fax-1', { text: 'Levothyroxine 50 mcg tablet' });
+    const draft = { name: 'Levothyroxine by fax', practiceId, action: 'alwaysFax', drugName: 'Levothyroxine' };
+    const preview = await write(morgan, 'POST', `${base(morgan.userID)}/preview`, { rule: draft });
+    expect(preview.statusCode, preview.body).toBe(200);
+    const previewIds = (preview.json().items as { prescriptionId: string }[]).map((i) => i.prescriptionId);
+    expect(previewIds).toContain(arrived.prescriptionId);
+
+    const saved = await write(morgan, 'POST', base(morgan.userID), draft);
+    expect(saved.statusCode, saved.body).toBe(201);
+    const ruleId = saved.json().rule.id as string;
+    expect((saved.json().answered as { prescriptionId: string }[]).map((a) => a.prescriptionId)).toEqual(previewIds);
+    const rowOf = async (id: string) => (await db().select().from(s.prescriptions).where(eq(s.prescriptions.id, id)))[0];
+    // Still waiting for the prescriber: a fax rule answers nothing.
+    expect(await rowOf(arrived.prescriptionId)).toMatchObject({ needsRefillAuth: true, faxRuleId: ruleId });
+    const timeline = await injectAs(t.app, morgan, {
+      method: 'GET',
+      url: `/api/mdo/v1/prescriptions/${arrived.prescriptionId}/events`,
+    });
+    expect(JSON.stringify(timeline.json())).toContain('Authorization goes by fax: rule “Levothyroxine by fax”');
+    // The screens read it on the item.
+    const list = await injectAs(t.app, morgan, {
+      method: 'GET',
+      url: `/api/mdo/v2/users/${morgan.userID}/action-needed?actionType=ACTION_NEEDED_REFILL_AUTH`,
+    });
+    const item = (list.json().doctors as { patients: { prescriptions: { id: string; faxByRule: string | null }[] }[] }[])
+      .flatMap((d) => d.patients.flatMap((p) => p.prescriptions))
+      .find((rx) => rx.id === arrived.prescriptionId);
+    expect(item?.faxByRule).toBe('Levothyroxine by fax');
+
+    const erx = await write(morgan, 'POST', `/api/mdo/v1/prescriptions/${arrived.prescriptionId}/refills-authorized/erx`, {});
+    expect(erx.statusCode).toBe(409);
+    expect(erx.json().error.message).toBe(STANDING_RULE_MESSAGES.faxOnly);
+    expect((await rowOf(arrived.prescriptionId))?.needsRefillAuth).toBe(true);
+    const fax = await write(morgan, 'POST', `/api/mdo/v1/prescriptions/${arrived.prescriptionId}/refills-authorized/fax`, {
+      refills: 2,
+      sig: 'Take 1 tablet every morning',
+      senderName: 'Dr. Alex Morgan',
+    });
+    expect(fax.statusCode, fax.body).toBe(200);
+
+    // A request arriving later is routed as it arrives; deleting the rule sends it as the practice sends again.
+    const later = await refillRequestArrives('fax-2', { text: 'Levothyroxine 75 mcg tablet' });
+    expect(await rowOf(later.prescriptionId)).toMatchObject({ needsRefillAuth: true, faxRuleId: ruleId });
+    const [stored] = await db().select().from(s.standingRules).where(eq(s.standingRules.id, ruleId));
+    expect(stored?.answeredCount).toBe(previewIds.length + 1);
+    expect((await write(morgan, 'DELETE', `${base(morgan.userID)}/${ruleId}`)).statusCode).toBe(200);
+    expect((await rowOf(later.prescriptionId))?.faxRuleId).toBeNull();
+  });
+
+  it('may be one prescriber’s; never the whole practice’s (that is the practice’s “prescribe via”)', async () => {
+    const wide = await write(morgan, 'POST', base(morgan.userID), { name: 'All by fax', practiceId, action: 'alwaysFax' });
+    expect(wide.statusCode).toBe(400);
+    expect(wide.json().error.details[0].message).toBe(STANDING_RULE_MESSAGES.needsTarget);
+    const [me] = await db().select().from(s.users).where(eq(s.users.email, 'dr.morgan@demo.hcp'));
+    const mine = await write(morgan, 'POST', base(morgan.userID), {
+      name: 'My eRx is down',
+      practiceId,
+      action: 'alwaysFax',
+      prescriberId: me?.mdStaffId,
+    });
+    expect(mine.statusCode, mine.body).toBe(201);
+    await write(morgan, 'DELETE', `${base(morgan.userID)}/${mine.json().rule.id}`);
   });
 });

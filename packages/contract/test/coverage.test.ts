@@ -72,7 +72,10 @@ describe('coverage days', () => {
   });
 
   it('the form checks the days with the server’s rule', () => {
-    const form = { coveringPrescriberId: crypto.randomUUID(), coveredPrescriberId: crypto.randomUUID() };
+    const form = {
+      coveringPrescriberId: '00000000-0000-4000-8000-0000000000a1',
+      coveredPrescriberId: '00000000-0000-4000-8000-0000000000a2',
+    };
     const today = new Date();
     const iso = (d: Date) =>
       `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;

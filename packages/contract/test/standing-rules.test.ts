@@ -2,11 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   answeringRule,
+  authorizeChannelOf,
   drugNameMatches,
+  faxRoutingRule,
   type RefillRequestFacts,
   ruleSpecificity,
+  STANDING_RULE_MESSAGES,
   type StandingRuleForMatch,
   standingRuleInputSchema,
+  standingRuleProblem,
 } from '../src/index.ts';
 
 const PRACTICE = '00000000-0000-4000-8000-000000000001';
@@ -169,5 +173,36 @@ describe('optional picks', () => {
     expect(standingRuleInputSchema.parse({ ...base, prescriberId: DR_A })).toMatchObject({ prescriberId: DR_A });
     const bad = standingRuleInputSchema.safeParse({ ...base, prescriberId: 'not-an-id' });
     expect(bad.error?.issues.map((i) => i.message)).toEqual(['Choose a prescriber.']);
+  });
+});
+
+describe('"always send by fax" rules', () => {
+  it('route but never answer; denial rules answer but never route; the most specific wins among each kind', () => {
+    const fax = rule({ action: 'alwaysFax', drugName: 'Atorvastatin' });
+    const faxForPatient = rule({ action: 'alwaysFax', patientId: PATIENT });
+    const deny = rule({ action: 'discontinued', prescriberId: DR_A, drugName: 'Atorvastatin' });
+    expect(answeringRule([fax, faxForPatient], request())).toBeNull();
+    expect(answeringRule([fax, deny], request())?.id).toBe(deny.id);
+    expect(faxRoutingRule([fax, deny], request())?.id).toBe(fax.id);
+    expect(faxRoutingRule([fax, faxForPatient, deny], request())?.id).toBe(faxForPatient.id);
+    expect(faxRoutingRule([{ ...fax, enabled: false }], request())).toBeNull();
+    expect(faxRoutingRule([fax], request({ isControlled: true }))).toBeNull();
+    expect(faxRoutingRule([fax], request({ drugName: 'Lisinopril 10 mg' }))).toBeNull();
+  });
+
+  it('may name only a prescriber (their eRx is down), never the whole practice', () => {
+    const target = { drugName: null, ndc: null, patientId: null, prescriberId: null };
+    expect(standingRuleProblem({ ...target, action: 'alwaysFax' })).toBe(STANDING_RULE_MESSAGES.needsTarget);
+    expect(standingRuleProblem({ ...target, action: 'alwaysFax', prescriberId: DR_A })).toBeNull();
+    expect(standingRuleProblem({ ...target, action: 'discontinued', prescriberId: DR_A })).toBe(
+      STANDING_RULE_MESSAGES.needsDrugOrPatient,
+    );
+  });
+
+  it('turn an eRx practice’s authorization into a fax', () => {
+    expect(authorizeChannelOf('eRx')).toBe('erx');
+    expect(authorizeChannelOf('eRx', 'Levothyroxine by fax')).toBe('fax');
+    expect(authorizeChannelOf('Fax')).toBe('fax');
+    expect(authorizeChannelOf(null, null)).toBe('fax');
   });
 });

@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -230,6 +231,8 @@ export const prescriptions = pgTable(
     sig: text('sig'),
     needsRefillAuth: boolean('needs_refill_auth').notNull().default(false),
     refillPostponedUntil: date('refill_postponed_until'),
+    /** An "always send by fax" standing rule routes this request's authorization by fax (issue 23). */
+    faxRuleId: uuid('fax_rule_id').references((): AnyPgColumn => standingRules.id, { onDelete: 'set null' }),
     phoneException: boolean('phone_exception').notNull().default(false),
     substitutionStatus: text('substitution_status'),
     selectedAlternativeMed: text('selected_alternative_med'),
@@ -270,6 +273,8 @@ export const prescriptions = pgTable(
     index('prescriptions_prescriber_idx').on(t.prescriberId),
     // The daily PA renewal round reads only prescriptions with a PA expiry (issue 23).
     index('prescriptions_pa_expiry_idx').on(t.priorAuthExpiresOn).where(sql`${t.priorAuthExpiresOn} is not null`),
+    // Deleting a rule clears its routes (on delete set null): found by this, not a scan of every prescription.
+    index('prescriptions_fax_rule_idx').on(t.faxRuleId).where(sql`${t.faxRuleId} is not null`),
     // The action-needed list reads only rows that need something: keep that index small.
     index('prescriptions_action_needed_idx')
       .on(t.mdOfficeId)

@@ -9,13 +9,15 @@ import {
   answeredByRuleText,
   answeringRule,
   DENIAL_ORDER_STATUS,
+  type DenialRuleAction,
   EVENT_TYPES,
+  faxRoutingRule,
   type RefillRequestFacts,
   STANDING_RULE_DENIAL,
   type StandingRuleAction,
   type StandingRuleForMatch,
 } from '@hcp/contract';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { arrayParam, type Executor } from '../db/client.ts';
 import { prescriptions, standingRules } from '../db/schema.ts';
 import { writeAudit } from './audit.ts';
@@ -28,6 +30,8 @@ export interface PracticeRule extends StandingRuleForMatch {
 
 export interface OpenRefillRequest extends RefillRequestFacts {
   id: string;
+  /** The "always send by fax" rule routing it now, if any. */
+  faxRuleId: string | null;
   strength: string | null;
   patientName: string;
   prescriberName: string;
@@ -72,6 +76,7 @@ export async function openRefillRequests(
   const result = (await db.execute(sql`
     select rx.id, rx.md_office_id as "practiceId", rx.prescriber_id as "prescriberId", rx.patient_id as "patientId",
       rx.drug_name as "drugName", rx.strength, array[rx.prescribed_ndc, rx.dispensed_ndc] as ndcs,
+      rx.fax_rule_id as "faxRuleId",
       exists (select 1 from drug_products dp where dp.ndc in (rx.prescribed_ndc, rx.dispensed_ndc) and dp.is_controlled)
         as "isControlled",
       pt.last_name || ', ' || pt.first_name as "patientName", d.first_name || ' ' || d.last_name as "prescriberName"
@@ -105,7 +110,7 @@ export async function writeRuleAnswers(
 ): Promise<void> {
   const counts = new Map<string, number>();
   for (const { request, rule } of answers) {
-    const reason = STANDING_RULE_DENIAL[rule.action];
+    const reason = STANDING_RULE_DENIAL[rule.action as DenialRuleAction];
     const senderName = `Standing rule: ${rule.name}`;
     await tx
       .update(prescriptions)
@@ -157,15 +162,90 @@ export async function writeRuleAnswers(
   }
 }
 
+/** A request whose fax route changes: to the rule now routing it, or to none (the rule was turned off or changed). */
+export interface FaxRoute {
+  request: OpenRefillRequest;
+  rule: PracticeRule | null;
+}
+
 /**
- * A refill request that just arrived (or reopened): answered at once when one of its practice's rules says so.
- * Answers whether a rule answered it.
+ * How the "always send by fax" rules route the requests still waiting (the contract's choice), where that differs
+ * from how they are routed now. Requests a rule answers are left out: they no longer wait.
+ */
+export function faxRoutesOf(
+  rules: readonly PracticeRule[],
+  requests: readonly OpenRefillRequest[],
+  answered: readonly RuleAnswer[] = [],
+): FaxRoute[] {
+  const gone = new Set(answered.map((a) => a.request.id));
+  return requests.flatMap((request) => {
+    if (gone.has(request.id)) return [];
+    const rule = faxRoutingRule(rules, request);
+    return (rule?.id ?? null) === request.faxRuleId ? [] : [{ request, rule }];
+  });
+}
+
+/**
+ * Writes the routes: the request's authorization goes by fax (the timeline names the rule, the rule counts it, an
+ * audit row) or, when no rule routes it any more, as the practice sends authorizations. Nothing reaches the pharmacy:
+ * the prescriber still decides.
+ */
+export async function writeFaxRoutes(
+  tx: Executor,
+  routes: readonly FaxRoute[],
+  context: { requestId: string | null; actorUserId: string | null; ip?: string | null },
+): Promise<void> {
+  const counts = new Map<string, number>();
+  for (const { request, rule } of routes) {
+    await tx
+      .update(prescriptions)
+      .set({ faxRuleId: rule?.id ?? null, version: sql`${prescriptions.version} + 1`, updatedAt: new Date() })
+      .where(eq(prescriptions.id, request.id));
+    if (!rule) continue;
+    await recordDecision(tx, {
+      prescriptionId: request.id,
+      type: EVENT_TYPES.refillRoutedByRule,
+      actorUserId: null,
+      requestId: context.requestId,
+      data: { rule: { id: rule.id, name: rule.name } },
+    });
+    await writeAudit(tx, {
+      actorUserId: context.actorUserId,
+      action: 'standing-rule.routed',
+      entityType: 'prescription',
+      entityId: request.id,
+      requestId: context.requestId,
+      ip: context.ip ?? null,
+      details: { ruleId: rule.id, patientId: request.patientId },
+    });
+    counts.set(rule.id, (counts.get(rule.id) ?? 0) + 1);
+  }
+  for (const [ruleId, count] of counts) {
+    await tx
+      .update(standingRules)
+      .set({ answeredCount: sql`${standingRules.answeredCount} + ${count}` })
+      .where(eq(standingRules.id, ruleId));
+  }
+}
+
+/**
+ * A refill request that just arrived (or reopened): answered at once when one of its practice's rules says so, else
+ * routed by fax when an "always send by fax" rule says so. Answers whether a rule answered it.
  */
 export async function answerArrivedRequest(tx: Executor, prescriptionId: string, requestId: string | null): Promise<boolean> {
   const rules = await enabledRulesOfPrescription(tx, prescriptionId);
   const practiceId = rules[0]?.practiceId;
-  if (!practiceId) return false;
-  const answers = answersOf(rules, await openRefillRequests(tx, practiceId, { only: [prescriptionId], lock: true }));
+  if (!practiceId) {
+    // No rule routes it any more (a route left from before the practice turned its rules off).
+    await tx
+      .update(prescriptions)
+      .set({ faxRuleId: null })
+      .where(and(eq(prescriptions.id, prescriptionId), isNotNull(prescriptions.faxRuleId)));
+    return false;
+  }
+  const requests = await openRefillRequests(tx, practiceId, { only: [prescriptionId], lock: true });
+  const answers = answersOf(rules, requests);
   await writeRuleAnswers(tx, answers, { requestId, actorUserId: null });
+  await writeFaxRoutes(tx, faxRoutesOf(rules, requests, answers), { requestId, actorUserId: null });
   return answers.length > 0;
 }

@@ -42,6 +42,7 @@ export const actionQueueItemSchema = z.object({
     sig: true,
     alternativeMeds: true,
     prepared: true,
+    faxByRule: true,
   }).shape,
   /** A controlled substance (by its NDC in the drug catalogue): never part of a bulk decision. */
   isControlled: z.boolean(),

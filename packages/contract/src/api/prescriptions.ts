@@ -47,6 +47,8 @@ export const actionNeededPrescriptionSchema = z.object({
   refillsRemaining: z.number().int().nullable().optional(),
   /** Our addition (issue 23): a decision the practice's staff prepared for the prescriber's signature. */
   prepared: preparedDecisionSchema.nullable().optional(),
+  /** Our addition (issue 23): the "always send by fax" standing rule routing its authorization, by name, or null. */
+  faxByRule: z.string().nullable().optional(),
 });
 export type ActionNeededPrescription = z.infer<typeof actionNeededPrescriptionSchema>;
 

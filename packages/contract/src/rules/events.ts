@@ -3,7 +3,7 @@ import { ACTION_TYPE_LABELS, isActionType } from './action-types.ts';
 import { formatApiDate } from './dates.ts';
 import { PA_RENEWAL_LEAD_DAYS } from './pa-renewal.ts';
 import { describePrepared } from './prepared-decisions.ts';
-import { answeredByRuleText } from './standing-rules.ts';
+import { answeredByRuleText, routedByRuleText } from './standing-rules.ts';
 
 export const EVENT_TYPES = {
   received: 'RECEIVED',
@@ -30,6 +30,8 @@ export const EVENT_TYPES = {
   preparationWithdrawn: 'DECISION_PREPARATION_WITHDRAWN',
   /** The practice's PA lapses soon and plans accept the renewal now (issue 23): data.expiresOn. */
   priorAuthRenewalDue: 'PRIOR_AUTH_RENEWAL_DUE',
+  /** An "always send by fax" standing rule routes the refill authorization by fax (issue 23): data.rule {id, name}. */
+  refillRoutedByRule: 'REFILL_ROUTED_BY_RULE',
   /** A decision taken back within its undo window (issue 22): data.undoneType and data.undoneData say which. */
   decisionUndone: 'DECISION_UNDONE',
 } as const;
@@ -67,6 +69,10 @@ function describeEventText(type: string, data: Record<string, unknown>): string 
       const denied = `Refill denied: ${DENIAL_TEXT[str(data.reason)] ?? str(data.reason)}`;
       const rule = typeof data.rule === 'object' && data.rule !== null ? (data.rule as { name?: unknown }) : null;
       return rule ? `${denied} — ${answeredByRuleText(str(rule.name))}` : denied;
+    }
+    case EVENT_TYPES.refillRoutedByRule: {
+      const rule = typeof data.rule === 'object' && data.rule !== null ? (data.rule as { name?: unknown }) : {};
+      return routedByRuleText(str(rule.name));
     }
     case EVENT_TYPES.refillPostponed:
       return `Refill authorization postponed to ${str(data.postponedTo)}`;

@@ -68,7 +68,8 @@ export type ActionNeededViewName = (typeof ACTION_NEEDED_VIEWS)[number];
 export const isActionNeededView = (value: unknown): value is ActionNeededViewName => value === 'cards' || value === 'queue';
 
 /** How a refill authorization goes to the pharmacy: eRx where the practice chose it, else fax (the spec's default form). */
-export const authorizeChannelOf = (prescribeVia: string | null): 'erx' | 'fax' => (prescribeVia === 'eRx' ? 'erx' : 'fax');
+export const authorizeChannelOf = (prescribeVia: string | null, faxByRule?: string | null): 'erx' | 'fax' =>
+  prescribeVia === 'eRx' && !faxByRule ? 'erx' : 'fax';
 
 /**
  * The single-item action whose permission and state rule each bulk decision follows (transitions.ts), so the

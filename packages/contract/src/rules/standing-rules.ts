@@ -2,19 +2,26 @@
  * Standing rules (issue 23, docs/decisions/0038-standing-rules.md): a practice's prescriber tells the portal once
  * what to answer to refill requests it should stop seeing — "discontinued, do not request refills", "needs a visit
  * first". The server applies them when a request arrives and when a rule is saved; the screen previews the same
- * choice. One rule set, read here by both sides. ("Always send by fax" is not built yet: decision 0038.)
+ * choice. One rule set, read here by both sides. "Always send by fax" answers nothing: it routes a request's
+ * authorization to the pharmacy by fax, whatever the practice's eRx setting (decision 0038 addendum).
  */
 
-export const STANDING_RULE_ACTIONS = ['discontinued', 'needsVisit'] as const;
+export const STANDING_RULE_ACTIONS = ['discontinued', 'needsVisit', 'alwaysFax'] as const;
 export type StandingRuleAction = (typeof STANDING_RULE_ACTIONS)[number];
+/** The rules that answer a request (as a denial); `alwaysFax` routes the prescriber's authorization instead. */
+export const DENIAL_RULE_ACTIONS = ['discontinued', 'needsVisit'] as const satisfies readonly StandingRuleAction[];
+export type DenialRuleAction = (typeof DENIAL_RULE_ACTIONS)[number];
+export const isDenialRule = (action: StandingRuleAction): action is DenialRuleAction =>
+  (DENIAL_RULE_ACTIONS as readonly string[]).includes(action);
 
 export const STANDING_RULE_ACTION_LABELS: Record<StandingRuleAction, string> = {
   discontinued: 'Discontinued — do not request refills',
   needsVisit: 'Needs a visit first — deny with this reason',
+  alwaysFax: 'Always send by fax — authorizations go by fax, not eRx',
 };
 
-/** The denial each rule sends (the refill denial reasons of the deny form). */
-export const STANDING_RULE_DENIAL: Record<StandingRuleAction, 'NO_LONGER_TAKING_MEDS' | 'NEED_OFFICE_VISIT'> = {
+/** The denial each answering rule sends (the refill denial reasons of the deny form). */
+export const STANDING_RULE_DENIAL: Record<DenialRuleAction, 'NO_LONGER_TAKING_MEDS' | 'NEED_OFFICE_VISIT'> = {
   discontinued: 'NO_LONGER_TAKING_MEDS',
   needsVisit: 'NEED_OFFICE_VISIT',
 };
@@ -89,6 +96,25 @@ export function ruleSpecificity(rule: StandingRuleTarget): number {
  * prescriber.
  */
 export function answeringRule<R extends StandingRuleForMatch>(rules: readonly R[], request: RefillRequestFacts): R | null {
+  return mostSpecificRule(
+    rules.filter((r) => isDenialRule(r.action)),
+    request,
+  ) as (R & { action: DenialRuleAction }) | null;
+}
+
+/**
+ * The "always send by fax" rule that routes a request's authorization, chosen as answering rules are (the most
+ * specific enabled one, the older of equals); never for a controlled substance. A request a rule answers is not
+ * routed: it no longer waits.
+ */
+export function faxRoutingRule<R extends StandingRuleForMatch>(rules: readonly R[], request: RefillRequestFacts): R | null {
+  return mostSpecificRule(
+    rules.filter((r) => r.action === 'alwaysFax'),
+    request,
+  );
+}
+
+function mostSpecificRule<R extends StandingRuleForMatch>(rules: readonly R[], request: RefillRequestFacts): R | null {
   if (request.isControlled) return null;
   let best: R | null = null;
   for (const rule of rules) {
@@ -108,17 +134,28 @@ export function answeringRule<R extends StandingRuleForMatch>(rules: readonly R[
 export const STANDING_RULE_MESSAGES = {
   needsDrugOrPatient:
     'Name a drug or a patient: a rule that denies every refill of a practice or a prescriber belongs in Practice Preferences.',
+  needsTarget:
+    'Name a prescriber, a drug or a patient: how the whole practice sends authorizations is its Practice Preferences’ “prescribe via”.',
+  faxOnly: 'A standing rule sends this one by fax: authorize it by fax.',
   notFound: 'Standing rule not found.',
   prescriberOnly: 'Only a prescriber of the practice can make or change its standing rules.',
 } as const;
 
-/** A rule denies refills, so it must name what it is about (a drug or a patient). */
-export function standingRuleProblem(rule: Pick<StandingRuleTarget, 'drugName' | 'ndc' | 'patientId'>) {
-  if (rule.drugName === null && rule.ndc === null && rule.patientId === null) {
-    return STANDING_RULE_MESSAGES.needsDrugOrPatient;
-  }
-  return null;
+/**
+ * A denial rule must name what it is about (a drug or a patient); a fax rule may also be one prescriber's (whose eRx
+ * is not set up), never the whole practice's (that is the practice's own setting).
+ */
+export function standingRuleProblem(
+  rule: Pick<StandingRuleTarget, 'drugName' | 'ndc' | 'patientId' | 'prescriberId'> & { action?: StandingRuleAction },
+) {
+  const namesDrugOrPatient = rule.drugName !== null || rule.ndc !== null || rule.patientId !== null;
+  if (rule.action === 'alwaysFax')
+    return namesDrugOrPatient || rule.prescriberId !== null ? null : STANDING_RULE_MESSAGES.needsTarget;
+  return namesDrugOrPatient ? null : STANDING_RULE_MESSAGES.needsDrugOrPatient;
 }
+
+/** What the timeline reads when a rule routes a request's authorization by fax. */
+export const routedByRuleText = (name: string) => `Authorization goes by fax: rule “${name}”`;
 
 /** What the timeline and the pharmacy read beside a request a rule answered. */
 export const answeredByRuleText = (name: string) => `answered by rule “${name}”`;

@@ -14,6 +14,7 @@ import {
   isActionAllowed,
   isRefillDue,
   type PrescriptionAction,
+  STANDING_RULE_MESSAGES,
 } from '@hcp/contract';
 import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
@@ -112,6 +113,8 @@ export function createAct({ db, todayIso, undoWindowSeconds }: ActionDeps) {
           const expected = ctx.expectedVersions?.get(rx.id);
           if (expected !== undefined && expected !== rx.version) throw new AppError('CONFLICT', BULK_REFUSALS.changed);
           if (ctx.refuseControlled && rx.isControlled) throw new AppError('CONFLICT', BULK_REFUSALS.controlled);
+          // An "always send by fax" standing rule routes this request (issue 23): eRx is refused, fax is open.
+          if (action === 'refillAuthorizedErx' && rx.faxRuleId) throw new AppError('CONFLICT', STANDING_RULE_MESSAGES.faxOnly);
           const state = { ...rx, refillDue: isRefillDue(rx.needsRefillAuth, rx.refillPostponedUntil, today) };
           if (!isActionAllowed(action, state)) throw new AppError('CONFLICT', CONFLICT_MESSAGES[action]);
         }

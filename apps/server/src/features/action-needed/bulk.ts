@@ -151,7 +151,7 @@ export function bulkActions(deps: { db: Database; todayIso: () => string; undoWi
             switch (input.action) {
               case 'refillAuthorize': {
                 const fact = facts.get(id);
-                const channel = authorizeChannelOf(fact?.prescribeVia ?? null);
+                const channel = authorizeChannelOf(fact?.prescribeVia ?? null, fact?.faxRuleId);
                 if (fact && channel === 'fax' && !fact.sig) throw new AppError('CONFLICT', BULK_REFUSALS.noSig);
                 return channel === 'erx'
                   ? services.refillAuthorizedErx(itemCtx, id, {})

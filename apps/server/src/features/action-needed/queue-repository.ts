@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { auditCteSql } from '../../lib/audit.ts';
 import { alternativeMedsJsonSql } from '../../lib/prescription-sql.ts';
-import { CATEGORY_SQL, preparedJsonSql, scopedPrescriptionsSql } from './repository.ts';
+import { CATEGORY_SQL, faxByRuleSql, preparedJsonSql, scopedPrescriptionsSql } from './repository.ts';
 
 export interface QueueInput {
   userId: string;
@@ -55,6 +55,8 @@ export interface QueueRow {
   version: number;
   /** What staff prepared for the prescriber's signature (issue 23), or null. */
   prepared: PreparedDecision | null;
+  /** The "always send by fax" rule routing it, by name (issue 23), or null. */
+  faxByRule: string | null;
 }
 
 /**
@@ -91,7 +93,7 @@ export async function actionQueueRows(db: Executor, input: QueueInput): Promise<
       to_char(p.prior_auth_expires_on, 'YYYY-MM-DD') as "priorAuthExpiresOn",
       ${alternativeMedsJsonSql('p')} as "alternativeMeds",
       to_char(coalesce(p.request_received_at, p.last_processed_at, p.prescribed_at), 'YYYY-MM-DD HH24:MI:SS"Z"')
-        as "waitingSince", ${preparedJsonSql('p')} as prepared
+        as "waitingSince", ${preparedJsonSql('p')} as prepared, ${faxByRuleSql('p')} as "faxByRule"
     from p
     join patients pt on pt.id = p.patient_id
     join md_staff d on d.id = p.prescriber_id

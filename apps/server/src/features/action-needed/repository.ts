@@ -43,6 +43,9 @@ export const preparedJsonSql = (alias: string) =>
     from prepared_decisions pd join users pu on pu.id = pd.prepared_by
     where pd.prescription_id = ${alias}.id and pd.prescription_version = ${alias}.version)`);
 
+/** The name of the "always send by fax" rule routing the request (issue 23), or null: one key lookup when set. */
+export const faxByRuleSql = (alias: string) => sql.raw(`(select r.name from standing_rules r where r.id = ${alias}.fax_rule_id)`);
+
 export interface ListInput {
   userId: string;
   actionType: ActionNeededQueryType;
@@ -74,7 +77,7 @@ export async function actionNeededJson(db: Executor, input: ListInput, audit: SQ
           'orderNumber', p.order_number, 'orderStatus', p.order_status, 'price', p.price::float8,
           'alternativeMeds', ${alternativeMedsJsonSql('p')},
           'lastFilledOn', to_char(p.last_filled_on, 'YYYY-MM-DD'), 'refillsRemaining', p.refills_remaining,
-          'prepared', ${preparedJsonSql('p')}
+          'prepared', ${preparedJsonSql('p')}, 'faxByRule', ${faxByRuleSql('p')}
         ) order by p.prescribed_at, p.id) as prescriptions
       from base p
       where ${CATEGORY_SQL[input.actionType]}
@@ -144,6 +147,7 @@ export async function lockPrescriptions(db: Executor, userId: string, ids: strin
       priorAuthStatus: prescriptions.priorAuthStatus,
       orderStatus: prescriptions.orderStatus,
       version: prescriptions.version,
+      faxRuleId: prescriptions.faxRuleId,
       // By its NDC in the catalogue (decision 0029): a bulk refill decision leaves it out.
       isControlled: sql<boolean>`exists (select 1 from drug_products dp where dp.ndc in (${prescriptions.prescribedNdc}, ${prescriptions.dispensedNdc}) and dp.is_controlled)`,
       prescribeVia: sql<string | null>`(select o.prescribe_via from md_offices o where o.id = ${prescriptions.mdOfficeId})`,
@@ -307,6 +311,7 @@ export async function authorizationFacts(db: Executor, userId: string, ids: stri
       refills: prescriptions.refills,
       sig: prescriptions.sig,
       prescribeVia: mdOffices.prescribeVia,
+      faxRuleId: prescriptions.faxRuleId,
     })
     .from(prescriptions)
     .innerJoin(mdOffices, eq(mdOffices.id, prescriptions.mdOfficeId))

@@ -23,10 +23,13 @@ import type { SignedInContext } from '../../lib/route-helpers.ts';
 import { signingOf } from '../../lib/signing.ts';
 import {
   answersOf,
+  type FaxRoute,
+  faxRoutesOf,
   openRefillRequests,
   type PracticeRule,
   type RuleAnswer,
   rulesOfPractice,
+  writeFaxRoutes,
   writeRuleAnswers,
 } from '../../lib/standing-rules.ts';
 import * as repo from './repository.ts';
@@ -39,6 +42,12 @@ const itemOf = ({ request, rule }: RuleAnswer): RuleAnsweredItem => ({
   drugName: [request.drugName, request.strength].filter(Boolean).join(' '),
   prescriberName: request.prescriberName,
 });
+
+/** What the rules do to the waiting requests, as the screen lists it: the answers, then the new fax routes. */
+const itemsOf = (answers: RuleAnswer[], routes: FaxRoute[]): RuleAnsweredItem[] => [
+  ...answers.map(itemOf),
+  ...routes.flatMap(({ request, rule }) => (rule ? [itemOf({ request, rule })] : [])),
+];
 
 /** The id a draft takes in a preview (never a stored rule's). */
 const DRAFT_ID = 'draft';
@@ -98,15 +107,17 @@ export function createStandingRulesService({ db }: { db: Database }) {
         const practices = await assertManages(tx, ctx, input.practiceId);
         await assertBelongs(tx, ctx, input);
         const id = await write(tx);
-        const answers = answersOf(
-          await rulesOfPractice(tx, input.practiceId),
-          await openRefillRequests(tx, input.practiceId, { lock: true }),
-        );
-        await writeRuleAnswers(tx, answers, { requestId: ctx.requestId, actorUserId: ctx.userId, ip: ctx.ip });
+        const rules = await rulesOfPractice(tx, input.practiceId);
+        const requests = await openRefillRequests(tx, input.practiceId, { lock: true });
+        const answers = answersOf(rules, requests);
+        const routes = faxRoutesOf(rules, requests, answers);
+        const context = { requestId: ctx.requestId, actorUserId: ctx.userId, ip: ctx.ip };
+        await writeRuleAnswers(tx, answers, context);
+        await writeFaxRoutes(tx, routes, context);
         await writeAudit(tx, { ...entry, entityId: id, details: { ...entry.details, answered: answers.length } });
         const [rule] = await repo.ruleRecords(tx, { id, practiceIds: practices });
         if (!rule) throw new Error('a saved standing rule could not be read back');
-        return { rule, answered: answers.map(itemOf) };
+        return { rule, answered: itemsOf(answers, routes) };
       }),
     );
   }
@@ -142,9 +153,11 @@ export function createStandingRulesService({ db }: { db: Database }) {
             ruleId ?? DRAFT_ID,
             saved?.createdAt ?? new Date().toISOString(),
           );
-          const answers = answersOf(rules, await openRefillRequests(tx, input.practiceId));
-          await writeAudit(tx, { ...entry, details: { ...entry.details, prescriptionIds: answers.map((a) => a.request.id) } });
-          return { items: answers.map(itemOf) };
+          const requests = await openRefillRequests(tx, input.practiceId);
+          const answers = answersOf(rules, requests);
+          const items = itemsOf(answers, faxRoutesOf(rules, requests, answers));
+          await writeAudit(tx, { ...entry, details: { ...entry.details, prescriptionIds: items.map((i) => i.prescriptionId) } });
+          return { items };
         }),
       );
     },
@@ -178,6 +191,10 @@ export function createStandingRulesService({ db }: { db: Database }) {
           if (!current) throw notFound('Standing rule');
           await assertManages(tx, ctx, current.practiceId);
           await repo.deleteRule(tx, id, current.practiceId);
+          // What the deleted rule routed by fax (cleared with it) may now be another rule's to route.
+          const requests = await openRefillRequests(tx, current.practiceId, { lock: true });
+          const routes = faxRoutesOf(await rulesOfPractice(tx, current.practiceId), requests);
+          await writeFaxRoutes(tx, routes, { requestId: ctx.requestId, actorUserId: ctx.userId, ip: ctx.ip });
           await writeAudit(tx, entry);
         }),
       );

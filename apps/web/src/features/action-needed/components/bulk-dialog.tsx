@@ -67,7 +67,7 @@ export function BulkDialog({
   const dayId = useId();
   if (action === null) return null;
   const { takes, leftOut } = splitForBulk(action, items, signable);
-  const byErx = takes.filter((i) => authorizeChannelOf(i.practice.prescribeVia) === 'erx').length;
+  const byErx = takes.filter((i) => authorizeChannelOf(i.practice.prescribeVia, i.faxByRule) === 'erx').length;
 
   function confirm() {
     if (action === null || takes.length === 0) return;
@@ -133,7 +133,7 @@ export function BulkDialog({
             <li key={item.id}>
               {describe(item)}
               {action === 'refillAuthorize'
-                ? ` — ${item.refills} refill(s), “${item.sig ?? ''}”, by ${authorizeChannelOf(item.practice.prescribeVia) === 'erx' ? 'eRx' : 'fax'}`
+                ? ` — ${item.refills} refill(s), “${item.sig ?? ''}”, by ${authorizeChannelOf(item.practice.prescribeVia, item.faxByRule) === 'erx' ? 'eRx' : 'fax'}`
                 : ''}
             </li>
           ))}

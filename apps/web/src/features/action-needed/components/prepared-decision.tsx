@@ -163,11 +163,14 @@ export function PrepareRefillForm({
   prescriptionId,
   refills,
   sig,
+  faxOnly,
   onDone,
 }: {
   prescriptionId: string;
   refills: number;
   sig: string | null;
+  /** A standing rule sends this one's authorization by fax: eRx is not offered. */
+  faxOnly: boolean;
   onDone: (message: string) => void;
 }) {
   const prepare = usePrepareDecision();
@@ -205,10 +208,12 @@ export function PrepareRefillForm({
           <input type="radio" value="fax" {...register('choice')} />
           Authorize by fax
         </label>
-        <label className={styles.choice}>
-          <input type="radio" value="erx" {...register('choice')} />
-          Authorize by eRx
-        </label>
+        {faxOnly ? null : (
+          <label className={styles.choice}>
+            <input type="radio" value="erx" {...register('choice')} />
+            Authorize by eRx
+          </label>
+        )}
         <label className={styles.choice}>
           <input type="radio" value="visit" {...register('choice')} />
           Deny: {denialReasonInSentence('NEED_OFFICE_VISIT')}

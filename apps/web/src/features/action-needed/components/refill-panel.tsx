@@ -10,6 +10,7 @@ import {
   REFILL_DENIAL_REASONS,
   ROUTES,
   resolveSkipErxConfirmation,
+  routedByRuleText,
   toIsoDate,
   type UndoOffer,
   type UserDetails,
@@ -146,7 +147,8 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
               }),
             )}
           >
-            <h3 id="fax-heading">Authorize{preferred === 'Fax' ? ' (your practice prefers fax)' : ''}</h3>
+            <h3 id="fax-heading">Authorize{preferred === 'Fax' && !rx.faxByRule ? ' (your practice prefers fax)' : ''}</h3>
+            {rx.faxByRule ? <p className={styles.notice}>{routedByRuleText(rx.faxByRule)}.</p> : null}
             <RefillsSigFields
               refills={faxForm.register('refills')}
               sig={faxForm.register('sig')}
@@ -156,16 +158,19 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
               <button type="submit" className={styles.button} disabled={busy}>
                 Authorize by fax
               </button>
-              <button
-                type="button"
-                className={preferred === 'eRx' ? styles.button : styles.secondary}
-                disabled={busy}
-                onClick={() =>
-                  resolveSkipErxConfirmation(user.mdOfficeUserPrefs.skipErxConfirmation) ? sendErx() : setConfirming(true)
-                }
-              >
-                Authorize by eRx
-              </button>
+              {/* An "always send by fax" standing rule routes this one: the server refuses eRx (issue 23). */}
+              {rx.faxByRule ? null : (
+                <button
+                  type="button"
+                  className={preferred === 'eRx' ? styles.button : styles.secondary}
+                  disabled={busy}
+                  onClick={() =>
+                    resolveSkipErxConfirmation(user.mdOfficeUserPrefs.skipErxConfirmation) ? sendErx() : setConfirming(true)
+                  }
+                >
+                  Authorize by eRx
+                </button>
+              )}
             </div>
           </form>
 
@@ -251,7 +256,13 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
       ) : rx.prepared ? (
         <p className={styles.notice}>{PRESCRIBER_SIGNS}</p>
       ) : mayTakeAction(access, 'refillPostponed') ? (
-        <PrepareRefillForm prescriptionId={rx.id} refills={rx.refills} sig={rx.sig} onDone={(message) => onDone(message)} />
+        <PrepareRefillForm
+          prescriptionId={rx.id}
+          refills={rx.refills}
+          sig={rx.sig}
+          faxOnly={Boolean(rx.faxByRule)}
+          onDone={(message) => onDone(message)}
+        />
       ) : (
         <p className={styles.notice}>{PRESCRIBER_SIGNS}</p>
       )}

@@ -56,6 +56,25 @@ describe('refill authorization screen', () => {
     expect(new Headers(init.headers).get('x-request-id')).toMatch(/^[A-Za-z0-9]{24}$/);
   });
 
+  it('offers only fax when an “always send by fax” standing rule routes the request, and says which rule', async () => {
+    stubServer({ actionNeeded: actionNeeded([prescription({ faxByRule: 'Levothyroxine by fax' })]) });
+    renderDetail(`/action-needed/${RX}/refillAuth`);
+    expect(await screen.findByText('Authorization goes by fax: rule “Levothyroxine by fax”.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Authorize by fax' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Authorize by eRx' })).toBeNull();
+  });
+
+  it('office staff preparing a fax-routed request are not offered eRx', async () => {
+    stubServer({
+      user: userDetails({ mdOfficeUser: { userType: 'mdo_user.staff', role: 'STAFF' } }),
+      actionNeeded: actionNeeded([prescription({ faxByRule: 'Levothyroxine by fax' })]),
+    });
+    renderDetail(`/action-needed/${RX}/refillAuth`);
+    const form = await screen.findByRole('form', { name: 'Prepare for the prescriber’s signature' });
+    expect(within(form).getByRole('radio', { name: 'Authorize by fax' })).toBeInTheDocument();
+    expect(within(form).queryByRole('radio', { name: 'Authorize by eRx' })).toBeNull();
+  });
+
   it('asks before sending by eRx; "don’t ask again" is saved with the call', async () => {
     const fetchMock = stubServer({
       routes: actionsSucceed,

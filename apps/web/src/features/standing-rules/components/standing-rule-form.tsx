@@ -68,6 +68,9 @@ export function StandingRuleForm({
   >({ resolver: zodResolver(standingRuleInputSchema), defaultValues: draft.values });
   const errors = formState.errors;
   const practiceId = watch('practiceId');
+  // An "always send by fax" rule answers nothing: it sends the authorizations of what it matches by fax.
+  const routes = watch('action') === 'alwaysFax';
+  const waiting = (n: number) => plural(n, 'waiting request', 'waiting requests');
   const practice = manageable.find((p) => p.practiceId === practiceId);
   // A change of the form makes the preview stale: it is shown only for what was previewed.
   const clearPreview = () => setPreviewed(null);
@@ -89,9 +92,13 @@ export function StandingRuleForm({
       const saved = await save.mutateAsync({ rule, existing: draft.existing });
       const answered = saved.answered.length;
       toast.success(
-        answered > 0
-          ? `Rule saved. It answered ${plural(answered, 'waiting request', 'waiting requests')}.`
-          : 'Rule saved. It answers matching requests as they arrive.',
+        saved.rule.action === 'alwaysFax'
+          ? answered > 0
+            ? `Rule saved. ${waiting(answered)} will be authorized by fax.`
+            : 'Rule saved. Matching requests will be authorized by fax as they arrive.'
+          : answered > 0
+            ? `Rule saved. It answered ${waiting(answered)}.`
+            : 'Rule saved. It answers matching requests as they arrive.',
       );
       onDone();
     } catch (error) {
@@ -155,7 +162,14 @@ export function StandingRuleForm({
         </p>
       ) : null}
       {errors.patientId?.message ? <FormAlert message={errors.patientId.message} /> : null}
-      <TextField label="Note to the pharmacy (optional)" autoComplete="off" error={errors.note?.message} {...register('note')} />
+      {routes ? null : (
+        <TextField
+          label="Note to the pharmacy (optional)"
+          autoComplete="off"
+          error={errors.note?.message}
+          {...register('note')}
+        />
+      )}
       <label className={controls.check}>
         <input type="checkbox" {...register('enabled')} /> The rule is on
       </label>
@@ -174,11 +188,22 @@ export function StandingRuleForm({
       <FormAlert message={errors.root?.server?.message} />
       <div role="status" className={styles.preview}>
         {previewed === null ? null : previewed.length === 0 ? (
-          <p>Would answer no waiting request now; it answers matching requests as they arrive.</p>
+          <p>
+            {routes
+              ? 'Would send no waiting request by fax now; matching requests will go by fax as they arrive.'
+              : 'Would answer no waiting request now; it answers matching requests as they arrive.'}
+          </p>
         ) : (
           <>
-            <p>Would answer {plural(previewed.length, 'waiting request', 'waiting requests')} now:</p>
-            <AnsweredList items={previewed} label="Requests the rule would answer" />
+            <p>
+              {routes
+                ? `Would send the authorization of ${waiting(previewed.length)} by fax:`
+                : `Would answer ${waiting(previewed.length)} now:`}
+            </p>
+            <AnsweredList
+              items={previewed}
+              label={routes ? 'Requests the rule would send by fax' : 'Requests the rule would answer'}
+            />
           </>
         )}
       </div>

@@ -87,7 +87,7 @@ export default function StandingRulesRoute() {
         onSuccess: (saved) =>
           toast.success(
             saved.rule.enabled
-              ? `“${saved.rule.name}” is on${saved.answered.length ? ` and answered ${saved.answered.length} waiting request(s)` : ''}.`
+              ? `“${saved.rule.name}” is on${saved.answered.length ? ` and ${saved.rule.action === 'alwaysFax' ? 'sends by fax' : 'answered'} ${saved.answered.length} waiting request(s)` : ''}.`
               : `“${saved.rule.name}” is off.`,
           ),
         onError: (error) => toast.error(failureText(error)),
@@ -99,7 +99,8 @@ export default function StandingRulesRoute() {
     <Page title="Standing Rules">
       <p className={styles.intro}>
         Tell the portal once what to answer to refill requests you should not see again. A rule answers each matching request as a
-        denial the pharmacy hears of, as soon as it arrives, and the prescription’s timeline names the rule.
+        denial the pharmacy hears of, as soon as it arrives, and the prescription’s timeline names the rule. An “always send by
+        fax” rule answers nothing: the prescriber still decides, and the authorization goes by fax instead of eRx.
       </p>
       {rules.isError ? (
         <p role="alert">Could not load the standing rules. Please try again.</p>
@@ -138,7 +139,8 @@ export default function StandingRulesRoute() {
               {
                 key: 'count',
                 header: 'Answered',
-                cell: (r) => `${r.answeredCount} request${r.answeredCount === 1 ? '' : 's'}`,
+                cell: (r) =>
+                  `${r.answeredCount} request${r.answeredCount === 1 ? '' : 's'}${r.action === 'alwaysFax' ? ' sent by fax' : ''}`,
               },
               { key: 'status', header: 'Status', cell: (r) => (r.enabled ? 'On' : <span className={styles.off}>Off</span>) },
             ]}

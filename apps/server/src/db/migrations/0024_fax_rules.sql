@@ -1,0 +1,3 @@
+ALTER TABLE "prescriptions" ADD COLUMN "fax_rule_id" uuid;--> statement-breakpoint
+ALTER TABLE "prescriptions" ADD CONSTRAINT "prescriptions_fax_rule_id_standing_rules_id_fk" FOREIGN KEY ("fax_rule_id") REFERENCES "public"."standing_rules"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "prescriptions_fax_rule_idx" ON "prescriptions" USING btree ("fax_rule_id") WHERE "prescriptions"."fax_rule_id" is not null;
