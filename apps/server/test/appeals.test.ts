@@ -4,7 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { APPEAL_AUTH_FAILED, APPEAL_LINK_EXPIRED, APPEAL_TOKEN_HEADER, appealAuthResponseSchema } from '@hcp/contract';
+import {
+  APPEAL_AUTH_FAILED,
+  APPEAL_LINK_EXPIRED,
+  APPEAL_PREPARE_ONLY,
+  APPEAL_TOKEN_HEADER,
+  appealAuthResponseSchema,
+} from '@hcp/contract';
 import type { Bundle, Task } from '@medplum/fhirtypes';
 import { and, count, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -442,7 +448,7 @@ describe('reading back and removing attachments', () => {
 });
 
 describe('a signed-in prescriber opens their own appeal without the key', () => {
-  it('answers the appeal and a token for its prescriber only; staff, other prescribers and other prescriptions 404', async () => {
+  it('answers the appeal and a token for its prescriber; other practices’ prescribers and other prescriptions 404', async () => {
     const morgan = await signIn(t.app, 'dr.morgan@demo.hcp');
     const [me] = await t.database.db.select().from(s.users).where(eq(s.users.email, 'dr.morgan@demo.hcp'));
     const [own] = await t.database.db
@@ -477,8 +483,12 @@ describe('a signed-in prescriber opens their own appeal without the key', () => 
       .where(ne(s.prescriptions.prescriberId, me?.mdStaffId as string))
       .limit(1);
     expect((await ask(morgan, foreign?.rxId as string)).statusCode).toBe(404);
+    // The practice's staff open it to prepare it for him (issue 23): a prepare-only token.
     const lee = await signIn(t.app, 'staff.lee@demo.hcp');
-    expect((await ask(lee, own?.rxId as string)).statusCode).toBe(404);
+    const prepared = await ask(lee, own?.rxId as string);
+    expect(prepared.statusCode, prepared.body).toBe(200);
+    expect(prepared.json()).toMatchObject({ prepareOnly: true, appeal: { id: own?.appealId } });
+    expect(body).not.toHaveProperty('prepareOnly');
     const [plain] = await t.database.db
       .select({ id: s.prescriptions.id })
       .from(s.prescriptions)
@@ -487,10 +497,16 @@ describe('a signed-in prescriber opens their own appeal without the key', () => 
     expect((await ask(morgan, plain?.id as string)).statusCode).toBe(404);
     expect((await ask(morgan, 'not-a-uuid')).statusCode).toBe(400);
     const audited = await t.database.db
-      .select({ actor: s.auditLog.actorUserId })
+      .select({ actor: s.auditLog.actorUserId, details: s.auditLog.details })
       .from(s.auditLog)
       .where(and(eq(s.auditLog.action, 'appeal.auth.portal'), eq(s.auditLog.entityId, own?.appealId as string)));
-    expect(audited).toEqual([{ actor: morgan.userID }]);
+    expect(audited).toEqual(
+      expect.arrayContaining([
+        { actor: morgan.userID, details: {} },
+        { actor: lee.userID, details: { prepareOnly: true } },
+      ]),
+    );
+    expect(audited).toHaveLength(2);
   });
 });
 
@@ -684,6 +700,13 @@ describe('reusing a patient’s earlier appeal files (issue 23)', () => {
     // Without this appeal's token: 404 as every appeal call.
     expect((await call(current.id, foreignToken, 'GET', '/earlier-files')).statusCode).toBe(404);
 
+    // Bad input is refused at its field, nothing written.
+    const badId = await call(current.id, currentToken, 'POST', '/reuse-file', { fileId: 'not-a-file', slot: 'otherFile' });
+    expect(badId.statusCode).toBe(400);
+    expect(errorPaths(badId)).toEqual(['body.fileId']);
+    const badSlot = await call(current.id, currentToken, 'POST', '/reuse-file', { fileId: notes?.id, slot: 'x' });
+    expect(errorPaths(badSlot)).toEqual(['body.slot']);
+    expect(await db.select().from(s.appealFiles).where(eq(s.appealFiles.appealId, current.id))).toEqual([]);
     const reused = await call(current.id, currentToken, 'POST', '/reuse-file', { fileId: notes?.id, slot: 'otherFile' });
     expect(reused.statusCode, reused.body).toBe(200);
     expect(reused.json().files).toEqual([expect.objectContaining({ slot: 'otherFile', originalName: 'notes-2026.pdf' })]);
@@ -709,5 +732,79 @@ describe('reusing a patient’s earlier appeal files (issue 23)', () => {
     expect(
       (await call(earlier.id, earlierToken, 'POST', '/reuse-file', { fileId: notes?.id, slot: 'otherFile' })).statusCode,
     ).toBe(409);
+  });
+});
+
+describe('the practice’s staff prepare an appeal for its prescriber (issue 23)', () => {
+  it('fill it in and attach files, but never attest or submit it; another practice’s staff see nothing', async () => {
+    const db = t.database.db;
+    const [me] = await db.select().from(s.users).where(eq(s.users.email, 'dr.morgan@demo.hcp'));
+    const open = await db
+      .select({ rxId: s.prescriptions.id, appealId: s.appeals.id })
+      .from(s.appeals)
+      .innerJoin(s.prescriptions, eq(s.prescriptions.id, s.appeals.prescriptionId))
+      .where(and(eq(s.prescriptions.prescriberId, me?.mdStaffId as string), isNull(s.appeals.submittedAt)));
+    const target = open.at(-1) as { rxId: string; appealId: string };
+    expect(target, 'the demo seed gives Dr. Morgan an open appeal').toBeDefined();
+    const lee = await signIn(t.app, 'staff.lee@demo.hcp');
+    const opened = await injectAs(t.app, lee, {
+      method: 'POST',
+      url: `/api/mdo/v1/users/${lee.userID}/appeal-auth`,
+      payload: { prescriptionId: target.rxId },
+    });
+    expect(opened.statusCode, opened.body).toBe(200);
+    const headers = { [APPEAL_TOKEN_HEADER]: opened.json().token as string };
+    const url = `/api/mdo/v1/appeal/${target.appealId}`;
+
+    const draft = {
+      clinicalJustification: 'Tried two formulary alternatives; both failed.',
+      diagnosisCodes: 'H04.123',
+      treatmentsTried: 'Restasis 0.05% for 3 months',
+      urgency: 'standard',
+      attestation: true,
+    };
+    const saved = await t.app.inject({ method: 'POST', url: `${url}/save`, headers, payload: draft });
+    expect(saved.statusCode, saved.body).toBe(200);
+    // The attestation is the prescriber's: what staff save never carries it.
+    expect(saved.json().draft).toEqual({ ...draft, attestation: false });
+    const body = multipart([{ field: 'clinicalNotesFile', filename: 'notes.pdf', content: pdf() }]);
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `${url}/file-upload`,
+      payload: body.payload,
+      headers: { ...body.headers, ...headers },
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+
+    const submitted = await t.app.inject({ method: 'POST', url: `${url}/submit`, headers });
+    expect(submitted.statusCode).toBe(403);
+    expect(submitted.json().error.message).toBe(APPEAL_PREPARE_ONLY);
+    const [row] = await db.select().from(s.appeals).where(eq(s.appeals.id, target.appealId));
+    expect(row?.submittedAt).toBeNull();
+
+    // The prescriber finds it as staff left it, attests and submits.
+    const morgan = await signIn(t.app, 'dr.morgan@demo.hcp');
+    const his = await injectAs(t.app, morgan, {
+      method: 'POST',
+      url: `/api/mdo/v1/users/${morgan.userID}/appeal-auth`,
+      payload: { prescriptionId: target.rxId },
+    });
+    expect(his.json().appeal.draft).toMatchObject({ clinicalJustification: draft.clinicalJustification, attestation: false });
+    expect(his.json().appeal.files).toContainEqual(
+      expect.objectContaining({ slot: 'clinicalNotesFile', originalName: 'notes.pdf' }),
+    );
+    const mine = { [APPEAL_TOKEN_HEADER]: his.json().token as string };
+    await t.app.inject({ method: 'POST', url: `${url}/save`, headers: mine, payload: draft });
+    const done = await t.app.inject({ method: 'POST', url: `${url}/submit`, headers: mine });
+    expect(done.statusCode, done.body).toBe(200);
+
+    // Another practice's people: nothing to open.
+    const patel = await signIn(t.app, 'vam.staff@demo.hcp');
+    const foreign = await injectAs(t.app, patel, {
+      method: 'POST',
+      url: `/api/mdo/v1/users/${patel.userID}/appeal-auth`,
+      payload: { prescriptionId: target.rxId },
+    });
+    expect(foreign.statusCode).toBe(404);
   });
 });

@@ -402,8 +402,14 @@ describe('bad input', () => {
       ...ROWS.filter((r) => r.body).map((r) => `${r.method} ${r.path}`),
       ...PUBLIC_BASES.map(([m, u]) => `${m} ${u.replace('/google/not-a-google-token', '/google/{token}')}`),
     ]);
-    // Appeal drafts and submits carry their own appeal token (tested in appeals.test.ts); logout needs a live session.
-    const elsewhere = new Set(['POST /api/mdo/v1/appeal/{id}/save', 'POST /api/mdo/v1/appeal/{id}/submit', 'POST /auth/logout']);
+    // Appeal drafts, submits and file reuse carry their own appeal token (tested in appeals.test.ts); logout needs a
+    // live session.
+    const elsewhere = new Set([
+      'POST /api/mdo/v1/appeal/{id}/save',
+      'POST /api/mdo/v1/appeal/{id}/submit',
+      'POST /api/mdo/v1/appeal/{id}/reuse-file',
+      'POST /auth/logout',
+    ]);
     expect(documented.filter((key) => !covered.has(key) && !elsewhere.has(key))).toEqual([]);
   });
 

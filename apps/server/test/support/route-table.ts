@@ -49,7 +49,8 @@ export const RULES = {
   provider: (w: Who) => yes(PROVIDER.includes(w)),
   admins: (w: Who, t: Target) => yes(ADMINS.includes(w) && t !== 'otherTenant'),
   prescribers: (w: Who) => yes(PRESCRIBERS.includes(w)),
-  ownAppealPrescriber: (w: Who) => yes(w === 'prescriber'),
+  /** Dr. Morgan's appeal: he opens it to submit, his practice's staff to prepare it for him (issue 23). */
+  ownAppealPractice: (w: Who) => yes(w === 'prescriber' || w === 'staff'),
   /** A bulk decision needing a signature: prescribers reach it whatever the ids; everyone else is refused whole. */
   bulkSign: (w: Who): Outcome => (PRESCRIBERS.includes(w) ? 'reached' : 403),
   /** Something only its maker holds (an undo of one's own decision): someone else's, or nobody's, is 404. */
@@ -550,7 +551,7 @@ export const ROWS: Row[] = [
     path: `${v1}/users/{userId}/appeal-auth`,
     url: (f, w) => `${u(f, w)}/appeal-auth`,
     body: (f) => ({ prescriptionId: f.ownAppealRx }),
-    expect: RULES.ownAppealPrescriber,
+    expect: RULES.ownAppealPractice,
   },
   {
     method: 'GET',

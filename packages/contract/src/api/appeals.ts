@@ -15,6 +15,9 @@ export const APPEAL_AUTH_FAILED = 'The NPI or access key is not right. Check the
 export const APPEAL_LINK_EXPIRED = 'This appeal link has expired. Ask the pharmacy for a new one.';
 export const APPEAL_LOCKED = 'Too many attempts for this appeal. Try again later.';
 export const APPEAL_SUBMITTED = 'This appeal was already submitted.';
+/** A session that prepares an appeal for its prescriber (office staff, issue 23) tried to attest or submit it. */
+export const APPEAL_PREPARE_ONLY =
+  'Only the prescriber attests and submits an appeal. What you filled in and attached is kept for them.';
 /** How long the link a pharmacy sends a prescriber works. */
 export const APPEAL_LINK_DAYS = 30;
 
@@ -142,5 +145,10 @@ export const appealAuthResponseSchema = z.object({
   token: z.string(),
   expiresAt: z.string(),
   appeal: appealSchema,
+  /**
+   * Our addition (issue 23): this session prepares the appeal for its prescriber — the practice's staff fill it in
+   * and attach files; the attestation and the submit stay the prescriber's.
+   */
+  prepareOnly: z.boolean().optional(),
 });
 export type AppealAuthResponse = z.infer<typeof appealAuthResponseSchema>;

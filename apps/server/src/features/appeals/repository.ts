@@ -2,6 +2,7 @@
 import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { appealFiles, appeals, prescriptions } from '../../db/schema.ts';
+import { patientScopeSql } from '../../lib/office-scope.ts';
 
 export interface AppealRow {
   id: string;
@@ -25,6 +26,8 @@ export interface AppealRow {
   strength: string | null;
   prescriber_first_name: string;
   prescriber_last_name: string;
+  /** Opened by someone who prepares it for the prescriber (issue 23): no attestation, no submit. */
+  prepareOnly?: boolean;
 }
 
 const appealSelect = sql`select a.id, a.prescription_id, a.status, a.npi, a.access_key_expires_at, a.failed_attempts, a.locked_until, a.payer,
@@ -55,6 +58,14 @@ export async function findForPrescriber(db: Executor, userId: string, prescripti
   const result = (await db.execute(sql`${appealSelect}
     join users u on u.id = ${userId} and u.disabled_at is null and u.md_staff_id = rx.prescriber_id and u.tenant_id = s.tenant_id
     where a.prescription_id = ${prescriptionId}
+    order by a.created_at desc limit 1`)) as unknown as { rows: AppealRow[] };
+  return result.rows[0] ?? null;
+}
+
+/** The prescription's appeal when it belongs to one of the user's practices (whose people prepare it, issue 23). */
+export async function findForPractice(db: Executor, userId: string, prescriptionId: string): Promise<AppealRow | null> {
+  const result = (await db.execute(sql`${appealSelect}
+    where a.prescription_id = ${prescriptionId} and rx.md_office_id in (${patientScopeSql(userId)})
     order by a.created_at desc limit 1`)) as unknown as { rows: AppealRow[] };
   return result.rows[0] ?? null;
 }

@@ -8,6 +8,7 @@ import {
   APPEAL_AUTH_FAILED,
   APPEAL_LINK_EXPIRED,
   APPEAL_LOCKED,
+  APPEAL_PREPARE_ONLY,
   APPEAL_SUBMITTED,
   type Appeal,
   type AppealAuthRequest,
@@ -16,6 +17,7 @@ import {
   type AppealPortalAuthRequest,
   appealSubmitProblems,
   EVENT_TYPES,
+  mayChangePatientData,
 } from '@hcp/contract';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Database } from '../../db/client.ts';
@@ -24,6 +26,7 @@ import { sha256 } from '../../lib/crypto.ts';
 import { recordDecision } from '../../lib/decisions.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import type { FileStore } from '../../lib/file-store/index.ts';
+import { clinicalAccessOf } from '../../lib/office-scope.ts';
 import { type AppealContext, createAppealAttachments } from './attachments.ts';
 import { appealOf } from './mapping.ts';
 import * as repo from './repository.ts';
@@ -50,9 +53,10 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
       details,
     });
 
-  async function issueToken(appealId: string) {
+  /** `prepareOnly`: the practice's people preparing it for the prescriber (issue 23): no attestation, no submit. */
+  async function issueToken(appealId: string, prepareOnly = false) {
     const now = Math.floor(deps.now().getTime() / 1000);
-    const token = await new SignJWT({ scope: 'appeal' })
+    const token = await new SignJWT({ scope: 'appeal', ...(prepareOnly ? { prep: true } : {}) })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(appealId)
       .setIssuer(ISSUER)
@@ -60,12 +64,17 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
       .setIssuedAt(now)
       .setExpirationTime(now + TOKEN_SECONDS)
       .sign(key);
-    return { token, expiresAt: new Date((now + TOKEN_SECONDS) * 1000).toISOString() };
+    return {
+      token,
+      expiresAt: new Date((now + TOKEN_SECONDS) * 1000).toISOString(),
+      ...(prepareOnly ? { prepareOnly: true } : {}),
+    };
   }
 
   /** The appeal a token opens; a missing, bad, expired or other appeal's token is 404 (ids cannot be probed). */
   async function appealFor(token: string | undefined, appealId: string): Promise<repo.AppealRow> {
     if (!token) throw notFound('Appeal');
+    let prepareOnly = false;
     try {
       const { payload } = await jwtVerify(token, key, {
         issuer: ISSUER,
@@ -74,13 +83,14 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
         currentDate: deps.now(),
       });
       if (payload.sub !== appealId) throw notFound('Appeal');
+      prepareOnly = payload.prep === true;
     } catch (error) {
       if (error instanceof errors.JOSEError) throw notFound('Appeal');
       throw error;
     }
     const row = await repo.findById(db, appealId);
     if (!row) throw notFound('Appeal');
-    return row;
+    return { ...row, prepareOnly };
   }
 
   const attachments = createAppealAttachments({ db, store: deps.store, appealFor });
@@ -113,12 +123,19 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
       return { ...(await issueToken(row.id)), appeal: appealOf(row, await repo.filesOf(db, row.id)) };
     },
 
-    /** A signed-in prescriber opens their own prescription's appeal without the key; anyone else 404. */
+    /**
+     * A signed-in prescriber opens their own prescription's appeal without the key; the practice's other people
+     * (staff, colleagues) open it to prepare it for them (issue 23: no attestation, no submit); anyone else 404.
+     */
     async authenticateInPortal(
       user: { userId: string } & AppealContext,
       input: AppealPortalAuthRequest,
     ): Promise<AppealAuthResponse> {
-      const row = await repo.findForPrescriber(db, user.userId, input.prescriptionId);
+      let row = await repo.findForPrescriber(db, user.userId, input.prescriptionId);
+      const prepareOnly = !row;
+      if (!row && mayChangePatientData(await clinicalAccessOf(db, user.userId))) {
+        row = await repo.findForPractice(db, user.userId, input.prescriptionId);
+      }
       if (!row) throw notFound('Appeal');
       await writeAudit(db, {
         actorUserId: user.userId,
@@ -127,8 +144,9 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
         entityId: row.id,
         requestId: user.requestId,
         ip: user.ip,
+        details: prepareOnly ? { prepareOnly } : {},
       });
-      return { ...(await issueToken(row.id)), appeal: appealOf(row, await repo.filesOf(db, row.id)) };
+      return { ...(await issueToken(row.id, prepareOnly)), appeal: appealOf(row, await repo.filesOf(db, row.id)) };
     },
 
     async read(token: string | undefined, appealId: string, ctx: AppealContext): Promise<Appeal> {
@@ -140,9 +158,11 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
     async saveDraft(token: string | undefined, appealId: string, draft: AppealDraft, ctx: AppealContext): Promise<Appeal> {
       const row = await appealFor(token, appealId);
       if (row.submitted_at) throw new AppError('CONFLICT', APPEAL_SUBMITTED);
-      await repo.saveDraft(db, appealId, draft);
-      await audit(ctx, 'appeal.save', appealId);
-      return { ...appealOf(row, await repo.filesOf(db, appealId)), draft };
+      // The attestation is the prescriber's: a draft someone prepares for them (again) waits for it to be given anew.
+      const saved = row.prepareOnly ? { ...draft, attestation: false } : draft;
+      await repo.saveDraft(db, appealId, saved);
+      await audit(ctx, 'appeal.save', appealId, row.prepareOnly ? { prepareOnly: true } : {});
+      return { ...appealOf(row, await repo.filesOf(db, appealId)), draft: saved };
     },
 
     /** Checks completeness, locks the appeal, clears the HCP-action flag, tells the pharmacy; a second submit is 409. */
@@ -151,6 +171,10 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
       const files = await repo.filesOf(db, appealId);
       const current = appealOf(row, files);
       if (current.submittedAt) throw new AppError('CONFLICT', APPEAL_SUBMITTED);
+      if (row.prepareOnly) {
+        await audit(ctx, 'appeal.submit.refused', appealId, { prepareOnly: true });
+        throw new AppError('FORBIDDEN', APPEAL_PREPARE_ONLY);
+      }
       const problems = appealSubmitProblems(current);
       if (problems.length > 0) {
         throw new AppError(

@@ -361,7 +361,7 @@ describe('other requests', () => {
     });
   });
 
-  it('appeal: the prescriber opens their own appeal already signed in; others learn who must act', async () => {
+  it('appeal: the prescriber opens their own appeal already signed in; others learn who must act and may prepare it', async () => {
     const appealRx = prescription({ id: RX, hcpActionRequired: true, needsRefillAuth: false });
     stubServer({ actionNeeded: actionNeeded([appealRx]), user: userDetails({ details: { mdOfficeId: 'o1', mdStaffId: 'd1' } }) });
     const router = renderDetail(`/action-needed/${RX}/appeals`);
@@ -373,10 +373,14 @@ describe('other requests', () => {
 
     stubServer({ actionNeeded: actionNeeded([appealRx]), user: userDetails({ details: { mdOfficeId: 'o1', mdStaffId: 's9' } }) });
     const staffRouter = renderDetail(`/action-needed/${RX}/appeals`);
-    expect(await screen.findByText(/^Only Alex Morgan can complete this appeal/)).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('link', { name: 'Open the appeal form' }));
-    await vi.waitFor(() => expect(staffRouter.state.location.search).toBe(''));
-    expect(staffRouter.state.location.pathname).toBe('/appeals-form');
+    expect(await screen.findByText(/^Only Alex Morgan attests and submits this appeal/)).toBeInTheDocument();
+    // The practice's people prepare it for them (issue 23): the server opens it prepare-only.
+    await userEvent.click(screen.getByRole('link', { name: 'Prepare the appeal for Alex Morgan' }));
+    await vi.waitFor(() =>
+      expect(`${staffRouter.state.location.pathname}${staffRouter.state.location.search}`).toBe(
+        `/appeals-form?prescription=${RX}`,
+      ),
+    );
   });
 
   it('says so when the prescription no longer needs that action', async () => {

@@ -22,6 +22,8 @@ const storedSchema = z.object({
   expiresAt: z.string(),
   /** Opened from the portal (no key): renewed through the signed-in prescriber's session. */
   prescriptionId: z.string().optional(),
+  /** Opened to prepare it for the prescriber (issue 23): no attestation, no submit. */
+  prepareOnly: z.boolean().optional(),
   /** What the form holds that the server may not have yet. */
   draft: appealDraftSchema.optional(),
 });
@@ -59,6 +61,7 @@ export function rememberAppeal(answer: AppealAuthResponse, extra: { prescription
     token: answer.token,
     expiresAt: answer.expiresAt,
     ...(extra.prescriptionId ? { prescriptionId: extra.prescriptionId } : {}),
+    ...(answer.prepareOnly ? { prepareOnly: true } : {}),
     ...(previous?.appealId === answer.appeal.id && previous.draft ? { draft: previous.draft } : {}),
   };
   store(session);

@@ -39,7 +39,16 @@ const URGENCY = [
  * change is kept in the tab at once and saved to the server after a pause, on "Save draft" and when leaving;
  * submit checks the contract's completeness rule first and asks for confirmation.
  */
-export function AppealForm({ appeal, clinicalNotesRequired }: { appeal: Appeal; clinicalNotesRequired: boolean }) {
+export function AppealForm({
+  appeal,
+  clinicalNotesRequired,
+  prepareOnly = false,
+}: {
+  appeal: Appeal;
+  clinicalNotesRequired: boolean;
+  /** The practice's people prepare it for the prescriber (issue 23): the attestation and the submit stay theirs. */
+  prepareOnly?: boolean;
+}) {
   const ids = { justification: useId(), codes: useId(), tried: useId(), hint: useId(), status: useId() };
   const local = readAppealSession()?.draft;
   const save = useSaveAppeal(appeal.id);
@@ -208,10 +217,17 @@ export function AppealForm({ appeal, clinicalNotesRequired }: { appeal: Appeal; 
               type="checkbox"
               aria-invalid={errors.attestation ? true : undefined}
               aria-describedby={errors.attestation ? `${ids.status}-attestation` : undefined}
+              disabled={prepareOnly}
               {...register('attestation')}
             />
             I am the prescriber, and the information in this appeal is true and complete to the best of my knowledge.
           </label>
+          {prepareOnly ? (
+            <p className={styles.muted}>
+              You are preparing this appeal for {appeal.prescriberName}: what you fill in and attach is kept for them, and they
+              attest and submit it.
+            </p>
+          ) : null}
           {errors.attestation ? (
             <p id={`${ids.status}-attestation`} className={styles.error}>
               {errors.attestation.message}
@@ -220,10 +236,17 @@ export function AppealForm({ appeal, clinicalNotesRequired }: { appeal: Appeal; 
         </fieldset>
 
         <div className={styles.actions}>
-          <button type="submit" className={controls.primary} disabled={submit.isPending}>
-            {submit.isPending ? 'Submitting…' : 'Submit appeal'}
-          </button>
-          <button type="button" className={controls.secondary} onClick={saveNow} disabled={save.isPending}>
+          {prepareOnly ? null : (
+            <button type="submit" className={controls.primary} disabled={submit.isPending}>
+              {submit.isPending ? 'Submitting…' : 'Submit appeal'}
+            </button>
+          )}
+          <button
+            type="button"
+            className={prepareOnly ? controls.primary : controls.secondary}
+            onClick={saveNow}
+            disabled={save.isPending}
+          >
             Save draft
           </button>
           <p className={styles.muted} role="status" id={ids.status}>

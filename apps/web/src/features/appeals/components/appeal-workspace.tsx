@@ -10,9 +10,12 @@ import { AppealReceipt } from './appeal-receipt.tsx';
 export function AppealWorkspace({
   appealId,
   clinicalNotesRequired,
+  prepareOnly = false,
   onStartAgain,
 }: {
   appealId: string;
+  /** Opened by the practice's people to prepare it for the prescriber: no attestation, no submit. */
+  prepareOnly?: boolean;
   /** The Get Covered variant requires the clinical notes whatever the appeal says. */
   clinicalNotesRequired: boolean;
   onStartAgain: () => void;
@@ -30,5 +33,11 @@ export function AppealWorkspace({
     );
   }
   if (appeal.data.submittedAt) return <AppealReceipt appeal={appeal.data} />;
-  return <AppealForm appeal={appeal.data} clinicalNotesRequired={clinicalNotesRequired || appeal.data.clinicalNotesRequired} />;
+  return (
+    <AppealForm
+      appeal={appeal.data}
+      clinicalNotesRequired={clinicalNotesRequired || appeal.data.clinicalNotesRequired}
+      prepareOnly={prepareOnly}
+    />
+  );
 }

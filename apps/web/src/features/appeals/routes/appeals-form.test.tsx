@@ -300,6 +300,29 @@ describe('HCP appeal', () => {
     expect(screen.getAllByText('notes-2026.pdf').length).toBeGreaterThanOrEqual(1);
   });
 
+  it('opened to prepare it for the prescriber: fields and files are open, the attestation and the submit are theirs', async () => {
+    window.sessionStorage.setItem(
+      'hcp.appealsData',
+      JSON.stringify({
+        appealId: APPEAL_ID,
+        token: 'tok',
+        expiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
+        prescriptionId: 'rx-1',
+        prepareOnly: true,
+      }),
+    );
+    renderAt('/appeals-form?prescription=rx-1');
+    expect(await screen.findByLabelText('Clinical justification (required)')).toBeEnabled();
+    expect(screen.getByRole('checkbox', { name: /I am the prescriber/ })).toBeDisabled();
+    expect(
+      screen.getByText(
+        'You are preparing this appeal for Alex Morgan: what you fill in and attach is kept for them, and they attest and submit it.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Submit appeal' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Save draft' })).toBeEnabled();
+  });
+
   it('a reload keeps the opened appeal and the unsaved text (no second sign-in)', async () => {
     window.sessionStorage.setItem(
       'hcp.appealsData',

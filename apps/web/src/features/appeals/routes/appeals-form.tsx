@@ -12,7 +12,12 @@ export default function AppealsFormRoute() {
   return (
     <Page title="HCP Appeal">
       {entry.session ? (
-        <AppealWorkspace appealId={entry.session.appealId} clinicalNotesRequired={false} onStartAgain={entry.startAgain} />
+        <AppealWorkspace
+          appealId={entry.session.appealId}
+          clinicalNotesRequired={false}
+          prepareOnly={entry.session.prepareOnly === true}
+          onStartAgain={entry.startAgain}
+        />
       ) : entry.portal?.isPending ? (
         <FullPageLoader label="Opening the appeal…" />
       ) : (

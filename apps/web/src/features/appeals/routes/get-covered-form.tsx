@@ -15,6 +15,7 @@ export default function GetCoveredFormRoute() {
       <AppealWorkspace
         appealId={entry.session.appealId}
         clinicalNotesRequired
+        prepareOnly={entry.session.prepareOnly === true}
         onStartAgain={() => {
           entry.startAgain();
           navigate(`${ROUTES.getCovered}${search}`, { replace: true });
