@@ -90,6 +90,39 @@ export async function openRefillRequests(
   return result.rows;
 }
 
+type RuleContext = { requestId: string | null; actorUserId: string | null; ip?: string | null };
+
+/** One use of a rule on a request: its audit row (who saved the rule, or nobody on arrival), counted for the rule. */
+async function recordRuleUse(
+  tx: Executor,
+  action: 'standing-rule.answered' | 'standing-rule.routed',
+  rule: PracticeRule,
+  request: OpenRefillRequest,
+  context: RuleContext,
+  counts: Map<string, number>,
+): Promise<void> {
+  await writeAudit(tx, {
+    actorUserId: context.actorUserId,
+    action,
+    entityType: 'prescription',
+    entityId: request.id,
+    requestId: context.requestId,
+    ip: context.ip ?? null,
+    details: { ruleId: rule.id, patientId: request.patientId },
+  });
+  counts.set(rule.id, (counts.get(rule.id) ?? 0) + 1);
+}
+
+/** Adds each rule's uses of this round to its count ("answered 14 requests"). */
+async function countRuleUses(tx: Executor, counts: ReadonlyMap<string, number>): Promise<void> {
+  for (const [ruleId, count] of counts) {
+    await tx
+      .update(standingRules)
+      .set({ answeredCount: sql`${standingRules.answeredCount} + ${count}` })
+      .where(eq(standingRules.id, ruleId));
+  }
+}
+
 /** Which of the requests the rules answer, and with which rule (the contract's choice, request by request). */
 export function answersOf(rules: readonly PracticeRule[], requests: readonly OpenRefillRequest[]): RuleAnswer[] {
   return requests.flatMap((request) => {
@@ -103,11 +136,7 @@ export function answersOf(rules: readonly PracticeRule[], requests: readonly Ope
  * which rule answered, the pharmacy hears of it like any decision, the rule's count goes up, and an audit row names
  * the prescription and the rule. `actorUserId`: who saved the rule that is being applied (null on arrival).
  */
-export async function writeRuleAnswers(
-  tx: Executor,
-  answers: readonly RuleAnswer[],
-  context: { requestId: string | null; actorUserId: string | null; ip?: string | null },
-): Promise<void> {
+export async function writeRuleAnswers(tx: Executor, answers: readonly RuleAnswer[], context: RuleContext): Promise<void> {
   const counts = new Map<string, number>();
   for (const { request, rule } of answers) {
     const reason = STANDING_RULE_DENIAL[rule.action as DenialRuleAction];
@@ -143,23 +172,9 @@ export async function writeRuleAnswers(
         },
       },
     });
-    await writeAudit(tx, {
-      actorUserId: context.actorUserId,
-      action: 'standing-rule.answered',
-      entityType: 'prescription',
-      entityId: request.id,
-      requestId: context.requestId,
-      ip: context.ip ?? null,
-      details: { ruleId: rule.id, patientId: request.patientId },
-    });
-    counts.set(rule.id, (counts.get(rule.id) ?? 0) + 1);
+    await recordRuleUse(tx, 'standing-rule.answered', rule, request, context, counts);
   }
-  for (const [ruleId, count] of counts) {
-    await tx
-      .update(standingRules)
-      .set({ answeredCount: sql`${standingRules.answeredCount} + ${count}` })
-      .where(eq(standingRules.id, ruleId));
-  }
+  await countRuleUses(tx, counts);
 }
 
 /** A request whose fax route changes: to the rule now routing it, or to none (the rule was turned off or changed). */
@@ -190,11 +205,7 @@ export function faxRoutesOf(
  * audit row) or, when no rule routes it any more, as the practice sends authorizations. Nothing reaches the pharmacy:
  * the prescriber still decides.
  */
-export async function writeFaxRoutes(
-  tx: Executor,
-  routes: readonly FaxRoute[],
-  context: { requestId: string | null; actorUserId: string | null; ip?: string | null },
-): Promise<void> {
+export async function writeFaxRoutes(tx: Executor, routes: readonly FaxRoute[], context: RuleContext): Promise<void> {
   const counts = new Map<string, number>();
   for (const { request, rule } of routes) {
     await tx
@@ -209,23 +220,9 @@ export async function writeFaxRoutes(
       requestId: context.requestId,
       data: { rule: { id: rule.id, name: rule.name } },
     });
-    await writeAudit(tx, {
-      actorUserId: context.actorUserId,
-      action: 'standing-rule.routed',
-      entityType: 'prescription',
-      entityId: request.id,
-      requestId: context.requestId,
-      ip: context.ip ?? null,
-      details: { ruleId: rule.id, patientId: request.patientId },
-    });
-    counts.set(rule.id, (counts.get(rule.id) ?? 0) + 1);
+    await recordRuleUse(tx, 'standing-rule.routed', rule, request, context, counts);
   }
-  for (const [ruleId, count] of counts) {
-    await tx
-      .update(standingRules)
-      .set({ answeredCount: sql`${standingRules.answeredCount} + ${count}` })
-      .where(eq(standingRules.id, ruleId));
-  }
+  await countRuleUses(tx, counts);
 }
 
 /**
