@@ -2,10 +2,10 @@
  * The one queue (issue 22) in the browser: the view switch, the urgency order the server gives, axe-clean, and
  * a keyboard-only run through the queue (move, select, open, back to the queue as it was).
  */
-import { expect, expectAccessible, signInAs, test } from './fixtures.ts';
+import { apiSession, expect, expectAccessible, signInAs, test } from './fixtures.ts';
 
 test('the queue lists every item most urgent first with its facts, axe-clean, and is remembered', async ({ page }) => {
-  const tokens = await signInAs(page, 'dr.morgan@demo.hcp');
+  await signInAs(page, 'dr.morgan@demo.hcp');
   await page.goto('/action-needed');
   await page.getByRole('button', { name: 'Queue by urgency' }).click();
   await expect(page).toHaveURL(/\?view=queue$/);
@@ -21,9 +21,8 @@ test('the queue lists every item most urgent first with its facts, axe-clean, an
     const shown = await list
       .getByRole('link')
       .evaluateAll((links) => links.map((a) => /\/action-needed\/([^/]+)\//.exec(a.getAttribute('href') ?? '')?.[1]));
-    const answer = await page.request.get(`/api/mdo/v2/users/${tokens.userID}/action-queue`, {
-      headers: { authorization: `Bearer ${tokens.accessToken}`, 'x-user-id': tokens.userID },
-    });
+    const session = await apiSession(page, 'dr.morgan@demo.hcp');
+    const answer = await page.request.get(`/api/mdo/v2/users/${session.userID}/action-queue`, { headers: session.headers });
     const items = (await answer.json()).items as { runOutInDays: number | null; id: string }[];
     const days = items.map((i) => i.runOutInDays ?? Number.POSITIVE_INFINITY);
     expect(days).toEqual([...days].sort((a, b) => a - b));

@@ -80,6 +80,19 @@ export async function signInAs(
   return jwtToken;
 }
 
+/**
+ * A fresh session for reading the API beside a journey. The e2e server's access tokens live 10 seconds (to exercise
+ * the refresh), so a token taken at sign-in may have expired by the end of a long journey on a loaded machine.
+ */
+export async function apiSession(page: Page, email: string): Promise<{ headers: Record<string, string>; userID: string }> {
+  const res = await page.request.post('/auth-service/login', {
+    data: { email, username: email, password: DEMO_PASSWORD, dashboard: 'MD Dashboard' },
+  });
+  expect(res.status()).toBe(200);
+  const { jwtToken } = await res.json();
+  return { headers: { authorization: `Bearer ${jwtToken.accessToken}`, 'x-user-id': jwtToken.userID }, userID: jwtToken.userID };
+}
+
 /** The newest mail of a kind the dev mail transport wrote for `to` (DATA_DIR/dev-mail.jsonl). */
 function latestMail(to: string, kind: string): string {
   const file = path.join(process.env.E2E_DATA_DIR ?? '', 'dev-mail.jsonl');

@@ -3,7 +3,7 @@
  * prescriber finds it under "Ready to sign", reads what was prepared and by whom, and signs all as prepared with one
  * confirmation; the timeline names who prepared it.
  */
-import { expect, expectAccessible, signInAs, test } from './fixtures.ts';
+import { apiSession, expect, expectAccessible, signInAs, test } from './fixtures.ts';
 
 test('staff prepare, the prescriber signs as prepared', async ({ page, browser }) => {
   await signInAs(page, 'staff.lee@demo.hcp');
@@ -22,7 +22,7 @@ test('staff prepare, the prescriber signs as prepared', async ({ page, browser }
 
   const context = await browser.newContext();
   const doctor = await context.newPage();
-  const tokens = await signInAs(doctor, 'dr.morgan@demo.hcp');
+  await signInAs(doctor, 'dr.morgan@demo.hcp');
   await doctor.goto('/action-needed');
   const section = doctor.getByRole('region', { name: /Ready to sign \(\d+\)/ });
   await expect(section).toBeVisible();
@@ -39,9 +39,8 @@ test('staff prepare, the prescriber signs as prepared', async ({ page, browser }
 
   // The timeline names who prepared it (the item itself has left the list).
   const id = href.split('/')[2] as string;
-  const events = await doctor.request.get(`/api/mdo/v1/prescriptions/${id}/events`, {
-    headers: { authorization: `Bearer ${tokens.accessToken}`, 'x-user-id': tokens.userID },
-  });
+  const { headers } = await apiSession(doctor, 'dr.morgan@demo.hcp');
+  const events = await doctor.request.get(`/api/mdo/v1/prescriptions/${id}/events`, { headers });
   expect(JSON.stringify(await events.json())).toMatch(/Refill denied: office visit needed — prepared by/);
   await context.close();
 });
