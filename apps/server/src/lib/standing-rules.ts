@@ -226,6 +226,26 @@ export async function writeFaxRoutes(tx: Executor, routes: readonly FaxRoute[], 
 }
 
 /**
+ * Applies rules to a practice's waiting requests (all, or `only` some) under their lock: the answers, then the fax
+ * routes of what still waits, written in the caller's transaction. What a rule save, a rule delete and an arriving
+ * request all do; the preview runs `answersOf`/`faxRoutesOf` on the same facts without writing.
+ */
+export async function applyRules(
+  tx: Executor,
+  practiceId: string,
+  rules: readonly PracticeRule[],
+  context: RuleContext,
+  only?: string[],
+): Promise<{ answers: RuleAnswer[]; routes: FaxRoute[] }> {
+  const requests = await openRefillRequests(tx, practiceId, { lock: true, ...(only ? { only } : {}) });
+  const answers = answersOf(rules, requests);
+  const routes = faxRoutesOf(rules, requests, answers);
+  await writeRuleAnswers(tx, answers, context);
+  await writeFaxRoutes(tx, routes, context);
+  return { answers, routes };
+}
+
+/**
  * A refill request that just arrived (or reopened): answered at once when one of its practice's rules says so, else
  * routed by fax when an "always send by fax" rule says so. Answers whether a rule answered it.
  */
@@ -240,9 +260,6 @@ export async function answerArrivedRequest(tx: Executor, prescriptionId: string,
       .where(and(eq(prescriptions.id, prescriptionId), isNotNull(prescriptions.faxRuleId)));
     return false;
   }
-  const requests = await openRefillRequests(tx, practiceId, { only: [prescriptionId], lock: true });
-  const answers = answersOf(rules, requests);
-  await writeRuleAnswers(tx, answers, { requestId, actorUserId: null });
-  await writeFaxRoutes(tx, faxRoutesOf(rules, requests, answers), { requestId, actorUserId: null });
+  const { answers } = await applyRules(tx, practiceId, rules, { requestId, actorUserId: null }, [prescriptionId]);
   return answers.length > 0;
 }

@@ -65,9 +65,19 @@ export function accessToItem(
   item: { practiceId?: string | undefined; prescriberId: string },
   now: Date = new Date(),
 ): ClinicalAccess {
-  if (access !== 'sign' || !user || !item.practiceId) return access;
+  if (access !== 'sign') return access;
+  return maySignItem(user, item, now) ? 'sign' : 'prepare';
+}
+
+/** Whether the signed-in prescriber signs this item (the screens' form of `maySignFor`). */
+export function maySignItem(
+  user: SignerLike | undefined,
+  item: { practiceId?: string | undefined; prescriberId: string },
+  now: Date = new Date(),
+): boolean {
+  if (!user || !item.practiceId) return true;
   const target = { practiceId: item.practiceId, prescriberId: item.prescriberId };
-  return maySignFor(user.signing, user.details.mdStaffId, target, now) ? 'sign' : 'prepare';
+  return maySignFor(user.signing, user.details.mdStaffId, target, now);
 }
 
 /** Said on an item a prescriber may not sign under the practice's policy. */

@@ -23,14 +23,13 @@ import type { SignedInContext } from '../../lib/route-helpers.ts';
 import { signingOf } from '../../lib/signing.ts';
 import {
   answersOf,
+  applyRules,
   type FaxRoute,
   faxRoutesOf,
   openRefillRequests,
   type PracticeRule,
   type RuleAnswer,
   rulesOfPractice,
-  writeFaxRoutes,
-  writeRuleAnswers,
 } from '../../lib/standing-rules.ts';
 import * as repo from './repository.ts';
 
@@ -48,6 +47,9 @@ const itemsOf = (answers: RuleAnswer[], routes: FaxRoute[]): RuleAnsweredItem[] 
   ...answers.map(itemOf),
   ...routes.flatMap(({ request, rule }) => (rule ? [itemOf({ request, rule })] : [])),
 ];
+
+/** Who applies the rules (audit rows name the prescriber who saved or deleted one). */
+const contextOf = (ctx: SignedInContext) => ({ requestId: ctx.requestId, actorUserId: ctx.userId, ip: ctx.ip });
 
 /** The id a draft takes in a preview (never a stored rule's). */
 const DRAFT_ID = 'draft';
@@ -108,12 +110,7 @@ export function createStandingRulesService({ db }: { db: Database }) {
         await assertBelongs(tx, ctx, input);
         const id = await write(tx);
         const rules = await rulesOfPractice(tx, input.practiceId);
-        const requests = await openRefillRequests(tx, input.practiceId, { lock: true });
-        const answers = answersOf(rules, requests);
-        const routes = faxRoutesOf(rules, requests, answers);
-        const context = { requestId: ctx.requestId, actorUserId: ctx.userId, ip: ctx.ip };
-        await writeRuleAnswers(tx, answers, context);
-        await writeFaxRoutes(tx, routes, context);
+        const { answers, routes } = await applyRules(tx, input.practiceId, rules, contextOf(ctx));
         await writeAudit(tx, { ...entry, entityId: id, details: { ...entry.details, answered: answers.length } });
         const [rule] = await repo.ruleRecords(tx, { id, practiceIds: practices });
         if (!rule) throw new Error('a saved standing rule could not be read back');
@@ -192,9 +189,7 @@ export function createStandingRulesService({ db }: { db: Database }) {
           await assertManages(tx, ctx, current.practiceId);
           await repo.deleteRule(tx, id, current.practiceId);
           // What the deleted rule routed by fax (cleared with it) may now be another rule's to route.
-          const requests = await openRefillRequests(tx, current.practiceId, { lock: true });
-          const routes = faxRoutesOf(await rulesOfPractice(tx, current.practiceId), requests);
-          await writeFaxRoutes(tx, routes, { requestId: ctx.requestId, actorUserId: ctx.userId, ip: ctx.ip });
+          await applyRules(tx, current.practiceId, await rulesOfPractice(tx, current.practiceId), contextOf(ctx));
           await writeAudit(tx, entry);
         }),
       );

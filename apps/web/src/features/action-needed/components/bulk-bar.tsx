@@ -1,10 +1,10 @@
 import {
   type ActionQueueItem,
-  accessToItem,
   BULK_ACTION_RULE,
   type BulkAction,
   type BulkActionResult,
   type ClinicalAccess,
+  maySignItem,
   mayTakeAction,
   type SignerLike,
   splitForBulk,
@@ -25,7 +25,7 @@ const LABELS: Record<BulkAction, string> = {
 export const signableBy =
   (user: SignerLike | undefined) =>
   (item: ActionQueueItem): boolean =>
-    accessToItem('sign', user, { practiceId: item.practice.id, prescriberId: item.prescriber.id }) === 'sign';
+    maySignItem(user, { practiceId: item.practice.id, prescriberId: item.prescriber.id });
 
 /** The bulk decisions this user may take that at least one of `items` can take. */
 export function bulkChoices(

@@ -7,9 +7,9 @@ import {
   type ActionNeededDoctor,
   type ActionNeededPatient,
   type ActionNeededPrescription,
-  accessToItem,
   describePrepared,
   flattenActionNeeded,
+  maySignItem,
   type UserDetails,
   webPaths,
 } from '@hcp/contract';
@@ -44,7 +44,7 @@ export function ReadyToSign({
   const all = readyToSign(doctors);
   // A prescriber signs what the practice lets them (decision 0041); the rest waits for whoever signs it.
   const items = canSign
-    ? all.filter((i) => accessToItem('sign', user, { practiceId: i.rx.practiceId, prescriberId: i.doctor.doctorId }) === 'sign')
+    ? all.filter((i) => maySignItem(user, { practiceId: i.rx.practiceId, prescriberId: i.doctor.doctorId }))
     : all;
   const waiting = all.length - items.length;
   const sign = useSignPrepared();
