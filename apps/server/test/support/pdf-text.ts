@@ -12,12 +12,19 @@ export function pdfPages(pdf: Buffer): number {
   return (pdf.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
 }
 
+/**
+ * Each stream is read by its dictionary's /Length, not up to the next "endstream": deflated bytes end in a CR
+ * one time in 256, and a pattern's optional `\r?` before the end-of-line then ate the data's last byte (a flaky
+ * test: the cover sheet "had no link").
+ */
 export function pdfText(pdf: Buffer): string[] {
   const lines: string[] = [];
-  for (const match of pdf.toString('latin1').matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
+  const latin1 = pdf.toString('latin1');
+  for (const match of latin1.matchAll(/\/Length (\d+)\b[^>]*>>\s*stream\r?\n/g)) {
+    const start = (match.index ?? 0) + match[0].length;
     let content: string;
     try {
-      content = inflateSync(Buffer.from(match[1] ?? '', 'latin1')).toString('latin1');
+      content = inflateSync(pdf.subarray(start, start + Number(match[1]))).toString('latin1');
     } catch {
       continue; // not a deflated content stream (fonts, metadata)
     }
