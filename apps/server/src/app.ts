@@ -72,6 +72,7 @@ import { createReadRouting } from './lib/read-routing.ts';
 import { resolveSigningKey } from './lib/signing-key.ts';
 import { createSystemTokens } from './lib/system-tokens.ts';
 import { registerAuthGuard } from './plugins/auth.ts';
+import { registerCompression } from './plugins/compression.ts';
 import { databaseDenyList, redisDenyList } from './plugins/deny-list.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { purgeIdempotencyKeys, registerIdempotency } from './plugins/idempotency.ts';
@@ -132,6 +133,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   registerErrorHandling(app);
+  // Before any route, so every read is registered with it (its hooks attach per route).
+  await registerCompression(app);
   const metrics = config.metricsToken ? registerMetrics(app, deps.database, config.metricsToken) : null;
   await registerSecurityHeaders(app, { allowGoogleSignIn: Boolean(config.googleClientId), inlineStyles: [PRINT_STYLE] });
   await registerOpenApi(app);
