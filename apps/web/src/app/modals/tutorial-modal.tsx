@@ -38,7 +38,8 @@ export function TutorialModal({
         </>
       }
     >
-      <video className={styles.video} controls preload="metadata" src={webConfig.tutorialVideoUrl}>
+      {/* preload="none": the video (and its metadata) downloads when played, not with every sign-in on a phone. */}
+      <video className={styles.video} controls preload="none" src={webConfig.tutorialVideoUrl}>
         <track kind="captions" src={webConfig.tutorialCaptionsUrl} srcLang="en" label="English" default />
       </video>
     </Dialog>

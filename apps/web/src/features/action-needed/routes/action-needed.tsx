@@ -1,11 +1,18 @@
-import { ACTION_TYPE_LABELS, isActionNeededView, isActionType, mayTakeAction, type UserDetails } from '@hcp/contract';
-import { type ReactNode, type RefObject, useRef, useState } from 'react';
+import {
+  ACTION_TYPE_LABELS,
+  type ActionType,
+  isActionNeededView,
+  isActionType,
+  mayTakeAction,
+  type UserDetails,
+} from '@hcp/contract';
+import { type ReactNode, type RefObject, useDeferredValue, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
 import { readSession } from '../../../lib/storage.ts';
 import { useClinicalAccess } from '../../../lib/support-access/use-clinical-access.ts';
-import { useActionNeeded } from '../api/get-action-needed.ts';
+import { type ActionNeededView, useActionNeeded } from '../api/get-action-needed.ts';
 import styles from '../components/action-needed.module.css';
 import { ActionQueue } from '../components/action-queue.tsx';
 import { BulkDismiss } from '../components/bulk-dismiss.tsx';
@@ -105,6 +112,27 @@ function useCardKeys(list: RefObject<HTMLUListElement | null>, showHelp: () => v
   });
 }
 
+type Card = ActionNeededView['groups']['all'][number];
+const NO_CARDS: Card[] = [];
+
+/**
+ * The cards draw in a transition (issue 21): the list's answer arrives through TanStack Query's external store,
+ * which React renders in one blocking task; forty cards were a half-second freeze on a phone. Deferred, React
+ * draws them in slices and the page answers taps meanwhile; the heading and counts are already there.
+ */
+function Cards({ cards, only }: { cards: Card[]; only: ActionType | null }) {
+  const shown = useDeferredValue(cards, NO_CARDS);
+  return shown.map((card) => (
+    <PatientCard
+      key={`${card.doctor.doctorId}-${card.patient.id}`}
+      doctor={card.doctor}
+      patient={card.patient}
+      prescriptions={card.prescriptions}
+      only={only}
+    />
+  ));
+}
+
 function ActionNeededList({
   userId,
   canDismiss,
@@ -169,15 +197,7 @@ function ActionNeededList({
           className={styles.cards}
           aria-label={category ? ACTION_TYPE_LABELS[category].category : 'All requests'}
         >
-          {cards.map((card) => (
-            <PatientCard
-              key={`${card.doctor.doctorId}-${card.patient.id}`}
-              doctor={card.doctor}
-              patient={card.patient}
-              prescriptions={card.prescriptions}
-              only={category}
-            />
-          ))}
+          <Cards cards={cards} only={category} />
         </ul>
       )}
       <KeyHelpDialog open={helpOpen} keys={CARD_KEY_HELP} onClose={() => setHelpOpen(false)} />

@@ -11,7 +11,7 @@ import {
   type RxListSortKey,
 } from '@hcp/contract';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useDeferredValue, useRef } from 'react';
 import { Spinner } from '../../../components/spinner.tsx';
 import { operationsOrderHref } from '../../../lib/config.ts';
 import styles from './rx-list.module.css';
@@ -29,6 +29,7 @@ const COLUMNS: { key: RxListSortKey; label: string }[] = [
 const ROW_HEIGHT = 88;
 /** Up to this many rows are all in the DOM (find-in-page works); longer lists render only what is in view. */
 export const VIRTUALIZE_ABOVE = 200;
+const NO_ROWS: readonly RxListItem[] = [];
 
 function Row({ row }: { row: RxListItem }) {
   return (
@@ -75,7 +76,7 @@ function Row({ row }: { row: RxListItem }) {
  * sort state is on each header as aria-sort and the header buttons say what a click does.
  */
 export function RxTable({
-  rows,
+  rows: answered,
   sort,
   onSort,
   isLoading,
@@ -89,6 +90,10 @@ export function RxTable({
   emptyMessage?: string;
 }) {
   const scroller = useRef<HTMLElement>(null);
+  // The rows draw in a transition (issue 21): an answer arrives through TanStack Query's external store, which
+  // React renders in one blocking task (200 rows froze a phone for half a second); deferred, they draw in slices.
+  // Loading and empty read the answer itself, so a list that is drawing never says 'No Prescriptions found.'.
+  const rows = useDeferredValue(answered, NO_ROWS);
   const virtual = rows.length > VIRTUALIZE_ABOVE;
   const virtualizer = useVirtualizer({
     count: virtual ? rows.length : 0,
@@ -106,7 +111,7 @@ export function RxTable({
     // A scrolling region must be reachable by keyboard to scroll it (WCAG 2.1.1; axe scrollable-region-focusable).
     // biome-ignore lint/a11y/noNoninteractiveTabindex: the scroll container itself is what keyboard users scroll
     <section ref={scroller} className={styles.scroller} tabIndex={0} aria-label="Prescriptions">
-      <table className={styles.table} aria-rowcount={rows.length + 1} aria-busy={isLoading}>
+      <table className={styles.table} aria-rowcount={answered.length + 1} aria-busy={isLoading}>
         <caption className="visually-hidden">Prescriptions, sorted by {COLUMNS.find((c) => c.key === sort.key)?.label}</caption>
         <thead>
           <tr aria-rowindex={1}>
@@ -127,13 +132,13 @@ export function RxTable({
           </tr>
         </thead>
         <tbody>
-          {isLoading && rows.length === 0 ? (
+          {isLoading && answered.length === 0 ? (
             <tr>
               <td colSpan={COLUMNS.length} className={styles.state}>
                 <Spinner /> Loading prescriptions…
               </td>
             </tr>
-          ) : rows.length === 0 ? (
+          ) : answered.length === 0 ? (
             <tr>
               <td colSpan={COLUMNS.length} className={styles.state}>
                 {emptyMessage}
