@@ -24,6 +24,7 @@ export * from './api/users.ts';
 export * from './api/webhooks.ts';
 export * from './routes.ts';
 export * from './rules/action-types.ts';
+export * from './rules/answer-guards.ts';
 export * from './rules/attachments.ts';
 export * from './rules/brand.ts';
 export * from './rules/clinical-access.ts';

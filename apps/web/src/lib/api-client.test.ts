@@ -1,7 +1,7 @@
 import { isRequestId, STATUS_ERROR_MESSAGE } from '@hcp/contract';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiError, createApiClient, NETWORK_ERROR_MESSAGE, SessionExpiredError } from './api-client.ts';
+import { ApiError, createApiClient, guardCheck, NETWORK_ERROR_MESSAGE, SessionExpiredError } from './api-client.ts';
 import { readSession, saveSession, storage } from './storage.ts';
 
 type Handler = (url: string, init: RequestInit) => Response | Promise<Response>;
@@ -98,6 +98,19 @@ describe('api client errors', () => {
     await expect(api.request('/x', { schema: z.object({ total: z.number() }) })).rejects.toMatchObject({ code: 'INTERNAL' });
     const ok = client(() => json({ total: 3 }));
     await expect(ok.api.request('/x', { schema: z.object({ total: z.number() }) })).resolves.toEqual({ total: 3 });
+  });
+
+  it('checks the answer with a zod-free guard when given one (the first screen’s answers)', async () => {
+    const isTotal = (value: unknown): value is { total: number } =>
+      typeof value === 'object' && value !== null && typeof (value as { total?: unknown }).total === 'number';
+    const { api } = client(() => json({ total: 'many' }));
+    await expect(api.request('/x', { schema: guardCheck(isTotal) })).rejects.toMatchObject({
+      code: 'INTERNAL',
+      message: 'The server answered in an unexpected shape.',
+    });
+    const ok = client(() => json({ total: 3 }));
+    const total: number = (await ok.api.request('/x', { schema: guardCheck(isTotal) })).total;
+    expect(total).toBe(3);
   });
 
   it('loads a lazy schema while the request is out and checks the answer with it', async () => {

@@ -44,7 +44,16 @@ export const NETWORK_ERROR_MESSAGE = 'Cannot reach the HCP Portal server. Check 
  * A schema, or a function that loads it. A loader keeps zod and the schema out of the first load: it starts
  * with the request, and the answer is checked once both have arrived (docs/decisions/0028).
  */
-export type SchemaSource = z.ZodType | (() => Promise<z.ZodType>);
+export type SchemaSource = z.ZodType | GuardCheck<unknown> | (() => Promise<z.ZodType>);
+
+/**
+ * A zod-free check of an answer, for the few read before the first screen (the brand): a contract guard bound to
+ * the answer's schema by a property test, so the first screen needs no zod at all (issue 21, decision 0043).
+ */
+export interface GuardCheck<T> {
+  readonly guard: (value: unknown) => value is T;
+}
+export const guardCheck = <T>(guard: (value: unknown) => value is T): GuardCheck<T> => ({ guard });
 
 export interface RequestOptions<S extends SchemaSource | undefined = undefined> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -72,7 +81,13 @@ export interface UploadOptions<S extends z.ZodType | undefined = undefined> {
   onProgress?: (sent: number, total: number) => void;
 }
 
-type Answer<S> = S extends z.ZodType ? z.infer<S> : S extends () => Promise<infer T extends z.ZodType> ? z.infer<T> : unknown;
+type Answer<S> = S extends z.ZodType
+  ? z.infer<S>
+  : S extends GuardCheck<infer G>
+    ? G
+    : S extends () => Promise<infer T extends z.ZodType>
+      ? z.infer<T>
+      : unknown;
 
 type RefreshOutcome = 'renewed' | 'refused' | 'unavailable';
 /** The refresh answers that mean the refresh token is no good (anything else is a refresh not made). */
@@ -82,7 +97,7 @@ const networkError = (requestId: string) =>
   new ApiError({ code: 'SERVICE_UNAVAILABLE', status: 0, message: NETWORK_ERROR_MESSAGE, details: [] }, requestId);
 
 /** Starts loading a lazy schema; a failure is seen when the answer is read, never as an unhandled rejection. */
-function startLoading(source: SchemaSource | undefined): Promise<z.ZodType | undefined> {
+function startLoading(source: SchemaSource | undefined): Promise<z.ZodType | GuardCheck<unknown> | undefined> {
   const loading = Promise.resolve(typeof source === 'function' ? source() : source);
   loading.catch(() => {});
   return loading;
@@ -206,7 +221,7 @@ export function createApiClient(config: ApiClientConfig = {}) {
     if (options.as === 'blob' && res.ok) return (await res.blob()) as Answer<S>;
     if (options.as === 'stream' && res.ok) return res as Answer<S>;
     const body = readBody(res.status, await res.text(), options.as, requestId);
-    let resolved: z.ZodType | undefined;
+    let resolved: z.ZodType | GuardCheck<unknown> | undefined;
     try {
       resolved = await schema;
     } catch {
@@ -277,9 +292,9 @@ function readBody(status: number, text: string, as: RequestOptions['as'], reques
 }
 
 /** A good answer's body, checked against its schema when it has one. */
-function checked(body: unknown, schema: z.ZodType | undefined, requestId: string): unknown {
+function checked(body: unknown, schema: z.ZodType | GuardCheck<unknown> | undefined, requestId: string): unknown {
   if (!schema) return body;
-  const parsed = schema.safeParse(body);
+  const parsed = 'guard' in schema ? { success: schema.guard(body), data: body } : schema.safeParse(body);
   if (!parsed.success) {
     throw new ApiError(
       { code: 'INTERNAL', status: 500, message: 'The server answered in an unexpected shape.', details: [] },

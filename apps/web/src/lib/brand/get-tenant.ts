@@ -1,12 +1,13 @@
-import { apiPaths } from '@hcp/contract';
+import { apiPaths, isTenantResponse } from '@hcp/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../api-client.ts';
+import { api, guardCheck } from '../api-client.ts';
 
 /** GET /api/mdo/v1/tenant?brand=<stored choice> (public): the page's brand and both brands. */
 export const getTenant = (storedChoice: string | null, signal?: AbortSignal) =>
   api.request(apiPaths.tenant, {
     query: storedChoice ? { brand: storedChoice } : {},
-    schema: () => import('../boot-schemas.ts').then((m) => m.tenantResponseSchema),
+    // Checked without zod: the brand is read on every first screen, the sign-in page included (decision 0043).
+    schema: guardCheck(isTenantResponse),
     auth: false,
     signal,
   });

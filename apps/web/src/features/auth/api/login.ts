@@ -1,4 +1,4 @@
-import { apiPaths, DASHBOARD, type LoginResponse, loginResponseSchema } from '@hcp/contract';
+import { apiPaths, DASHBOARD, type LoginResponse } from '@hcp/contract';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { storage } from '../../../lib/storage.ts';
@@ -15,7 +15,7 @@ export function login({ email, password }: LoginInput): Promise<LoginResponse> {
     method: 'POST',
     auth: false,
     body: { email, username: email, password, dashboard: DASHBOARD, rememberMeToken },
-    schema: loginResponseSchema,
+    schema: () => import('./sign-in-schemas.ts').then((m) => m.loginResponseSchema),
   });
 }
 

@@ -1,17 +1,29 @@
-import { emailSchema, normalizeError, passwordSchema, ROUTES } from '@hcp/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { normalizeError, ROUTES } from '@hcp/contract';
 import { useId } from 'react';
-import { useForm } from 'react-hook-form';
+import { type Resolver, useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import styles from '../../../components/form-card.module.css';
 import { TextField } from '../../../components/text-field.tsx';
 import { useLogin } from '../api/login.ts';
 import { applyLoginAnswer } from '../utils/apply-login-answer.ts';
+import type { LoginForm } from '../utils/login-form-schema.ts';
 
-const loginFormSchema = z.object({ email: emailSchema, password: passwordSchema });
-type LoginForm = z.infer<typeof loginFormSchema>;
+/**
+ * The form's rules and the login answer's schema load when the form is first used, not with the page: zod and
+ * the schemas were a third of the sign-in page's script (issue 21). By the time an address is typed they are in.
+ */
+const loadRules = () => import('../utils/login-form-schema.ts');
+const warmUp = () => {
+  void loadRules();
+  void import('../api/sign-in-schemas.ts');
+};
+const resolver: Resolver<LoginForm> = async (values, context, options) => {
+  const rules = await loadRules().catch(() => null);
+  // The rules did not arrive (the connection dropped): the server checks the same rules and says what is wrong.
+  if (!rules) return { values, errors: {} };
+  return rules.loginFormResolver(values, context, options);
+};
 
 export function LoginFormCard() {
   const navigate = useNavigate();
@@ -23,7 +35,7 @@ export function LoginFormCard() {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<LoginForm>({ resolver: zodResolver(loginFormSchema), mode: 'onSubmit' });
+  } = useForm<LoginForm>({ resolver, mode: 'onSubmit' });
 
   const onSubmit = handleSubmit((values) =>
     mutation.mutate(values, {
@@ -38,7 +50,14 @@ export function LoginFormCard() {
   const failure = mutation.error ? normalizeError(mutation.error, 'Could not sign in. Please try again.').message : null;
 
   return (
-    <form className={styles.card} onSubmit={onSubmit} noValidate aria-describedby={failure ? errorId : undefined}>
+    <form
+      className={styles.card}
+      onSubmit={onSubmit}
+      onFocus={warmUp}
+      onPointerDown={warmUp}
+      noValidate
+      aria-describedby={failure ? errorId : undefined}
+    >
       <FormAlert id={errorId} message={failure} />
       <TextField label="Email" type="email" autoComplete="username" error={errors.email?.message} {...register('email')} />
       <TextField

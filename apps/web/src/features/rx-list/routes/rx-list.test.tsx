@@ -1,6 +1,6 @@
 import { formatApiDateTime, RX_LIST_LOAD_FAILED_MESSAGE, type RxListItem } from '@hcp/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -131,15 +131,16 @@ describe('New Prescriptions List', () => {
     await screen.findByRole('heading', { name: 'New Prescriptions List (2)' });
     const practiceHeader = screen.getByRole('columnheader', { name: /Practice/ });
     expect(practiceHeader).toHaveAttribute('aria-sort', 'ascending');
-    expect(bodyRows()[0]).toHaveTextContent('Alpha Care');
+    // The rows draw in a transition after the heading (issue 21): wait for them, then for each new order.
+    await waitFor(() => expect(bodyRows()[0]).toHaveTextContent('Alpha Care'));
     await userEvent.click(within(practiceHeader).getByRole('button'));
     expect(practiceHeader).toHaveAttribute('aria-sort', 'descending');
-    expect(bodyRows()[0]).toHaveTextContent('beta clinic');
+    await waitFor(() => expect(bodyRows()[0]).toHaveTextContent('beta clinic'));
     const patientHeader = screen.getByRole('columnheader', { name: /Patient/ });
     await userEvent.click(within(patientHeader).getByRole('button'));
     expect(patientHeader).toHaveAttribute('aria-sort', 'ascending');
     expect(practiceHeader).toHaveAttribute('aria-sort', 'none');
-    expect(bodyRows()[0]).toHaveTextContent('amy First');
+    await waitFor(() => expect(bodyRows()[0]).toHaveTextContent('amy First'));
   });
 
   it("says 'No Prescriptions found.' for an empty answer", async () => {
