@@ -1,76 +1,22 @@
-import { brandHeaderLinks, canManageAccounts, isPrescriber, MAIN_BRAND, ROUTES, SECOND_BRAND } from '@hcp/contract';
+import { ROUTES } from '@hcp/contract';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { LOGOS, useBrand } from '../lib/brand/brand.tsx';
-import { useFeatureFlags } from '../lib/current-user/get-feature-flags.ts';
 import styles from './layout.module.css';
 
-/** The username links to manage accounts for admins only; for others it is plain text, not a link (spec §2). */
-function UserName() {
-  const { user } = useBrand();
-  if (!user) return null;
-  return canManageAccounts(user) ? (
-    <Link to={ROUTES.manageAccounts}>{user.userName}</Link>
-  ) : (
-    <span className={styles.userName}>{user.userName}</span>
-  );
-}
-
 /**
- * The header of spec §2: logo and brand title; when signed in the brand links ('Access' the second brand,
- * 'Back to' the main portal), 'Prescribe Rx', 'Tutorial Video', the username, 'Contact' and 'Log Out'.
+ * The header of spec §2: logo and brand title, and when signed in the account links (`account`, drawn by the
+ * signed-in shell: app/header-account.tsx). The signed-in part is not in the first load (issue 21).
  */
-export function Header({
-  signedIn,
-  onOpenTutorial,
-  onOpenContact,
-}: {
-  signedIn: boolean;
-  onOpenTutorial?: () => void;
-  onOpenContact?: () => void;
-}) {
-  const { tenant, brands, forced, hasSecondBrandAccess, user, switchTo } = useBrand();
-  const flags = useFeatureFlags(signedIn).data;
-  const links =
-    signedIn && user
-      ? brandHeaderLinks({
-          brand: tenant.key,
-          forced,
-          userBrand: user.brand,
-          hasSecondBrandAccess,
-          isPrescriber: isPrescriber(user),
-          hcpPrescribingEnabled: flags?.isHcpPrescribingEnabled ?? false,
-        })
-      : null;
-  const nameOf = (key: string) => brands.find((b) => b.key === key);
+export function Header({ account }: { account?: ReactNode }) {
+  const { tenant } = useBrand();
   return (
     <header className={styles.header}>
       <Link to={ROUTES.root} className={styles.brand}>
         <img src={LOGOS[tenant.key]} alt="" width={32} height={32} />
         <span className={styles.title}>{tenant.title}</span>
       </Link>
-      {signedIn ? (
-        <nav aria-label="Account" className={styles.account}>
-          {links?.access ? (
-            <button type="button" className={styles.headerButton} onClick={() => switchTo(SECOND_BRAND)}>
-              Access {nameOf(SECOND_BRAND)?.name ?? 'Harrow'}
-            </button>
-          ) : null}
-          {links?.backTo ? (
-            <button type="button" className={styles.headerButton} onClick={() => switchTo(MAIN_BRAND)}>
-              Back to {nameOf(MAIN_BRAND)?.title ?? 'HCP Portal'}
-            </button>
-          ) : null}
-          {links?.prescribe ? <Link to={ROUTES.prescribe}>Prescribe Rx</Link> : null}
-          <button type="button" className={styles.headerButton} onClick={onOpenTutorial}>
-            Tutorial Video
-          </button>
-          <UserName />
-          <button type="button" className={styles.headerButton} onClick={onOpenContact}>
-            Contact
-          </button>
-          <Link to={ROUTES.logout}>Log Out</Link>
-        </nav>
-      ) : null}
+      {account}
     </header>
   );
 }

@@ -22,7 +22,7 @@ export function PublicLayout() {
       <BrandStyle />
       <RouteFocus />
       <SkipLink />
-      <Header signedIn={false} />
+      <Header />
       <main id="main" className={styles.main} tabIndex={-1}>
         <Suspense fallback={<FullPageLoader />}>
           <Outlet />

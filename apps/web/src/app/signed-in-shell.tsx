@@ -24,6 +24,7 @@ import { useFeatureFlags } from '../lib/current-user/get-feature-flags.ts';
 import { useUserDetails } from '../lib/current-user/get-user-details.ts';
 import { readSession, storage } from '../lib/storage.ts';
 import { Header } from './header.tsx';
+import { AccountNav } from './header-account.tsx';
 import styles from './layout.module.css';
 import { PublicLayout, SkipLink } from './layouts.tsx';
 import { LiveUpdates } from './live-updates.tsx';
@@ -152,9 +153,12 @@ function ShellModals() {
   return (
     <>
       <Header
-        signedIn
-        onOpenTutorial={() => setTutorial({ open: true, automatic: false })}
-        onOpenContact={() => setContactOpen(true)}
+        account={
+          <AccountNav
+            onOpenTutorial={() => setTutorial({ open: true, automatic: false })}
+            onOpenContact={() => setContactOpen(true)}
+          />
+        }
       />
       <TutorialModal
         open={tutorial.open}

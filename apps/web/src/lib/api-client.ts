@@ -44,7 +44,7 @@ export const NETWORK_ERROR_MESSAGE = 'Cannot reach the HCP Portal server. Check 
  * A schema, or a function that loads it. A loader keeps zod and the schema out of the first load: it starts
  * with the request, and the answer is checked once both have arrived (docs/decisions/0028).
  */
-export type SchemaSource = z.ZodType | GuardCheck<unknown> | (() => Promise<z.ZodType>);
+export type SchemaSource = z.ZodType | GuardCheck<unknown> | (() => Promise<z.ZodType | GuardCheck<unknown>>);
 
 /**
  * A zod-free check of an answer, for the few read before the first screen (the brand): a contract guard bound to
@@ -87,7 +87,9 @@ type Answer<S> = S extends z.ZodType
     ? G
     : S extends () => Promise<infer T extends z.ZodType>
       ? z.infer<T>
-      : unknown;
+      : S extends () => Promise<GuardCheck<infer G>>
+        ? G
+        : unknown;
 
 type RefreshOutcome = 'renewed' | 'refused' | 'unavailable';
 /** The refresh answers that mean the refresh token is no good (anything else is a refresh not made). */

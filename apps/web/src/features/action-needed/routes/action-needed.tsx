@@ -120,8 +120,9 @@ const NO_CARDS: Card[] = [];
  * which React renders in one blocking task; forty cards were a half-second freeze on a phone. Deferred, React
  * draws them in slices and the page answers taps meanwhile; the heading and counts are already there.
  */
-function Cards({ cards, only }: { cards: Card[]; only: ActionType | null }) {
-  const shown = useDeferredValue(cards, NO_CARDS);
+function Cards({ cards, only, arrived }: { cards: Card[]; only: ActionType | null; arrived: boolean }) {
+  // Drawn at once when the list was already at hand (Back to the list): its scroll place is restored on that draw.
+  const shown = useDeferredValue(cards, arrived ? NO_CARDS : cards);
   return shown.map((card) => (
     <PatientCard
       key={`${card.doctor.doctorId}-${card.patient.id}`}
@@ -150,6 +151,8 @@ function ActionNeededList({
   const whole = useActionNeeded(userId);
   const narrowed = useActionNeeded(userId, { filterBy: prescriber, enabled: prescriber !== null });
   const query = prescriber === null ? whole : narrowed;
+  // Whether the list was still loading when this screen opened (a first visit) or already at hand (Back).
+  const [arrivedAfterMount] = useState(query.isPending);
   const user = useUserDetails(userId).data;
   const requested = params.get('category');
   const category = isActionType(requested) ? requested : null;
@@ -197,7 +200,7 @@ function ActionNeededList({
           className={styles.cards}
           aria-label={category ? ACTION_TYPE_LABELS[category].category : 'All requests'}
         >
-          <Cards cards={cards} only={category} />
+          <Cards cards={cards} only={category} arrived={arrivedAfterMount} />
         </ul>
       )}
       <KeyHelpDialog open={helpOpen} keys={CARD_KEY_HELP} onClose={() => setHelpOpen(false)} />

@@ -15,8 +15,9 @@ import type { LoginForm } from '../utils/login-form-schema.ts';
  */
 const loadRules = () => import('../utils/login-form-schema.ts');
 const warmUp = () => {
-  void loadRules();
-  void import('../api/sign-in-schemas.ts');
+  // Only a head start: a module that does not arrive is dealt with where it is needed.
+  loadRules().catch(() => {});
+  import('../api/sign-in-schemas.ts').catch(() => {});
 };
 const resolver: Resolver<LoginForm> = async (values, context, options) => {
   const rules = await loadRules().catch(() => null);

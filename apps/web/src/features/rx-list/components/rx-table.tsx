@@ -29,7 +29,6 @@ const COLUMNS: { key: RxListSortKey; label: string }[] = [
 const ROW_HEIGHT = 88;
 /** Up to this many rows are all in the DOM (find-in-page works); longer lists render only what is in view. */
 export const VIRTUALIZE_ABOVE = 200;
-const NO_ROWS: readonly RxListItem[] = [];
 
 function Row({ row }: { row: RxListItem }) {
   return (
@@ -93,7 +92,8 @@ export function RxTable({
   // The rows draw in a transition (issue 21): an answer arrives through TanStack Query's external store, which
   // React renders in one blocking task (200 rows froze a phone for half a second); deferred, they draw in slices.
   // Loading and empty read the answer itself, so a list that is drawing never says 'No Prescriptions found.'.
-  const rows = useDeferredValue(answered, NO_ROWS);
+  // Rows at hand when the table opens (Back to the list) draw at once, so the scroll place is restored.
+  const rows = useDeferredValue(answered);
   const virtual = rows.length > VIRTUALIZE_ABOVE;
   const virtualizer = useVirtualizer({
     count: virtual ? rows.length : 0,
