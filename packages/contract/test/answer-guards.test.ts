@@ -1,7 +1,18 @@
 /** Answers a first screen reads are checked without zod (decision 0043): each guard must agree with its schema. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isSignInOptions, isTenantResponse, signInOptionsSchema, tenantResponseSchema } from '../src/index.ts';
+import {
+  featureFlagsSchema,
+  isFeatureFlags,
+  isSignInOptions,
+  isTenantResponse,
+  isUserDetails,
+  PRESCRIBE_VIA_VALUES,
+  signInOptionsSchema,
+  tenantResponseSchema,
+  USER_ROLE_VALUES,
+  userDetailsSchema,
+} from '../src/index.ts';
 
 const colour = fc.oneof(
   fc.stringMatching(/^#[0-9a-fA-F]{6}$/),
@@ -86,5 +97,148 @@ describe('the sign-in options’ zod-free guard', () => {
       { numRuns: 3000 },
     );
     expect(accepted).toBeGreaterThan(300);
+  });
+});
+
+/** A record with one key replaced by anything (or removed): the near misses a guard must refuse as the schema does. */
+function nearMissesOf<T extends Record<string, unknown>>(valid: fc.Arbitrary<T>, keys: readonly string[]) {
+  return fc
+    .tuple(
+      valid,
+      fc.constantFrom(...keys),
+      fc.oneof(fc.anything(), fc.constant(undefined), fc.constant(null), fc.string(), fc.boolean()),
+    )
+    .map(([value, key, replacement]) => ({ ...value, [key]: replacement }));
+}
+
+function expectSameAsSchema(
+  arbitrary: fc.Arbitrary<unknown>,
+  guard: (value: unknown) => boolean,
+  schema: { safeParse: (value: unknown) => { success: boolean } },
+) {
+  let accepted = 0;
+  let refused = 0;
+  fc.assert(
+    fc.property(arbitrary, (value) => {
+      const expected = schema.safeParse(value).success;
+      if (expected) accepted += 1;
+      else refused += 1;
+      expect(guard(value)).toBe(expected);
+    }),
+    { numRuns: 3000 },
+  );
+  // Both sides are reached: a generator that only made refusals would prove nothing.
+  expect(accepted).toBeGreaterThan(300);
+  expect(refused).toBeGreaterThan(300);
+}
+
+describe('the feature flags’ zod-free guard', () => {
+  it('accepts exactly the answers the schema accepts', () => {
+    const valid = fc.record({ isHarrowPortalEnabled: fc.boolean(), isHcpPrescribingEnabled: fc.boolean() });
+    expectSameAsSchema(
+      fc.oneof(valid, nearMissesOf(valid, ['isHarrowPortalEnabled', 'isHcpPrescribingEnabled']), fc.anything()),
+      isFeatureFlags,
+      featureFlagsSchema,
+    );
+  });
+});
+
+describe('the user details’ zod-free guard', () => {
+  const nullable = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: null });
+  const officePrefs = fc.record({
+    prescribeVia: nullable(fc.constantFrom(...PRESCRIBE_VIA_VALUES)),
+    harrowPortalAccess: fc.boolean(),
+    prescribingEnabled: fc.boolean(),
+    notOnboarded: fc.boolean(),
+  });
+  const userPrefs = fc.record({
+    skipPriorAuthDismissNotice: fc.boolean(),
+    skipErxConfirmation: fc.boolean(),
+    skipSendConfirmation: fc.boolean(),
+    newRequestNotices: fc.boolean(),
+  });
+  const cover = fc.record({ practiceId: fc.string(), prescriberId: fc.string(), startsAt: fc.string(), endsAt: fc.string() });
+  const signing = fc.record({
+    ownOrCoveringPracticeIds: fc.array(fc.string(), { maxLength: 3 }),
+    covers: fc.array(cover, { maxLength: 2 }),
+  });
+  const valid = fc.record(
+    {
+      userId: fc.string(),
+      userName: fc.string(),
+      email: fc.string(),
+      phoneNumber: nullable(fc.string()),
+      role: fc.constantFrom(...USER_ROLE_VALUES),
+      mdOfficeUser: nullable(fc.record({ userType: fc.string(), role: nullable(fc.string()) })),
+      mdOfficePrefs: nullable(officePrefs),
+      mdOfficeUserPrefs: userPrefs,
+      details: fc.record({ mdOfficeId: nullable(fc.string()), mdStaffId: nullable(fc.string()) }),
+      isVAMPracticeUser: fc.boolean(),
+      brand: fc.constantFrom('main', 'harrow'),
+      accountManager: nullable(fc.record({ name: fc.string(), phone: nullable(fc.string()), email: nullable(fc.string()) })),
+      signing: nullable(signing),
+    },
+    {
+      requiredKeys: [
+        'userId',
+        'userName',
+        'email',
+        'phoneNumber',
+        'role',
+        'mdOfficeUser',
+        'mdOfficePrefs',
+        'mdOfficeUserPrefs',
+        'details',
+        'isVAMPracticeUser',
+        'brand',
+        'accountManager',
+      ],
+    },
+  );
+  const topKeys = [
+    'userId',
+    'userName',
+    'email',
+    'phoneNumber',
+    'role',
+    'mdOfficeUser',
+    'mdOfficePrefs',
+    'mdOfficeUserPrefs',
+    'details',
+    'isVAMPracticeUser',
+    'brand',
+    'accountManager',
+    'signing',
+  ];
+  // Near misses one level down too: a nested object with one field wrong.
+  const nested = fc
+    .tuple(
+      valid,
+      fc.constantFrom('mdOfficeUser', 'mdOfficePrefs', 'mdOfficeUserPrefs', 'details', 'accountManager', 'signing'),
+      fc.constantFrom(
+        'userType',
+        'role',
+        'prescribeVia',
+        'harrowPortalAccess',
+        'skipErxConfirmation',
+        'newRequestNotices',
+        'mdOfficeId',
+        'mdStaffId',
+        'name',
+        'phone',
+        'ownOrCoveringPracticeIds',
+        'covers',
+      ),
+      fc.oneof(fc.anything(), fc.constant(undefined), fc.constant(null), fc.string(), fc.array(fc.anything(), { maxLength: 2 })),
+    )
+    .map(([value, outer, inner, replacement]) => {
+      const current = value[outer as keyof typeof value];
+      return typeof current === 'object' && current !== null
+        ? { ...value, [outer]: { ...current, [inner]: replacement } }
+        : value;
+    });
+
+  it('accepts exactly the answers the schema accepts', () => {
+    expectSameAsSchema(fc.oneof(valid, nearMissesOf(valid, topKeys), nested, fc.anything()), isUserDetails, userDetailsSchema);
   });
 });

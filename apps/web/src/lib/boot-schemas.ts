@@ -1,7 +1,6 @@
 /**
- * The schemas of the answers the app reads before its first signed-in screen (user, feature flags, a renewed
- * session; the brand has a zod-free guard, decision 0043). They are imported only on demand (`() => import('./boot-schemas.ts')`), so zod and the contract's
- * schemas download while the first requests are out instead of before the app can start (issue 21; decision
- * 0028).
+ * The schema of a renewed session's answer, imported only on demand (`() => import('./boot-schemas.ts')`) so zod
+ * stays out of the first load (decision 0028). The brand, the user's details and the feature flags have zod-free
+ * guards instead (lib/boot-guards.ts, decision 0043).
  */
-export { featureFlagsSchema, refreshResponseSchema, userDetailsSchema } from '@hcp/contract';
+export { refreshResponseSchema } from '@hcp/contract';

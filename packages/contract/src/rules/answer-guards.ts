@@ -1,6 +1,7 @@
 /**
  * Zod-free checks of the answers a first screen reads (the brand on every page, the sign-in options on the sign-in
- * page): zod and the schemas were a third of the sign-in page's script (issue 21, decision 0043). Each guard is held
+ * page; rules/user-guards.ts has those the signed-in shell waits for): zod and the schemas were a third of the
+ * sign-in page's script (issue 21, decision 0043). Each guard is held
  * to its schema by a property test (test/answer-guards.test.ts): it accepts exactly what the schema accepts.
  */
 import type { SignInOptions } from '../api/auth.ts';
@@ -8,7 +9,7 @@ import type { Tenant, TenantResponse } from '../api/users.ts';
 import { isBrandKey } from './brand.ts';
 
 const TENANT_COLOUR = /^#[0-9a-fA-F]{6}$/;
-const isRecord = (value: unknown): value is Record<string, unknown> =>
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const isTenant = (value: unknown): value is Tenant =>
   isRecord(value) &&

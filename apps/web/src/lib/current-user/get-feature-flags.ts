@@ -3,7 +3,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
 
 export function getFeatureFlags(): Promise<FeatureFlags> {
-  return api.request(apiPaths.featureFlags, { schema: () => import('../boot-schemas.ts').then((m) => m.featureFlagsSchema) });
+  // A zod-free guard: the signed-in shell waits for this answer (decision 0043).
+  return api.request(apiPaths.featureFlags, { schema: () => import('../boot-guards.ts').then((m) => m.featureFlagsCheck) });
 }
 
 export const featureFlagsQueryOptions = () => queryOptions({ queryKey: ['feature-flags'], queryFn: getFeatureFlags });

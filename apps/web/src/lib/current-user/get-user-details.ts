@@ -5,7 +5,8 @@ import { api } from '../api-client.ts';
 
 export function getUserDetails(userId: string): Promise<UserDetails> {
   return api.request(apiPaths.userDetails(userId), {
-    schema: () => import('../boot-schemas.ts').then((m) => m.userDetailsSchema),
+    // A zod-free guard: the signed-in shell waits for this answer (decision 0043).
+    schema: () => import('../boot-guards.ts').then((m) => m.userDetailsCheck),
   });
 }
 

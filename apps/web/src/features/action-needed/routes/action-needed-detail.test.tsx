@@ -410,7 +410,8 @@ describe('action needed list', () => {
     expect(within(categories).getByText('All')).toHaveAttribute('aria-current', 'page');
     expect(within(categories).getByRole('link', { name: 'Refill authorizations (1)' })).toBeInTheDocument();
     expect(within(categories).getByRole('link', { name: 'Appeals (0)' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Refill authorization: Atorvastatin for Jane Doe' })).toHaveAttribute(
+    // The cards draw in a transition after the counts (decision 0043).
+    expect(await screen.findByRole('link', { name: 'Refill authorization: Atorvastatin for Jane Doe' })).toHaveAttribute(
       'href',
       `/action-needed/${RX}/refillAuth`,
     );

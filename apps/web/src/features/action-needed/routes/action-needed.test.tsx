@@ -66,10 +66,13 @@ describe('Action Needed: one prescriber’s requests (filterBy, spec §7)', () =
     // Counts and cards are that prescriber's alone, from the server's narrowed answer.
     await vi.waitFor(() => expect(currentCategory()).toBe('All (2)'));
     expect(actionNeededCalls(fetchMock).some((url) => url.searchParams.get('filterBy') === LEE)).toBe(true);
-    const cards = screen.getByRole('list', { name: 'All requests' });
-    expect(within(cards).getAllByRole('heading', { level: 2 })).toHaveLength(1);
-    expect(within(cards).getByText(/Sam Lee, NP/)).toBeDefined();
-    expect(within(cards).queryByText(/Alex Morgan/)).toBeNull();
+    // The cards draw in a transition after the counts (decision 0043).
+    await vi.waitFor(() => {
+      const cards = screen.getByRole('list', { name: 'All requests' });
+      expect(within(cards).getAllByRole('heading', { level: 2 })).toHaveLength(1);
+      expect(within(cards).getByText(/Sam Lee, NP/)).toBeDefined();
+      expect(within(cards).queryByText(/Alex Morgan/)).toBeNull();
+    });
 
     // A category keeps the prescriber, and the choice can go back to everyone.
     await userEvent.click(screen.getByRole('link', { name: 'Prior authorizations (1)' }));

@@ -120,18 +120,36 @@ const NO_CARDS: Card[] = [];
  * which React renders in one blocking task; forty cards were a half-second freeze on a phone. Deferred, React
  * draws them in slices and the page answers taps meanwhile; the heading and counts are already there.
  */
-function Cards({ cards, only, arrived }: { cards: Card[]; only: ActionType | null; arrived: boolean }) {
+function Cards({
+  cards,
+  only,
+  arrived,
+  listRef,
+  label,
+}: {
+  cards: Card[];
+  only: ActionType | null;
+  arrived: boolean;
+  listRef: RefObject<HTMLUListElement | null>;
+  label: string;
+}) {
   // Drawn at once when the list was already at hand (Back to the list): its scroll place is restored on that draw.
   const shown = useDeferredValue(cards, arrived ? NO_CARDS : cards);
-  return shown.map((card) => (
-    <PatientCard
-      key={`${card.doctor.doctorId}-${card.patient.id}`}
-      doctor={card.doctor}
-      patient={card.patient}
-      prescriptions={card.prescriptions}
-      only={only}
-    />
-  ));
+  // The list appears with its cards, never empty first (a screen reader would announce an empty list).
+  if (shown.length === 0) return null;
+  return (
+    <ul ref={listRef} className={styles.cards} aria-label={label}>
+      {shown.map((card) => (
+        <PatientCard
+          key={`${card.doctor.doctorId}-${card.patient.id}`}
+          doctor={card.doctor}
+          patient={card.patient}
+          prescriptions={card.prescriptions}
+          only={only}
+        />
+      ))}
+    </ul>
+  );
 }
 
 function ActionNeededList({
@@ -195,13 +213,13 @@ function ActionNeededList({
             : 'Nothing needs you right now.'}
         </p>
       ) : (
-        <ul
-          ref={cardsRef}
-          className={styles.cards}
-          aria-label={category ? ACTION_TYPE_LABELS[category].category : 'All requests'}
-        >
-          <Cards cards={cards} only={category} arrived={arrivedAfterMount} />
-        </ul>
+        <Cards
+          cards={cards}
+          only={category}
+          arrived={arrivedAfterMount}
+          listRef={cardsRef}
+          label={category ? ACTION_TYPE_LABELS[category].category : 'All requests'}
+        />
       )}
       <KeyHelpDialog open={helpOpen} keys={CARD_KEY_HELP} onClose={() => setHelpOpen(false)} />
     </Page>
