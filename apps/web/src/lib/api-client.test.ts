@@ -111,6 +111,13 @@ describe('api client errors', () => {
     const ok = client(() => json({ total: 3 }));
     const total: number = (await ok.api.request('/x', { schema: guardCheck(isTotal) })).total;
     expect(total).toBe(3);
+    // A guard can load beside the request too (lib/boot-guards.ts), typed by what it guards.
+    const lazy = async () => guardCheck(isTotal);
+    const loaded: number = (await ok.api.request('/x', { schema: lazy })).total;
+    expect(loaded).toBe(3);
+    await expect(client(() => json({ total: 'many' })).api.request('/x', { schema: lazy })).rejects.toMatchObject({
+      code: 'INTERNAL',
+    });
   });
 
   it('loads a lazy schema while the request is out and checks the answer with it', async () => {
