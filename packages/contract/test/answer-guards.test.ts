@@ -162,6 +162,20 @@ describe('the user details’ zod-free guard', () => {
     ownOrCoveringPracticeIds: fc.array(fc.string(), { maxLength: 3 }),
     covers: fc.array(cover, { maxLength: 2 }),
   });
+  const requiredKeys = [
+    'userId',
+    'userName',
+    'email',
+    'phoneNumber',
+    'role',
+    'mdOfficeUser',
+    'mdOfficePrefs',
+    'mdOfficeUserPrefs',
+    'details',
+    'isVAMPracticeUser',
+    'brand',
+    'accountManager',
+  ] as const;
   const valid = fc.record(
     {
       userId: fc.string(),
@@ -178,38 +192,9 @@ describe('the user details’ zod-free guard', () => {
       accountManager: nullable(fc.record({ name: fc.string(), phone: nullable(fc.string()), email: nullable(fc.string()) })),
       signing: nullable(signing),
     },
-    {
-      requiredKeys: [
-        'userId',
-        'userName',
-        'email',
-        'phoneNumber',
-        'role',
-        'mdOfficeUser',
-        'mdOfficePrefs',
-        'mdOfficeUserPrefs',
-        'details',
-        'isVAMPracticeUser',
-        'brand',
-        'accountManager',
-      ],
-    },
+    { requiredKeys: [...requiredKeys] },
   );
-  const topKeys = [
-    'userId',
-    'userName',
-    'email',
-    'phoneNumber',
-    'role',
-    'mdOfficeUser',
-    'mdOfficePrefs',
-    'mdOfficeUserPrefs',
-    'details',
-    'isVAMPracticeUser',
-    'brand',
-    'accountManager',
-    'signing',
-  ];
+  const topKeys = [...requiredKeys, 'signing'];
   // Near misses one level down too: a nested object with one field wrong.
   const nested = fc
     .tuple(
