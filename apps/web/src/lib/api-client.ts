@@ -41,14 +41,14 @@ export class SessionExpiredError extends ApiError {
 export const NETWORK_ERROR_MESSAGE = 'Cannot reach the HCP Portal server. Check your connection and try again.';
 
 /**
- * A schema, or a function that loads it. A loader keeps zod and the schema out of the first load: it starts
- * with the request, and the answer is checked once both have arrived (docs/decisions/0028).
+ * A schema or a guard, or a function that loads one. A loader keeps zod and the schema out of the first load: it
+ * starts with the request, and the answer is checked once both have arrived (docs/decisions/0028).
  */
 export type SchemaSource = z.ZodType | GuardCheck<unknown> | (() => Promise<z.ZodType | GuardCheck<unknown>>);
 
 /**
- * A zod-free check of an answer, for the few read before the first screen (the brand): a contract guard bound to
- * the answer's schema by a property test, so the first screen needs no zod at all (issue 21, decision 0043).
+ * A zod-free check of an answer, for those a first screen waits for (the brand, the user's details): a contract
+ * guard bound to the answer's schema by a property test, so no first screen waits for zod (issue 21, decision 0043).
  */
 export interface GuardCheck<T> {
   readonly guard: (value: unknown) => value is T;

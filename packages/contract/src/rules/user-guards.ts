@@ -8,62 +8,71 @@ import { isRecord } from './answer-guards.ts';
 import { isBrandKey } from './brand.ts';
 import { PRESCRIBE_VIA_VALUES, USER_ROLE_VALUES } from './roles.ts';
 
-const isString = (value: unknown): value is string => typeof value === 'string';
-const isStringOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
-const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
-const oneOf = (values: readonly unknown[], value: unknown) => values.includes(value);
+type Check = (value: unknown) => boolean;
+const isString: Check = (value) => typeof value === 'string';
+const isBoolean: Check = (value) => typeof value === 'boolean';
+const orNull =
+  (check: Check): Check =>
+  (value) =>
+    value === null || check(value);
+const oneOf =
+  (values: readonly unknown[]): Check =>
+  (value) =>
+    values.includes(value);
+const arrayOf =
+  (check: Check): Check =>
+  (value) =>
+    Array.isArray(value) && value.every(check);
+/** A record whose named fields each pass their check; other fields are let through, as `z.object` strips them. */
+const fields =
+  (spec: Record<string, Check>): Check =>
+  (value) =>
+    isRecord(value) && Object.entries(spec).every(([key, check]) => check(value[key]));
+
+const featureFlags = fields({ isHarrowPortalEnabled: isBoolean, isHcpPrescribingEnabled: isBoolean });
+
+const userDetails = fields({
+  userId: isString,
+  userName: isString,
+  email: isString,
+  phoneNumber: orNull(isString),
+  role: oneOf(USER_ROLE_VALUES),
+  mdOfficeUser: orNull(fields({ userType: isString, role: orNull(isString) })),
+  mdOfficePrefs: orNull(
+    fields({
+      prescribeVia: orNull(oneOf(PRESCRIBE_VIA_VALUES)),
+      harrowPortalAccess: isBoolean,
+      prescribingEnabled: isBoolean,
+      notOnboarded: isBoolean,
+    }),
+  ),
+  mdOfficeUserPrefs: fields({
+    skipPriorAuthDismissNotice: isBoolean,
+    skipErxConfirmation: isBoolean,
+    skipSendConfirmation: isBoolean,
+    newRequestNotices: isBoolean,
+  }),
+  details: fields({ mdOfficeId: orNull(isString), mdStaffId: orNull(isString) }),
+  isVAMPracticeUser: isBoolean,
+  brand: isBrandKey,
+  accountManager: orNull(fields({ name: isString, phone: orNull(isString), email: orNull(isString) })),
+  // Optional as well as nullable.
+  signing: (value) =>
+    value === undefined ||
+    orNull(
+      fields({
+        ownOrCoveringPracticeIds: arrayOf(isString),
+        covers: arrayOf(fields({ practiceId: isString, prescriberId: isString, startsAt: isString, endsAt: isString })),
+      }),
+    )(value),
+});
 
 /** `featureFlagsSchema` without zod. */
 export function isFeatureFlags(value: unknown): value is FeatureFlags {
-  return isRecord(value) && isBoolean(value.isHarrowPortalEnabled) && isBoolean(value.isHcpPrescribingEnabled);
+  return featureFlags(value);
 }
-
-const isOfficeUser = (value: unknown) => isRecord(value) && isString(value.userType) && isStringOrNull(value.role);
-const isOfficePrefs = (value: unknown) =>
-  isRecord(value) &&
-  (value.prescribeVia === null || oneOf(PRESCRIBE_VIA_VALUES, value.prescribeVia)) &&
-  isBoolean(value.harrowPortalAccess) &&
-  isBoolean(value.prescribingEnabled) &&
-  isBoolean(value.notOnboarded);
-const isUserPrefs = (value: unknown) =>
-  isRecord(value) &&
-  isBoolean(value.skipPriorAuthDismissNotice) &&
-  isBoolean(value.skipErxConfirmation) &&
-  isBoolean(value.skipSendConfirmation) &&
-  isBoolean(value.newRequestNotices);
-const isAccountManager = (value: unknown) =>
-  isRecord(value) && isString(value.name) && isStringOrNull(value.phone) && isStringOrNull(value.email);
-const isCover = (value: unknown) =>
-  isRecord(value) &&
-  isString(value.practiceId) &&
-  isString(value.prescriberId) &&
-  isString(value.startsAt) &&
-  isString(value.endsAt);
-const isSigning = (value: unknown) =>
-  isRecord(value) &&
-  Array.isArray(value.ownOrCoveringPracticeIds) &&
-  value.ownOrCoveringPracticeIds.every(isString) &&
-  Array.isArray(value.covers) &&
-  value.covers.every(isCover);
 
 /** `userDetailsSchema` without zod. */
 export function isUserDetails(value: unknown): value is UserDetails {
-  return (
-    isRecord(value) &&
-    isString(value.userId) &&
-    isString(value.userName) &&
-    isString(value.email) &&
-    isStringOrNull(value.phoneNumber) &&
-    oneOf(USER_ROLE_VALUES, value.role) &&
-    (value.mdOfficeUser === null || isOfficeUser(value.mdOfficeUser)) &&
-    (value.mdOfficePrefs === null || isOfficePrefs(value.mdOfficePrefs)) &&
-    isUserPrefs(value.mdOfficeUserPrefs) &&
-    isRecord(value.details) &&
-    isStringOrNull(value.details.mdOfficeId) &&
-    isStringOrNull(value.details.mdStaffId) &&
-    isBoolean(value.isVAMPracticeUser) &&
-    isBrandKey(value.brand) &&
-    (value.accountManager === null || isAccountManager(value.accountManager)) &&
-    (value.signing === undefined || value.signing === null || isSigning(value.signing))
-  );
+  return userDetails(value);
 }

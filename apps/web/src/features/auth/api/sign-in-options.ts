@@ -7,7 +7,6 @@ export const getSignInOptions = () =>
   api.request(apiPaths.signInOptions, {
     auth: false,
     // Read as the sign-in page opens: checked without zod (decision 0043).
-    // Read as the sign-in page opens: checked without zod (decision 0043).
     schema: guardCheck(isSignInOptions),
   });
 
