@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { screenChunks } from './build/screen-chunks.ts';
 
 /**
  * Sonner injects its CSS as an inline <style> when imported, which the strict CSP (style-src 'self')
@@ -61,13 +62,21 @@ function precompress(): Plugin {
   };
 }
 
+const chunks = screenChunks({
+  barrel: { specifier: '@hcp/contract', file: '../../packages/contract/src/index.ts' },
+  steps: [
+    { name: 'signed-in', root: 'src/app/signed-in-shell.tsx' },
+    { name: 'action-needed', root: 'src/features/action-needed/routes/action-needed.tsx' },
+  ],
+});
+
 const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
 const proxied = ['/api', '/auth', '/auth-service', '/healthz', '/readyz'];
 
 export default defineConfig({
   // APP_ENV (spec §9 environment names) picks the API, auth and operations addresses (lib/config.ts).
   envPrefix: ['VITE_', 'APP_ENV'],
-  plugins: [noInlineToastStyles(), react(), precompress()],
+  plugins: [noInlineToastStyles(), react(), precompress(), chunks.plugin],
   resolve: {
     // Every `zod` import (ours and the contract's) goes through src/zod-jitless.ts, which configures zod for the
     // CSP before anything can use it. zod is not part of the first load (decision 0028), so no entry-point
@@ -84,5 +93,6 @@ export default defineConfig({
     sourcemap: 'hidden',
     // No inline module-preload polyfill: the server's CSP allows no inline script.
     modulePreload: { polyfill: false },
+    rolldownOptions: { output: { codeSplitting: { groups: chunks.groups } } },
   },
 });
