@@ -28,6 +28,11 @@ const { values } = parseArgs({
     /** Comma-separated subsets, for quicker runs while working on one screen: sign-in,action-needed,rx-list */
     screens: { type: 'string', default: 'sign-in,action-needed,rx-list' },
     modes: { type: 'string', default: 'mobile,desktop' },
+    /**
+     * The tutorial opens by itself on every sign-in until 'Do not show this again' (spec §1). 'shown' measures
+     * that first visit; 'dismissed' the prescriber's every other morning.
+     */
+    tutorial: { type: 'string', default: 'shown' },
   },
 });
 const screens = new Set((values.screens ?? '').split(','));
@@ -96,6 +101,7 @@ async function signIn() {
   await page.type('input[type="password"]', values.password ?? '');
   await page.click('button[type="submit"]');
   await page.waitForFunction('location.pathname !== "/login"', { timeout: 30_000 });
+  if (values.tutorial === 'dismissed') await page.evaluate('localStorage.setItem("hcp.tutorialDismissed", "true")');
 }
 
 async function run(name: string, route: string, mode: 'mobile' | 'desktop', signedIn: boolean) {
@@ -123,6 +129,7 @@ async function run(name: string, route: string, mode: 'mobile' | 'desktop', sign
   return {
     screen: name,
     mode,
+    ...(signedIn ? { tutorial: values.tutorial } : {}),
     performance: score('performance'),
     accessibility: score('accessibility'),
     bestPractices: score('best-practices'),

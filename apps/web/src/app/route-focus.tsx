@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { ScrollRestoration, useLocation } from 'react-router';
+import { noteScreenShown, SCROLL_POSITIONS_KEY } from '../lib/scroll-positions.ts';
 
 /** The path shown before this one, kept outside React so it survives the switch between the two layouts. */
 let shownPath: string | undefined;
@@ -26,6 +27,7 @@ export function RouteFocus() {
   useEffect(() => {
     const previous = shownPath;
     shownPath = pathname;
+    noteScreenShown();
     if (previous === undefined || previous === pathname) return;
     const main = document.getElementById('main');
     if (!main || focusHeading(main)) return;
@@ -40,5 +42,5 @@ export function RouteFocus() {
       window.clearTimeout(timer);
     };
   }, [pathname]);
-  return <ScrollRestoration />;
+  return <ScrollRestoration storageKey={SCROLL_POSITIONS_KEY} />;
 }

@@ -7,9 +7,10 @@ import {
   type UserDetails,
 } from '@hcp/contract';
 import { type ReactNode, type RefObject, useDeferredValue, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
+import { listMustDrawAtOnce } from '../../../lib/scroll-positions.ts';
 import { readSession } from '../../../lib/storage.ts';
 import { useClinicalAccess } from '../../../lib/support-access/use-clinical-access.ts';
 import { type ActionNeededView, useActionNeeded } from '../api/get-action-needed.ts';
@@ -123,18 +124,19 @@ const NO_CARDS: Card[] = [];
 function Cards({
   cards,
   only,
-  arrived,
+  restoring,
   listRef,
   label,
 }: {
   cards: Card[];
   only: ActionType | null;
-  arrived: boolean;
+  restoring: boolean;
   listRef: RefObject<HTMLUListElement | null>;
   label: string;
 }) {
-  // Drawn at once when the list was already at hand (Back to the list): its scroll place is restored on that draw.
-  const shown = useDeferredValue(cards, arrived ? NO_CARDS : cards);
+  // Drawn at once only when a scroll place waits for it (Back to the list, a reload deep in it): the place is
+  // restored on that draw. A first visit draws the screen first and the cards a moment later, in slices.
+  const shown = useDeferredValue(cards, restoring ? cards : NO_CARDS);
   // The list appears with its cards, never empty first (a screen reader would announce an empty list).
   if (shown.length === 0) return null;
   return (
@@ -169,8 +171,9 @@ function ActionNeededList({
   const whole = useActionNeeded(userId);
   const narrowed = useActionNeeded(userId, { filterBy: prescriber, enabled: prescriber !== null });
   const query = prescriber === null ? whole : narrowed;
-  // Whether the list was still loading when this screen opened (a first visit) or already at hand (Back).
-  const [arrivedAfterMount] = useState(query.isPending);
+  // Read once, when the screen opens: whether a scroll place waits for the cards (Back, a reload).
+  const { key } = useLocation();
+  const [restoring] = useState(() => listMustDrawAtOnce({ atHand: !query.isPending, locationKey: key }));
   const user = useUserDetails(userId).data;
   const requested = params.get('category');
   const category = isActionType(requested) ? requested : null;
@@ -216,7 +219,7 @@ function ActionNeededList({
         <Cards
           cards={cards}
           only={category}
-          arrived={arrivedAfterMount}
+          restoring={restoring}
           listRef={cardsRef}
           label={category ? ACTION_TYPE_LABELS[category].category : 'All requests'}
         />
