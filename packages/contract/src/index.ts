@@ -23,6 +23,7 @@ export * from './api/undo.ts';
 export * from './api/users.ts';
 export * from './api/webhooks.ts';
 export * from './routes.ts';
+export * from './rules/action-needed-query.ts';
 export * from './rules/action-types.ts';
 export * from './rules/answer-guards.ts';
 export * from './rules/attachments.ts';

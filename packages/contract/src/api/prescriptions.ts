@@ -1,11 +1,7 @@
 /** Prescriptions: the nested action-needed answer, the Rx list and the action calls (spec §3, §4, §7). */
 import { z } from 'zod';
-import {
-  ACTION_NEEDED_QUERY_TYPES,
-  type ActionNeededQueryType,
-  PRIOR_AUTH_METHODS,
-  REFILL_DENIAL_REASONS,
-} from '../rules/action-types.ts';
+import { ACTION_NEEDED_QUERY_TYPES, type ActionNeededQueryType } from '../rules/action-needed-query.ts';
+import { PRIOR_AUTH_METHODS, REFILL_DENIAL_REASONS } from '../rules/action-types.ts';
 import { utcIsoDate } from '../rules/dates.ts';
 import { isoDateSchema, usPhoneSchema } from './fields.ts';
 import { preparedDecisionSchema } from './prepared-decisions.ts';

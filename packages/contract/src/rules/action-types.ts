@@ -70,17 +70,6 @@ export function isActionType(value: string | null | undefined): value is ActionT
   return typeof value === 'string' && (ACTION_TYPES as readonly string[]).includes(value);
 }
 
-/** Values of the `actionType` query parameter of the action-needed call, one per category plus all. */
-export const ACTION_NEEDED_QUERY_TYPES = {
-  all: 'ACTION_NEEDED_ALL',
-  refillAuth: 'ACTION_NEEDED_REFILL_AUTH',
-  priorAuth: 'ACTION_NEEDED_PRIOR_AUTH',
-  phoneException: 'ACTION_NEEDED_PHONE_EXCEPTION',
-  altMed: 'ACTION_NEEDED_ALT_MED',
-  appeals: 'ACTION_NEEDED_APPEALS',
-} as const;
-export type ActionNeededQueryType = (typeof ACTION_NEEDED_QUERY_TYPES)[keyof typeof ACTION_NEEDED_QUERY_TYPES];
-
 /** The fields the rules read; the full prescription schema lives in api/prescriptions.ts. */
 export interface ActionFields {
   needsRefillAuth: boolean;
