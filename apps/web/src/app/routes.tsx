@@ -3,6 +3,7 @@ import { ROUTES } from '@hcp/contract';
 import type { ComponentType } from 'react';
 import { type LoaderFunction, Navigate, type RouteObject } from 'react-router';
 import { FullPageLoader } from '../components/full-page-loader.tsx';
+import { sendShellRequestsEarly } from '../lib/early-requests.ts';
 import { PublicLayout } from './layouts.tsx';
 import { RouteError } from './route-error.tsx';
 
@@ -34,6 +35,13 @@ export const routes: RouteObject[] = [
   },
   {
     lazy: async () => ({ Component: (await import('./signed-in-shell.tsx')).SignedInShell }),
+    // Runs while the shell's code downloads (a loader beside `lazy` is not awaited by it): the shell's first
+    // requests go out at once (decision 0044). Once per page: later navigations have their answers cached.
+    loader: ({ request }) => {
+      sendShellRequestsEarly(new URL(request.url).pathname);
+      return null;
+    },
+    shouldRevalidate: () => false,
     hydrateFallbackElement: <FullPageLoader />,
     errorElement: <RouteError />,
     children: [

@@ -300,3 +300,66 @@ describe('uploads', () => {
     await expect(api.upload('/x', new FormData())).rejects.toMatchObject({ status: 0, message: NETWORK_ERROR_MESSAGE });
   });
 });
+
+describe('early answers (a screen asked for before its code arrived)', () => {
+  it("answers the screen's own request once: one fetch for both, the second request asks again", async () => {
+    const { api, calls } = client(() => json({ n: calls.length }));
+    api.early([{ path: '/api/list', query: { kind: 'all' } }]);
+    expect(calls.map((c) => c.url)).toEqual(['/api/list?kind=all']);
+    expect(header(nth(calls, 0).init, 'authorization')).toBe('Bearer access-1');
+    await expect(api.request('/api/list', { query: { kind: 'all' } })).resolves.toEqual({ n: 1 });
+    expect(calls).toHaveLength(1);
+    await expect(api.request('/api/list', { query: { kind: 'all' } })).resolves.toEqual({ n: 2 });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('is checked like any answer: a shape the schema refuses is an error', async () => {
+    const { api } = client(() => json({ wrong: true }));
+    api.early([{ path: '/api/list' }]);
+    await expect(api.request('/api/list', { schema: z.object({ items: z.array(z.string()) }) })).rejects.toMatchObject({
+      code: 'INTERNAL',
+    });
+  });
+
+  it('is never used after a write, with another session, for another URL or once old', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { api, calls } = client(() => json({ n: calls.length }));
+      api.early([{ path: '/api/a' }, { path: '/api/b' }, { path: '/api/c' }]);
+      await api.request('/api/save', { method: 'POST', body: {} });
+      await expect(api.request('/api/a')).resolves.toEqual({ n: 5 });
+
+      api.early([{ path: '/api/d' }]);
+      saveSession({ accessToken: 'access-2', refreshToken: 'refresh-2', userID: 'user-1' });
+      await expect(api.request('/api/d')).resolves.toEqual({ n: 7 });
+
+      api.early([{ path: '/api/e' }]);
+      await expect(api.request('/api/e', { query: { page: 2 } })).resolves.toEqual({ n: 9 });
+
+      api.early([{ path: '/api/f' }]);
+      vi.setSystemTime(Date.now() + 11_000);
+      await expect(api.request('/api/f')).resolves.toEqual({ n: 11 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('asks again when the early request failed on the way', async () => {
+    let n = 0;
+    const { api, calls } = client(() => {
+      n += 1;
+      if (n === 1) throw new TypeError('offline');
+      return json({ ok: true });
+    });
+    api.early([{ path: '/api/a' }]);
+    await expect(api.request('/api/a')).resolves.toEqual({ ok: true });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('sends nothing without a session', () => {
+    storage.remove('accessToken');
+    const { api, calls } = client(() => json({}));
+    api.early([{ path: '/api/a' }]);
+    expect(calls).toHaveLength(0);
+  });
+});

@@ -111,10 +111,25 @@ export interface ApiClientConfig {
   fetch?: typeof fetch;
 }
 
+/** How long an early answer waits for the request it stands in for; older, it is dropped and asked again. */
+export const EARLY_ANSWER_MS = 10_000;
+
 export function createApiClient(config: ApiClientConfig = {}) {
   const baseUrl = config.baseUrl ?? '';
   const doFetch = (...args: Parameters<typeof fetch>) => (config.fetch ?? globalThis.fetch)(...args);
   let refreshing: Promise<RefreshOutcome> | null = null;
+  /** GETs sent before their screen's code arrived (`early`), by URL: each answers the first same request, once. */
+  const earlyAnswers = new Map<string, { answer: Promise<Response>; token: string | undefined; sentAt: number }>();
+
+  /** The early answer standing in for this request, when one was sent with the same session and is fresh. */
+  function takeEarly(url: string, options: RequestOptions<SchemaSource | undefined>): Promise<Response> | undefined {
+    const early = earlyAnswers.get(url);
+    if (!early) return undefined;
+    earlyAnswers.delete(url);
+    const fresh = Date.now() - early.sentAt < EARLY_ANSWER_MS;
+    const plainGet = (options.method ?? 'GET') === 'GET' && options.auth !== false && options.headers === undefined;
+    return fresh && plainGet && early.token === readSession()?.accessToken ? early.answer : undefined;
+  }
 
   function buildUrl(path: string, query?: RequestOptions['query']): string {
     const base = path.startsWith('/auth-service') ? (config.authBaseUrl ?? baseUrl) : baseUrl;
@@ -203,7 +218,11 @@ export function createApiClient(config: ApiClientConfig = {}) {
     const requestId = generateRequestId();
     const schema = startLoading(options.schema);
     const usedToken = readSession()?.accessToken;
-    let res = await send(path, options, requestId);
+    // A write may change what an early answer says: none is used after one.
+    if ((options.method ?? 'GET') !== 'GET') earlyAnswers.clear();
+    const early = takeEarly(buildUrl(path, options.query), options);
+    // An early request that failed on the way is simply made again.
+    let res = (early && (await early.catch(() => undefined))) || (await send(path, options, requestId));
     if (res.status === 401 && options.auth !== false && readSession()) {
       // A newer token than the one sent (renewed meanwhile, here or in another tab) needs no refresh.
       const outcome = readSession()?.accessToken !== usedToken ? 'renewed' : await refreshOnce();
@@ -269,7 +288,23 @@ export function createApiClient(config: ApiClientConfig = {}) {
     });
   }
 
-  return { request, upload };
+  /**
+   * Sends the GETs a screen will make while its code is still downloading (issue 21, decision 0044): the first
+   * screen after opening the portal would otherwise wait for its code and only then ask for its data. The
+   * answer is kept, unread, for the screen's own request, which checks it as usual; it is never shown alone.
+   */
+  function early(requests: { path: string; query?: RequestOptions['query'] }[]): void {
+    const token = readSession()?.accessToken;
+    if (!token) return;
+    for (const { path, query } of requests) {
+      const url = buildUrl(path, query);
+      const answer = send(path, { query }, generateRequestId());
+      answer.catch(() => {});
+      earlyAnswers.set(url, { answer, token, sentAt: Date.now() });
+    }
+  }
+
+  return { request, upload, early };
 }
 
 /** The answer's body (its text when asked for text), or the typed error it carries. */

@@ -1,0 +1,30 @@
+import { ACTION_NEEDED_QUERY_TYPES, actionNeededQueryEnabled, apiPaths } from '@hcp/contract';
+import { api } from './api-client.ts';
+import { readSession } from './storage.ts';
+
+/** The page the portal was opened on: only that first screen starts its requests early. */
+const openedOn = typeof window === 'undefined' ? '' : window.location.pathname;
+let sent = false;
+
+/**
+ * The signed-in shell's own requests (the user's details, the feature flags, the new-comment count and, where
+ * the navigation shows it, the Action Needed list), sent while the shell's code downloads when the portal opens
+ * on a signed-in page (issue 21, decision 0044). On a phone this saves one round trip before the first screen.
+ * The shell's queries ask for exactly these URLs and take the answers (`api.early`); after a navigation
+ * (sign-in, a link) the queries ask as usual, so nothing is asked twice.
+ */
+export function sendShellRequestsEarly(pathname: string): void {
+  if (sent || pathname !== openedOn) return;
+  sent = true;
+  const session = readSession();
+  if (!session) return;
+  const { userId } = session;
+  api.early([
+    { path: apiPaths.userDetails(userId) },
+    { path: apiPaths.featureFlags },
+    { path: apiPaths.doctorListSearch(userId), query: { newComments: true } },
+    ...(actionNeededQueryEnabled(pathname)
+      ? [{ path: apiPaths.actionNeeded(userId), query: { actionType: ACTION_NEEDED_QUERY_TYPES.all } }]
+      : []),
+  ]);
+}

@@ -1,0 +1,46 @@
+/**
+ * The first screen after opening the portal (issue 21, decision 0044): its requests leave while its code
+ * downloads, each once, and the screen's code arrives in a few files rather than dozens.
+ */
+import { expect, signInAs, test } from './fixtures.ts';
+
+test('opening Action Needed asks for each of its answers once, before its code has arrived', async ({ page }) => {
+  const { userID } = await signInAs(page, 'dr.morgan@demo.hcp');
+  // Events in the order the browser reported them: a request sent, a file received.
+  const seen: { url: string; at: number }[] = [];
+  const received: { url: string; at: number }[] = [];
+  let order = 0;
+  const path = (raw: string) => {
+    const url = new URL(raw);
+    return url.pathname + url.search;
+  };
+  page.on('request', (request) => seen.push({ url: path(request.url()), at: order++ }));
+  page.on('requestfinished', (request) => received.push({ url: path(request.url()), at: order++ }));
+  await page.goto('/action-needed');
+  await expect(page.getByRole('heading', { level: 1, name: 'Action Needed' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'All requests' })).toBeVisible();
+
+  const shellAnswers = [
+    `/api/mdo/v1/users/${userID}/mdo-user-details`,
+    '/api/mdo/v1/feature-flags',
+    `/api/mdo/v2/users/${userID}/doctor-list-search?newComments=true`,
+    `/api/mdo/v2/users/${userID}/action-needed?actionType=ACTION_NEEDED_ALL`,
+  ];
+  for (const answer of shellAnswers) {
+    expect(
+      seen.filter((r) => r.url === answer),
+      answer,
+    ).toHaveLength(1);
+  }
+  // Asked for while the shell's code was still on its way: without the early requests, the shell's queries
+  // could only ask once its file had arrived and run.
+  const shellArrived = received.find((r) => /^\/assets\/signed-in-[^/]+\.js$/.test(r.url));
+  expect(shellArrived, 'the signed-in chunk').toBeDefined();
+  for (const answer of shellAnswers) {
+    expect(seen.find((r) => r.url === answer)?.at, answer).toBeLessThan(shellArrived?.at ?? 0);
+  }
+  // One file per step instead of ~40 (the preload links the entry appends cost a phone's main thread).
+  const scripts = seen.filter((r) => r.url.startsWith('/assets/') && r.url.endsWith('.js'));
+  console.log(`Action Needed: ${scripts.length} scripts`);
+  expect(scripts.length).toBeLessThanOrEqual(16);
+});
