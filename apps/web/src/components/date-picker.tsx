@@ -1,8 +1,9 @@
-import { calendarDateOf, compareCalendarDates, parseDateInput } from '@hcp/contract';
-import { useId, useRef, useState } from 'react';
-import ReactDatePicker from 'react-datepicker';
-import 'react-datepicker/dist/react-datepicker.css';
+import { calendarDateOf, compareCalendarDates, formatDateTime, parseDateInput } from '@hcp/contract';
+import { lazy, Suspense, useId, useRef, useState } from 'react';
 import styles from './date-picker.module.css';
+
+// Starts downloading when a date field first draws; the field shows its value meanwhile.
+const ReactDatePicker = lazy(() => import('./date-picker-calendar.ts'));
 
 export const DATE_INPUT_INVALID = 'Date input not valid.';
 const UNBOUNDED_MIN = new Date(1900, 0, 1);
@@ -66,6 +67,9 @@ export function DatePicker({
   const errorId = `${id}-error`;
   const typed = useRef<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Focused before the calendar arrived: the field takes focus back when it does, which opens the calendar as a
+  // tap would, so no tap is lost.
+  const [wanted, setWanted] = useState(false);
 
   const validateTyped = () => {
     const text = typed.current;
@@ -87,42 +91,57 @@ export function DatePicker({
   return (
     <div className={styles.field}>
       <label htmlFor={id}>{label}</label>
-      <ReactDatePicker
-        id={id}
-        selected={value}
-        onChange={(date: Date | null, event?: { type?: string }) => {
-          // Typing: the picker parses each keystroke by its own rules (a date alone is 12:00 AM); the
-          // portal's reading of the typed text (validateTyped, on blur or Enter) decides instead.
-          if (event?.type === 'change' && typed.current !== null) return;
-          typed.current = null;
-          setError(null);
-          onChange(date);
-        }}
-        onChangeRaw={(event) => {
-          const target = event?.target as HTMLInputElement | undefined;
-          if (target && typeof target.value === 'string') typed.current = target.value;
-        }}
-        onBlur={validateTyped}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter') validateTyped();
-        }}
-        dateFormat="MM/dd/yyyy h:mm aa"
-        showTimeSelect
-        timeIntervals={30}
-        fixedHeight
-        showYearDropdown
-        scrollableYearDropdown
-        yearDropdownItemNumber={max.getFullYear() - min.getFullYear() + 1}
-        minDate={min}
-        maxDate={max}
-        portalId="date-picker-portal"
-        // Under the field from its left edge: centred, the calendar and its times ran off a phone's left side.
-        popperPlacement="bottom-start"
-        ariaInvalid={error ? 'true' : undefined}
-        ariaDescribedBy={error ? errorId : undefined}
-        className={styles.input}
-        autoComplete="off"
-      />
+      <Suspense
+        fallback={
+          // The same field, read-only for the moment the calendar takes to arrive: the value in the picker's own
+          // format (MM/dd/yyyy h:mm AM), so nothing moves or changes when it replaces this.
+          <input
+            id={id}
+            className={styles.input}
+            value={formatDateTime(value).toUpperCase()}
+            readOnly
+            onFocus={() => setWanted(true)}
+          />
+        }
+      >
+        <ReactDatePicker
+          id={id}
+          autoFocus={wanted}
+          selected={value}
+          onChange={(date: Date | null, event?: { type?: string }) => {
+            // Typing: the picker parses each keystroke by its own rules (a date alone is 12:00 AM); the
+            // portal's reading of the typed text (validateTyped, on blur or Enter) decides instead.
+            if (event?.type === 'change' && typed.current !== null) return;
+            typed.current = null;
+            setError(null);
+            onChange(date);
+          }}
+          onChangeRaw={(event) => {
+            const target = event?.target as HTMLInputElement | undefined;
+            if (target && typeof target.value === 'string') typed.current = target.value;
+          }}
+          onBlur={validateTyped}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') validateTyped();
+          }}
+          dateFormat="MM/dd/yyyy h:mm aa"
+          showTimeSelect
+          timeIntervals={30}
+          fixedHeight
+          showYearDropdown
+          scrollableYearDropdown
+          yearDropdownItemNumber={max.getFullYear() - min.getFullYear() + 1}
+          minDate={min}
+          maxDate={max}
+          portalId="date-picker-portal"
+          // Under the field from its left edge: centred, the calendar and its times ran off a phone's left side.
+          popperPlacement="bottom-start"
+          ariaInvalid={error ? 'true' : undefined}
+          ariaDescribedBy={error ? errorId : undefined}
+          className={styles.input}
+          autoComplete="off"
+        />
+      </Suspense>
       {error ? (
         <span id={errorId} className={styles.error} role="alert">
           {error}

@@ -17,6 +17,11 @@ const earlierToday = () => {
   return formatApiDateTime(new Date(midnight + (Date.now() - midnight) / 2));
 };
 const typedDay = (d: Date) => `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${d.getFullYear()}`;
+/** A date field once its calendar has arrived (until then it shows its value read-only). */
+async function dateField(label: string): Promise<HTMLElement> {
+  await waitFor(() => expect(screen.getByLabelText(label)).not.toHaveAttribute('readonly'));
+  return screen.getByLabelText(label);
+}
 const rxCalls = (fetchMock: ReturnType<typeof setup>) =>
   (fetchMock.mock.calls as unknown as [string][]).filter(([u]) => String(u).includes('/rx-list'));
 
@@ -165,7 +170,7 @@ describe('New Prescriptions List', () => {
 
   it("flags typed text that is not a date with 'Date input not valid.'", async () => {
     setup([{ status: 200, body: [] }]);
-    const from = await screen.findByLabelText('From');
+    const from = await dateField('From');
     await userEvent.clear(from);
     await userEvent.type(from, '13/45/20x');
     await userEvent.tab();
@@ -176,7 +181,7 @@ describe('New Prescriptions List', () => {
     const minuteAgo = formatApiDateTime(new Date(Date.now() - 60_000));
     const fetchMock = setup([{ status: 200, body: [row({ prescribedDate: minuteAgo })] }]);
     await screen.findByRole('heading', { name: 'New Prescriptions List (1)' });
-    const to = screen.getByLabelText('To');
+    const to = await dateField('To');
     await userEvent.clear(to);
     await userEvent.type(to, typedDay(new Date()));
     await userEvent.tab();
@@ -189,7 +194,7 @@ describe('New Prescriptions List', () => {
   it('says why a range over a year cannot load, and sends nothing', async () => {
     const fetchMock = setup([{ status: 200, body: [] }]);
     await screen.findByRole('heading', { name: 'New Prescriptions List (0)' });
-    const from = screen.getByLabelText('From');
+    const from = await dateField('From');
     await userEvent.clear(from);
     const longAgo = new Date();
     longAgo.setFullYear(longAgo.getFullYear() - 2);
