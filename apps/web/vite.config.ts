@@ -64,9 +64,12 @@ function precompress(): Plugin {
 
 const chunks = screenChunks({
   barrel: { specifier: '@hcp/contract', file: '../../packages/contract/src/index.ts' },
+  signedOut: /[\\/]src[\\/](features[\\/](auth|appeals|legal)[\\/]|app[\\/]not-found)/,
   steps: [
-    { name: 'signed-in', root: 'src/app/signed-in-shell.tsx' },
-    { name: 'action-needed', root: 'src/features/action-needed/routes/action-needed.tsx' },
+    // The user-details guard travels with the shell, which checks that answer before it draws: loaded on its own,
+    // it was one more round trip after the answer had arrived.
+    { name: 'signed-in', roots: ['src/app/signed-in-shell.tsx', 'src/lib/boot-guards.ts'] },
+    { name: 'action-needed', roots: ['src/features/action-needed/routes/action-needed.tsx'], shared: 'screens' },
   ],
 });
 
@@ -93,6 +96,18 @@ export default defineConfig({
     sourcemap: 'hidden',
     // No inline module-preload polyfill: the server's CSP allows no inline script.
     modulePreload: { polyfill: false },
-    rolldownOptions: { output: { codeSplitting: { groups: chunks.groups } } },
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // The first load is one file: everything the entry needs at once (decision 0044).
+            { name: 'entry', tags: ['$initial'], priority: 10 },
+            // The forms library on its own: the screens without a form (the Rx list) never download it.
+            { name: 'forms', test: /node_modules[\\/](react-hook-form|@hookform)[\\/]/, priority: 5 },
+            ...chunks.groups,
+          ],
+        },
+      },
+    },
   },
 });

@@ -22,7 +22,16 @@ import type { Plugin } from 'vite';
  * screen a prescriber lands on. Another screen that shares a module with a step loads that step's chunk,
  * which costs it bytes it may not use; the steps are kept to what almost every signed-in visit loads anyway.
  */
-export function screenChunks({ barrel, steps }: { barrel: { specifier: string; file: string }; steps: Step[] }) {
+export function screenChunks({
+  barrel,
+  steps,
+  signedOut,
+}: {
+  barrel: { specifier: string; file: string };
+  steps: Step[];
+  /** The signed-out pages' modules: what they reach (loaded or lazily) is never put in a step's chunk. */
+  signedOut: RegExp;
+}) {
   const stepOf = new Map<string, string>();
   const plugin: Plugin = {
     name: 'hcp-screen-chunks',
@@ -46,24 +55,43 @@ export function screenChunks({ barrel, steps }: { barrel: { specifier: string; f
         if (names === 'all') return [...direct, ...barrelModules];
         return [...direct, ...names.map((name) => providerOf.get(name)).filter((next) => next !== undefined)];
       };
-      const closure = (start: string[], taken: Set<string>) => {
+      const closure = (start: string[], taken: Set<string>, lazyToo = false) => {
         const seen = new Set<string>();
         const queue = [...start];
         while (queue.length > 0) {
           const id = queue.pop() as string;
           if (seen.has(id) || taken.has(id)) continue;
           seen.add(id);
-          queue.push(...edges(id));
+          queue.push(...edges(id), ...(lazyToo ? (info(id)?.dynamicallyImportedIds ?? []) : []));
         }
         return seen;
       };
-      const entries = [...this.getModuleIds()].filter((id) => info(id)?.isEntry);
+      const ids = [...this.getModuleIds()];
+      const entries = ids.filter((id) => info(id)?.isEntry);
+      const lazyRoots = [...new Set(ids.flatMap((id) => info(id)?.dynamicallyImportedIds ?? []))];
       const taken = closure(entries, new Set());
+      // A signed-out page (the sign-in form) must not download a signed-in chunk to get a field or zod: what they
+      // share stays in the bundler's own small shared chunks.
+      for (const id of closure(
+        ids.filter((id) => signedOut.test(id)),
+        taken,
+        true,
+      ))
+        taken.add(id);
       for (const step of steps) {
-        const root = path.resolve(step.root);
-        if (!info(root)) this.error(`screen-chunks: ${step.root} is not part of the build`);
-        for (const id of closure([root], taken)) {
-          stepOf.set(id, step.name);
+        const roots = step.roots.map((root) => path.resolve(root));
+        for (const [index, root] of roots.entries()) {
+          if (!info(root)) this.error(`screen-chunks: ${step.roots[index]} is not part of the build`);
+        }
+        const own = closure(roots, taken);
+        // What other features' lazily loaded code reaches too (a table, a form field) goes to the shared chunk, so
+        // another screen does not download this step's own code to get it. The step's own feature (its detail
+        // page) shares most of it by design and does not count.
+        const home = roots.map((root) => /^.*[\\/]features[\\/][^\\/]+[\\/]/.exec(root)?.[0]).find(Boolean);
+        const elsewhere = lazyRoots.filter((root) => !roots.includes(root) && !(home && root.startsWith(home)));
+        const others = step.shared ? closure(elsewhere, taken) : new Set();
+        for (const id of own) {
+          stepOf.set(id, step.shared && others.has(id) ? step.shared : step.name);
           taken.add(id);
         }
       }
@@ -71,7 +99,7 @@ export function screenChunks({ barrel, steps }: { barrel: { specifier: string; f
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
       const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-      const stepNames = new Set(steps.map((step) => step.name));
+      const stepNames = new Set(steps.flatMap((step) => [step.name, step.shared ?? step.name]));
       for (const entry of chunks.filter((chunk) => chunk.isEntry)) {
         const queue = [entry.fileName];
         const seen = new Set<string>();
@@ -89,17 +117,22 @@ export function screenChunks({ barrel, steps }: { barrel: { specifier: string; f
       }
     },
   };
-  const groups = steps.map((step, index) => ({
-    name: step.name,
-    test: (id: string) => stepOf.get(id) === step.name,
-    priority: steps.length - index,
+  const names = steps.flatMap((step) => (step.shared ? [step.name, step.shared] : [step.name]));
+  const groups = names.map((name, index) => ({
+    name,
+    test: (id: string) => stepOf.get(id) === name,
+    priority: names.length - index,
     // The closures are complete: pulling dependencies in again could only drag first-load modules along.
     includeDependenciesRecursively: false,
   }));
   return { plugin, groups };
 }
 
-type Step = { name: string; root: string };
+/**
+ * A chunk: the modules its roots reach statically. A root may be one the first load imports dynamically.
+ * `shared` names a second chunk for the modules other lazily loaded code reaches too.
+ */
+type Step = { name: string; roots: string[]; shared?: string };
 
 /** The names a module imports from `specifier`, or 'all' when it takes the whole namespace or re-exports it. */
 export function importedNames(code: string, specifier: string): string[] | 'all' {
