@@ -99,3 +99,36 @@ describe('Action Needed: one prescriber’s requests (filterBy, spec §7)', () =
     expect(actionNeededCalls(fetchMock).every((url) => !url.searchParams.has('filterBy'))).toBe(true);
   });
 });
+
+describe('Action Needed: a long list draws in steps (issue 21)', () => {
+  it('draws the first twenty cards first, then the rest, each step its own commit', async () => {
+    const [doctor] = actionNeeded().doctors;
+    const patients = Array.from({ length: 45 }, (_, i) => {
+      const id = `p${i}`;
+      const rxId = `44444444-4444-4444-8444-${String(i).padStart(12, '0')}`;
+      return {
+        id,
+        firstName: `patient${i}`,
+        lastName: 'doe',
+        dob: '1970-04-05',
+        phoneNumbers: ['(614) 555-0101'],
+        prescriptions: [{ ...prescription({ id: rxId }), patientID: id }],
+      };
+    });
+    serve({ doctors: [{ ...(doctor as ActionNeededResponse['doctors'][number]), patients }] });
+    const counts: number[] = [];
+    const observer = new MutationObserver(() => {
+      const list = document.querySelector('ul[aria-label="All requests"]');
+      const n = list ? list.children.length : 0;
+      if (n > 0 && counts.at(-1) !== n) counts.push(n);
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    try {
+      renderList();
+      await vi.waitFor(() => expect(counts.at(-1)).toBe(45));
+    } finally {
+      observer.disconnect();
+    }
+    expect(counts).toEqual([20, 40, 45]);
+  });
+});

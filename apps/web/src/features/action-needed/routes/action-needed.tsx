@@ -6,7 +6,7 @@ import {
   mayTakeAction,
   type UserDetails,
 } from '@hcp/contract';
-import { type ReactNode, type RefObject, useDeferredValue, useRef, useState } from 'react';
+import { type ReactNode, type RefObject, startTransition, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
@@ -115,6 +115,8 @@ function useCardKeys(list: RefObject<HTMLUListElement | null>, showHelp: () => v
 
 type Card = ActionNeededView['groups']['all'][number];
 const NO_CARDS: Card[] = [];
+/** The first cards a phone draws, then as many more per frame: a screenful first, the rest right after. */
+const CARDS_PER_STEP = 20;
 
 /**
  * The cards draw in a transition (issue 21): the list's answer arrives through TanStack Query's external store,
@@ -137,11 +139,19 @@ function Cards({
   // Drawn at once only when a scroll place waits for it (Back to the list, a reload deep in it): the place is
   // restored on that draw. A first visit draws the screen first and the cards a moment later, in slices.
   const shown = useDeferredValue(cards, restoring ? cards : NO_CARDS);
+  // Drawing and laying out eighty cards at once was one long task however it was scheduled: they come in steps,
+  // each its own short task, the first screenful first (issue 21).
+  const [drawn, setDrawn] = useState(restoring ? Number.POSITIVE_INFINITY : CARDS_PER_STEP);
+  useEffect(() => {
+    if (drawn >= shown.length) return;
+    const next = window.setTimeout(() => startTransition(() => setDrawn((n) => n + CARDS_PER_STEP)), 0);
+    return () => window.clearTimeout(next);
+  }, [drawn, shown.length]);
   // The list appears with its cards, never empty first (a screen reader would announce an empty list).
   if (shown.length === 0) return null;
   return (
     <ul ref={listRef} className={styles.cards} aria-label={label}>
-      {shown.map((card) => (
+      {shown.slice(0, drawn).map((card) => (
         <PatientCard
           key={`${card.doctor.doctorId}-${card.patient.id}`}
           doctor={card.doctor}
