@@ -64,7 +64,7 @@ function precompress(): Plugin {
 
 const chunks = screenChunks({
   barrel: { specifier: '@hcp/contract', file: '../../packages/contract/src/index.ts' },
-  signedOut: /[\\/]src[\\/](features[\\/](auth|appeals|legal)[\\/]|app[\\/]not-found)/,
+  signedOut: { modules: /[\\/]src[\\/](features[\\/](auth|appeals|legal)[\\/]|app[\\/]not-found)/, shared: 'common' },
   steps: [
     // The user-details guard travels with the shell, which checks that answer before it draws: loaded on its own,
     // it was one more round trip after the answer had arrived.
@@ -104,6 +104,12 @@ export default defineConfig({
             { name: 'entry', tags: ['$initial'], priority: 10 },
             // The forms library on its own: the screens without a form (the Rx list) never download it.
             { name: 'forms', test: /node_modules[\\/](react-hook-form|@hookform)[\\/]/, priority: 5 },
+            // zod with the contract's field schemas: the sign-in form loads them when first touched, not with the page.
+            {
+              name: 'zod',
+              test: /node_modules[\\/]zod[\\/]|[\\/]src[\\/]zod-jitless\.ts$|[\\/]contract[\\/]src[\\/]api[\\/]fields\.ts$/,
+              priority: 6,
+            },
             ...chunks.groups,
           ],
         },

@@ -29,8 +29,11 @@ export function screenChunks({
 }: {
   barrel: { specifier: string; file: string };
   steps: Step[];
-  /** The signed-out pages' modules: what they reach (loaded or lazily) is never put in a step's chunk. */
-  signedOut: RegExp;
+  /**
+   * The signed-out pages' modules: what they reach (loaded or lazily) and a step reaches too (a text field, the
+   * dialog) goes to the `shared` chunk, never to a step's own, so the sign-in page never downloads signed-in code.
+   */
+  signedOut: { modules: RegExp; shared: string };
 }) {
   const stepOf = new Map<string, string>();
   const plugin: Plugin = {
@@ -70,14 +73,11 @@ export function screenChunks({
       const entries = ids.filter((id) => info(id)?.isEntry);
       const lazyRoots = [...new Set(ids.flatMap((id) => info(id)?.dynamicallyImportedIds ?? []))];
       const taken = closure(entries, new Set());
-      // A signed-out page (the sign-in form) must not download a signed-in chunk to get a field or zod: what they
-      // share stays in the bundler's own small shared chunks.
-      for (const id of closure(
-        ids.filter((id) => signedOut.test(id)),
+      const signedOutReach = closure(
+        ids.filter((id) => signedOut.modules.test(id)),
         taken,
         true,
-      ))
-        taken.add(id);
+      );
       for (const step of steps) {
         const roots = step.roots.map((root) => path.resolve(root));
         for (const [index, root] of roots.entries()) {
@@ -91,7 +91,8 @@ export function screenChunks({
         const elsewhere = lazyRoots.filter((root) => !roots.includes(root) && !(home && root.startsWith(home)));
         const others = step.shared ? closure(elsewhere, taken) : new Set();
         for (const id of own) {
-          stepOf.set(id, step.shared && others.has(id) ? step.shared : step.name);
+          if (signedOutReach.has(id)) stepOf.set(id, signedOut.shared);
+          else stepOf.set(id, step.shared && others.has(id) ? step.shared : step.name);
           taken.add(id);
         }
       }
@@ -100,6 +101,7 @@ export function screenChunks({
       const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
       const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
       const stepNames = new Set(steps.flatMap((step) => [step.name, step.shared ?? step.name]));
+      stepNames.add(signedOut.shared);
       for (const entry of chunks.filter((chunk) => chunk.isEntry)) {
         const queue = [entry.fileName];
         const seen = new Set<string>();
@@ -117,7 +119,7 @@ export function screenChunks({
       }
     },
   };
-  const names = steps.flatMap((step) => (step.shared ? [step.name, step.shared] : [step.name]));
+  const names = [...steps.flatMap((step) => (step.shared ? [step.name, step.shared] : [step.name])), signedOut.shared];
   const groups = names.map((name, index) => ({
     name,
     test: (id: string) => stepOf.get(id) === name,
