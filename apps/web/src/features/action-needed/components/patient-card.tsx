@@ -15,6 +15,7 @@ import {
   runOutText,
   webPaths,
 } from '@hcp/contract';
+import { memo } from 'react';
 import { Link, useLocation } from 'react-router';
 import { displayDrugName } from '../utils/special-drugs.ts';
 import styles from './action-needed.module.css';
@@ -49,7 +50,7 @@ function SupplyLine({ rx }: { rx: ActionNeededPrescription }) {
  * One patient with the prescriptions that need the user, each with a link per request (spec §3 card
  * groups). `only` limits the links to one category (the category filter).
  */
-export function PatientCard({
+function PatientCardView({
   doctor,
   patient,
   prescriptions,
@@ -100,3 +101,9 @@ export function PatientCard({
     </li>
   );
 }
+
+/**
+ * Memoised: the list draws its cards in steps (decision 0044), and each step must draw only its new cards, not
+ * every card drawn before (the props are the list answer's own objects, unchanged between steps).
+ */
+export const PatientCard = memo(PatientCardView);
