@@ -6,7 +6,6 @@ import { utcIsoDate } from '../rules/dates.ts';
 import { isoDateSchema, usPhoneSchema } from './fields.ts';
 import { preparedDecisionSchema } from './prepared-decisions.ts';
 import { undoOfferSchema } from './undo.ts';
-import { pharmacyDeliverySchema } from './webhooks.ts';
 
 export const actionNeededPrescriptionSchema = z.object({
   id: z.string(),
@@ -207,6 +206,18 @@ export const actionResultSchema = z.object({
   undo: undoOfferSchema.optional(),
 });
 export type ActionResult = z.infer<typeof actionResultSchema>;
+
+/**
+ * How a decision's delivery to the pharmacy reads on the prescription's timeline (the client formats the times).
+ * Here, not beside the webhook endpoints: every screen that reads a prescription loads this module.
+ */
+export const pharmacyDeliverySchema = z.object({
+  status: z.enum(['sending', 'delivered', 'failing', 'dead']),
+  sentAt: z.string(),
+  deliveredAt: z.string().nullable(),
+  nextAttemptAt: z.string().nullable(),
+});
+export type PharmacyDelivery = z.infer<typeof pharmacyDeliverySchema>;
 
 /** One entry of a prescription's timeline (GET /prescriptions/{id}/events, our addition). */
 export const prescriptionEventSchema = z.object({

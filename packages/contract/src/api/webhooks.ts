@@ -170,12 +170,3 @@ const endpointId = z.uuid({ message: 'Webhook endpoint not found.' });
 export const webhookEndpointParamsSchema = z.object({ id: endpointId });
 export const webhookDeliveryParamsSchema = z.object({ id: endpointId, deliveryId: z.uuid({ message: 'Delivery not found.' }) });
 export const redeliverResultSchema = z.object({ redelivered: z.number().int() });
-
-/** How a decision's delivery reads on the prescription's timeline (the client formats the times). */
-export const pharmacyDeliverySchema = z.object({
-  status: z.enum(['sending', 'delivered', 'failing', 'dead']),
-  sentAt: z.string(),
-  deliveredAt: z.string().nullable(),
-  nextAttemptAt: z.string().nullable(),
-});
-export type PharmacyDelivery = z.infer<typeof pharmacyDeliverySchema>;
