@@ -7,6 +7,7 @@ import { BrandProvider } from '../lib/brand/brand.tsx';
 import { createQueryClient } from '../lib/query-client.ts';
 import { saveSession } from '../lib/storage.ts';
 import { commentRecord, newComments, patientDetail, stubServer, threadPatient } from '../test/fixtures.ts';
+import { TUTORIAL_TITLE } from './modals/tutorial-modal.tsx';
 import { routes } from './routes.tsx';
 
 function renderAt(path: string) {
@@ -258,6 +259,39 @@ describe('routing', () => {
     // Everything the user's details decide is there in the first drawing of the header.
     expect(within(account).getByText('Dr. Alex Morgan')).toBeInTheDocument();
     expect(within(account).getByRole('link', { name: 'Log Out' })).toBeInTheDocument();
+  });
+
+  it('the tutorial opens over the loader, before the user is known, and stays the same dialog when the screen arrives', async () => {
+    let releaseUser: () => void = () => {};
+    const userKnown = new Promise<void>((resolve) => {
+      releaseUser = resolve;
+    });
+    const base = stubServer();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (String(url).includes('/mdo-user-details')) await userKnown;
+        return base(url, init);
+      }),
+    );
+    signIn();
+    localStorage.removeItem('hcp.tutorialDismissed');
+    sessionStorage.removeItem('hcp.tutorialClosed');
+    render(
+      <QueryClientProvider client={createQueryClient(() => {})}>
+        <BrandProvider>
+          <RouterProvider router={createMemoryRouter(routes, { initialEntries: ['/patient-search'] })} />
+        </BrandProvider>
+      </QueryClientProvider>,
+    );
+    const tutorial = await screen.findByRole('dialog', { name: TUTORIAL_TITLE });
+    expect(tutorial).toHaveAttribute('open');
+    expect(screen.getByRole('status')).toHaveTextContent('Loading…');
+    releaseUser();
+    await screen.findByRole('navigation', { name: 'Account' });
+    // The same element, still open: not closed and opened again (no second announcement, focus kept).
+    expect(screen.getByRole('dialog', { name: TUTORIAL_TITLE })).toBe(tutorial);
+    expect(tutorial).toHaveAttribute('open');
   });
 
   it('a failed user-details call still draws the shell (with what it can), not an endless loader', async () => {

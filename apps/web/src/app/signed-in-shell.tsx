@@ -44,6 +44,13 @@ export function SignedInShell() {
 
 function Shell({ userId }: { userId: string }) {
   const location = useLocation();
+  const [tutorial, setTutorial] = useState<TutorialState>(() => ({
+    open: shouldAutoOpenTutorial({
+      dismissedForever: storage.get('tutorialDismissed') === 'true',
+      closedThisSession: storage.get('tutorialClosed') === 'true',
+    }),
+    automatic: true,
+  }));
   const authType = matchPath(ROUTES.actionNeededDetail, location.pathname)?.params.authType;
   const enabled = actionNeededQueryEnabled(location.pathname);
   const actionNeeded = useActionNeeded(userId, { enabled });
@@ -61,7 +68,18 @@ function Shell({ userId }: { userId: string }) {
   // pending when a screen retries it, and the shell must not blank itself then.
   const [known, setKnown] = useState(false);
   if (!known && !userQuery.isPending && !flags.isPending) setKnown(true);
-  if (!known) return <FullPageLoader />;
+  // The tutorial opens before the rest is known, over the loader: it needs neither the user nor the list, it is
+  // the first thing a new user reads, and opened on a nearly empty page it costs the phone no layout of the whole
+  // screen under it (decision 0044). It keeps its place in the tree when the screen arrives under it.
+  const tutorialModal = <Tutorial tutorial={tutorial} setTutorial={setTutorial} />;
+  if (!known) {
+    return (
+      <>
+        {tutorialModal}
+        <FullPageLoader />
+      </>
+    );
+  }
   if (
     newComments.isSuccess &&
     shouldLeaveNewComments({
@@ -89,10 +107,11 @@ function Shell({ userId }: { userId: string }) {
   }
   return (
     <>
+      {tutorialModal}
       <BrandStyle />
       <RouteFocus />
       <SkipLink />
-      <ShellModals />
+      <ShellModals onOpenTutorial={() => setTutorial({ open: true, automatic: false })} />
       <NavTabs actionNeededCount={count} actionNeededLoading={firstLoad} newCommentsCount={newCommentsCount} />
       <SupportAccessBanner userId={userId} />
       {/* The practice's people see new and answered items as they happen (the provider's users have no items). */}
@@ -133,42 +152,34 @@ function SettingsFooter() {
 type TutorialState = { open: boolean; automatic: boolean };
 
 /**
- * The header with its two modals. The tutorial opens by itself after sign-in unless 'Do not show this
- * again' was chosen (kept) or it was closed in this session (spec §1, §4).
+ * The tutorial. It opens by itself after sign-in unless 'Do not show this again' was chosen (kept) or it was
+ * closed in this session (spec §1, §4); the header's button opens it again.
  */
-function ShellModals() {
-  const { user } = useBrand();
-  const [tutorial, setTutorial] = useState<TutorialState>(() => ({
-    open: shouldAutoOpenTutorial({
-      dismissedForever: storage.get('tutorialDismissed') === 'true',
-      closedThisSession: storage.get('tutorialClosed') === 'true',
-    }),
-    automatic: true,
-  }));
-  const [contactOpen, setContactOpen] = useState(false);
+function Tutorial({ tutorial, setTutorial }: { tutorial: TutorialState; setTutorial: (next: TutorialState) => void }) {
   const closeTutorial = () => {
     storage.set('tutorialClosed', 'true');
     setTutorial({ open: false, automatic: false });
   };
   return (
+    <TutorialModal
+      open={tutorial.open}
+      openedAutomatically={tutorial.automatic}
+      onClose={closeTutorial}
+      onDoNotShowAgain={() => {
+        storage.set('tutorialDismissed', 'true');
+        closeTutorial();
+      }}
+    />
+  );
+}
+
+/** The header with the contact modal. */
+function ShellModals({ onOpenTutorial }: { onOpenTutorial: () => void }) {
+  const { user } = useBrand();
+  const [contactOpen, setContactOpen] = useState(false);
+  return (
     <>
-      <Header
-        account={
-          <AccountNav
-            onOpenTutorial={() => setTutorial({ open: true, automatic: false })}
-            onOpenContact={() => setContactOpen(true)}
-          />
-        }
-      />
-      <TutorialModal
-        open={tutorial.open}
-        openedAutomatically={tutorial.automatic}
-        onClose={closeTutorial}
-        onDoNotShowAgain={() => {
-          storage.set('tutorialDismissed', 'true');
-          closeTutorial();
-        }}
-      />
+      <Header account={<AccountNav onOpenTutorial={onOpenTutorial} onOpenContact={() => setContactOpen(true)} />} />
       <SupportModal open={contactOpen} onClose={() => setContactOpen(false)} user={user} />
     </>
   );
