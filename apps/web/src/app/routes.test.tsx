@@ -20,6 +20,34 @@ function renderAt(path: string) {
   return router;
 }
 
+/** The server with the user's details held back until the returned function is called. */
+function holdUserDetails(): () => void {
+  let releaseUser: () => void = () => {};
+  const userKnown = new Promise<void>((resolve) => {
+    releaseUser = resolve;
+  });
+  const base = stubServer();
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      if (String(url).includes('/mdo-user-details')) await userKnown;
+      return base(url, init);
+    }),
+  );
+  return releaseUser;
+}
+
+/** With the brand provider, as the app runs: the header reads the user through it. */
+function renderWithBrand(path: string) {
+  render(
+    <QueryClientProvider client={createQueryClient(() => {})}>
+      <BrandProvider>
+        <RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />
+      </BrandProvider>
+    </QueryClientProvider>,
+  );
+}
+
 const signIn = () => saveSession({ accessToken: 'a', refreshToken: 'r', userID: 'u' });
 
 beforeEach(() => {
@@ -231,27 +259,9 @@ describe('routing', () => {
   });
 
   it('draws the header whole, once the user and the feature flags are known (no links popping in, no layout shift)', async () => {
-    let releaseUser: () => void = () => {};
-    const userKnown = new Promise<void>((resolve) => {
-      releaseUser = resolve;
-    });
-    const base = stubServer();
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string, init?: RequestInit) => {
-        if (String(url).includes('/mdo-user-details')) await userKnown;
-        return base(url, init);
-      }),
-    );
+    const releaseUser = holdUserDetails();
     signIn();
-    // With the brand provider, as the app runs: the header reads the user through it.
-    render(
-      <QueryClientProvider client={createQueryClient(() => {})}>
-        <BrandProvider>
-          <RouterProvider router={createMemoryRouter(routes, { initialEntries: ['/patient-search'] })} />
-        </BrandProvider>
-      </QueryClientProvider>,
-    );
+    renderWithBrand('/patient-search');
     expect(await screen.findByRole('status')).toHaveTextContent('Loading…');
     expect(screen.queryByRole('navigation', { name: 'Account' })).toBeNull();
     releaseUser();
@@ -262,28 +272,11 @@ describe('routing', () => {
   });
 
   it('the tutorial opens over the loader, before the user is known, and stays the same dialog when the screen arrives', async () => {
-    let releaseUser: () => void = () => {};
-    const userKnown = new Promise<void>((resolve) => {
-      releaseUser = resolve;
-    });
-    const base = stubServer();
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string, init?: RequestInit) => {
-        if (String(url).includes('/mdo-user-details')) await userKnown;
-        return base(url, init);
-      }),
-    );
+    const releaseUser = holdUserDetails();
     signIn();
     localStorage.removeItem('hcp.tutorialDismissed');
     sessionStorage.removeItem('hcp.tutorialClosed');
-    render(
-      <QueryClientProvider client={createQueryClient(() => {})}>
-        <BrandProvider>
-          <RouterProvider router={createMemoryRouter(routes, { initialEntries: ['/patient-search'] })} />
-        </BrandProvider>
-      </QueryClientProvider>,
-    );
+    renderWithBrand('/patient-search');
     const tutorial = await screen.findByRole('dialog', { name: TUTORIAL_TITLE });
     expect(tutorial).toHaveAttribute('open');
     expect(screen.getByRole('status')).toHaveTextContent('Loading…');
