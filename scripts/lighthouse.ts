@@ -33,6 +33,8 @@ const { values } = parseArgs({
      * that first visit; 'dismissed' the prescriber's every other morning.
      */
     tutorial: { type: 'string', default: 'shown' },
+    /** Also write each run's trace (`<screen>-<mode>.trace.json`, ~20 MB): open it in DevTools' Performance panel. */
+    trace: { type: 'boolean', default: false },
   },
 });
 const screens = new Set((values.screens ?? '').split(','));
@@ -57,7 +59,7 @@ type LighthouseRun = (
   flags: Flags,
   config: unknown,
   page: unknown,
-) => Promise<{ lhr: Lhr; report: string | string[] } | undefined>;
+) => Promise<{ lhr: Lhr; report: string | string[]; artifacts?: { Trace?: unknown } } | undefined>;
 interface Lhr {
   categories: Record<string, { score: number | null }>;
   audits: Record<string, { numericValue?: number; displayValue?: string }>;
@@ -124,6 +126,7 @@ async function run(name: string, route: string, mode: 'mobile' | 'desktop', sign
   writeFileSync(path.join(outDir, `${name}-${mode}.html`), String(html));
   // The JSON is what to read when a score moves: long tasks, the LCP element and its phases, the request chain.
   writeFileSync(path.join(outDir, `${name}-${mode}.json`), String(json));
+  if (values.trace) writeFileSync(path.join(outDir, `${name}-${mode}.trace.json`), JSON.stringify(result.artifacts?.Trace));
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const ms = (id: string) => `${((lhr.audits[id]?.numericValue ?? 0) / 1000).toFixed(1)} s`;
   return {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { compileHints } from './build/compile-hints.ts';
 import { screenChunks } from './build/screen-chunks.ts';
 
 /**
@@ -73,13 +74,25 @@ const chunks = screenChunks({
   ],
 });
 
+/**
+ * The chunks that run as soon as they arrive: the entry, the signed-in steps, zod (every answer check builds
+ * and runs its schemas) and each route's own screen. Not the forms library or the calendar, idle until used.
+ */
+const runOnLoad = new Set(['entry', 'zod', ...chunks.stepNames]);
+const hints = compileHints(
+  (chunk) =>
+    chunk.isEntry ||
+    runOnLoad.has(chunk.name) ||
+    (chunk.isDynamicEntry && /[\\/](?:features[\\/][^\\/]+[\\/]routes|app)[\\/]/.test(chunk.facadeModuleId ?? '')),
+);
+
 const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
 const proxied = ['/api', '/auth', '/auth-service', '/healthz', '/readyz'];
 
 export default defineConfig({
   // APP_ENV (spec §9 environment names) picks the API, auth and operations addresses (lib/config.ts).
   envPrefix: ['VITE_', 'APP_ENV'],
-  plugins: [noInlineToastStyles(), react(), precompress(), chunks.plugin],
+  plugins: [noInlineToastStyles(), react(), precompress(), chunks.plugin, hints],
   resolve: {
     // Every `zod` import (ours and the contract's) goes through src/zod-jitless.ts, which configures zod for the
     // CSP before anything can use it. zod is not part of the first load (decision 0028), so no entry-point

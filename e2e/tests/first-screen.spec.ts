@@ -1,6 +1,7 @@
 /**
- * The first screen after opening the portal (issue 21, decision 0044): its requests leave while its code
- * downloads, each once, and the screen's code arrives in a few files rather than dozens.
+ * The first screen after opening the portal (issue 21, decisions 0044 and 0045): its requests leave while its code
+ * downloads, each once, the screen's code arrives in a few files rather than dozens, and the files that run at once
+ * are compiled while they download.
  */
 import { expect, signInAs, test } from './fixtures.ts';
 
@@ -43,4 +44,24 @@ test('opening Action Needed asks for each of its answers once, before its code h
   const scripts = seen.filter((r) => r.url.startsWith('/assets/') && r.url.endsWith('.js'));
   console.log(`Action Needed: ${scripts.length} scripts`);
   expect(scripts.length).toBeLessThanOrEqual(16);
+});
+
+test('the code that runs as soon as it arrives asks to be compiled while it downloads', async ({ page, request }) => {
+  await signInAs(page, 'dr.morgan@demo.hcp');
+  const scripts: string[] = [];
+  page.on('request', (r) => {
+    const { pathname } = new URL(r.url());
+    if (pathname.startsWith('/assets/') && pathname.endsWith('.js')) scripts.push(pathname);
+  });
+  await page.goto('/action-needed');
+  await expect(page.getByRole('list', { name: 'All requests' })).toBeVisible();
+  const firstLine = async (file: string) => (await (await request.get(file)).text()).split('\n', 1)[0];
+  // Decision 0045: V8 compiles these on a background thread, rather than function by function on the main thread.
+  const runOnLoad = scripts.filter((file) => /\/(?:index|signed-in|action-needed|zod)-[^/]+\.js$/.test(file));
+  expect(runOnLoad).toHaveLength(4);
+  for (const file of runOnLoad) expect(await firstLine(file), file).toBe('//# allFunctionsCalledOnLoad');
+  // The forms library is idle until a form is used: compiling all of it would be spent for nothing.
+  const forms = scripts.find((file) => /\/forms-[^/]+\.js$/.test(file));
+  expect(forms, 'the forms library').toBeDefined();
+  expect(await firstLine(forms ?? '')).not.toBe('//# allFunctionsCalledOnLoad');
 });

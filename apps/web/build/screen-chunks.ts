@@ -36,6 +36,8 @@ export function screenChunks({
   signedOut: { modules: RegExp; shared: string };
 }) {
   const stepOf = new Map<string, string>();
+  /** Every chunk this plugin makes, in priority order: each step's own, its shared one, the signed-out pages' one. */
+  const chunkNames = [...steps.flatMap((step) => (step.shared ? [step.name, step.shared] : [step.name])), signedOut.shared];
   const plugin: Plugin = {
     name: 'hcp-screen-chunks',
     apply: 'build',
@@ -100,8 +102,7 @@ export function screenChunks({
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
       const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-      const stepNames = new Set(steps.flatMap((step) => [step.name, step.shared ?? step.name]));
-      stepNames.add(signedOut.shared);
+      const stepNames = new Set(chunkNames);
       for (const entry of chunks.filter((chunk) => chunk.isEntry)) {
         const queue = [entry.fileName];
         const seen = new Set<string>();
@@ -119,15 +120,14 @@ export function screenChunks({
       }
     },
   };
-  const names = [...steps.flatMap((step) => (step.shared ? [step.name, step.shared] : [step.name])), signedOut.shared];
-  const groups = names.map((name, index) => ({
+  const groups = chunkNames.map((name, index) => ({
     name,
     test: (id: string) => stepOf.get(id) === name,
-    priority: names.length - index,
+    priority: chunkNames.length - index,
     // The closures are complete: pulling dependencies in again could only drag first-load modules along.
     includeDependenciesRecursively: false,
   }));
-  return { plugin, groups };
+  return { plugin, groups, stepNames: steps.map((step) => step.name) };
 }
 
 /**
