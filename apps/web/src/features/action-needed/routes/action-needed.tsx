@@ -6,7 +6,17 @@ import {
   mayTakeAction,
   type UserDetails,
 } from '@hcp/contract';
-import { type ReactNode, type RefObject, startTransition, useDeferredValue, useEffect, useRef, useState } from 'react';
+import {
+  lazy,
+  type ReactNode,
+  type RefObject,
+  Suspense,
+  startTransition,
+  useDeferredValue,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { Page } from '../../../components/page.tsx';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
@@ -15,12 +25,10 @@ import { readSession } from '../../../lib/storage.ts';
 import { useClinicalAccess } from '../../../lib/support-access/use-clinical-access.ts';
 import { type ActionNeededView, useActionNeeded } from '../api/get-action-needed.ts';
 import styles from '../components/action-needed.module.css';
-import { ActionQueue } from '../components/action-queue.tsx';
 import { BulkDismiss } from '../components/bulk-dismiss.tsx';
 import { KeyHelpDialog } from '../components/key-help-dialog.tsx';
 import { CategoryNav, OwnerFilter } from '../components/list-filters.tsx';
 import { PatientCard } from '../components/patient-card.tsx';
-import { PracticeOverview } from '../components/practice-overview.tsx';
 import { ReadyToSign } from '../components/ready-to-sign.tsx';
 import { ViewSwitch } from '../components/view-switch.tsx';
 import { GROUP_OF_TYPE } from '../utils/labels.ts';
@@ -28,6 +36,12 @@ import { CARD_KEY_HELP } from '../utils/queue-keys.ts';
 import { useDecisionToast } from '../utils/use-decision-toast.ts';
 import { isArrowOutside, usePageKeys } from '../utils/use-page-keys.ts';
 import { rememberedView } from '../utils/view-choice.ts';
+
+// The queue view (its decision panels) and the provider's practice overview (its support-access form) carry the forms
+// library and most of this feature's code. The card view, where a prescriber lands, needs neither: they load when
+// their view is shown, and the cards arrive without them (issue 21, decision 0045).
+const ActionQueue = lazy(() => import('../components/action-queue.tsx').then((m) => ({ default: m.ActionQueue })));
+const PracticeOverview = lazy(() => import('../components/practice-overview.tsx').then((m) => ({ default: m.PracticeOverview })));
 
 export default function ActionNeededRoute() {
   const userId = readSession()?.userId ?? '';
@@ -38,7 +52,9 @@ export default function ActionNeededRoute() {
   if (seesNoPatients) {
     return (
       <Page title="Action Needed">
-        <PracticeOverview userId={userId} />
+        <Suspense fallback={<p aria-live="polite">Loading the practices…</p>}>
+          <PracticeOverview userId={userId} />
+        </Suspense>
       </Page>
     );
   }
@@ -55,14 +71,16 @@ export default function ActionNeededRoute() {
           canSign={access !== undefined && mayTakeAction(access, 'refillAuthorizedFax')}
           user={user}
         />
-        <ActionQueue
-          userId={userId}
-          access={access}
-          user={user}
-          category={isActionType(category) ? category : null}
-          prescriber={params.get('prescriber') || null}
-          practice={params.get('practice') || null}
-        />
+        <Suspense fallback={<p aria-live="polite">Loading the queue…</p>}>
+          <ActionQueue
+            userId={userId}
+            access={access}
+            user={user}
+            category={isActionType(category) ? category : null}
+            prescriber={params.get('prescriber') || null}
+            practice={params.get('practice') || null}
+          />
+        </Suspense>
       </Page>
     );
   }
