@@ -121,14 +121,17 @@ export function createApiClient(config: ApiClientConfig = {}) {
   /** GETs sent before their screen's code arrived (`early`), by URL: each answers the first same request, once. */
   const earlyAnswers = new Map<string, { answer: Promise<Response>; token: string | undefined; sentAt: number }>();
 
-  /** The early answer standing in for this request, when one was sent with the same session and is fresh. */
+  /**
+   * The early answer standing in for this GET, when one was sent with the same session and is fresh. Only a plain
+   * signed-in GET takes one: an early request carried no other headers.
+   */
   function takeEarly(url: string, options: RequestOptions<SchemaSource | undefined>): Promise<Response> | undefined {
     const early = earlyAnswers.get(url);
     if (!early) return undefined;
     earlyAnswers.delete(url);
     const fresh = Date.now() - early.sentAt < EARLY_ANSWER_MS;
-    const plainGet = (options.method ?? 'GET') === 'GET' && options.auth !== false && options.headers === undefined;
-    return fresh && plainGet && early.token === readSession()?.accessToken ? early.answer : undefined;
+    const plain = options.auth !== false && options.headers === undefined;
+    return fresh && plain && early.token === readSession()?.accessToken ? early.answer : undefined;
   }
 
   function buildUrl(path: string, query?: RequestOptions['query']): string {
@@ -141,7 +144,7 @@ export function createApiClient(config: ApiClientConfig = {}) {
     return `${base}${path}${qs ? `?${qs}` : ''}`;
   }
 
-  async function send(path: string, options: RequestOptions<SchemaSource | undefined>, requestId: string): Promise<Response> {
+  async function send(url: string, options: RequestOptions<SchemaSource | undefined>, requestId: string): Promise<Response> {
     const headers: Record<string, string> = {
       [API_HEADERS.requestId]: requestId,
       [API_HEADERS.appSource]: APP_SOURCE,
@@ -158,7 +161,7 @@ export function createApiClient(config: ApiClientConfig = {}) {
     }
     try {
       // No timeout on purpose (spec §9: HTTP default timeout none); callers cancel with `signal`.
-      return await doFetch(buildUrl(path, options.query), {
+      return await doFetch(url, {
         method: options.method ?? 'GET',
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
@@ -218,18 +221,20 @@ export function createApiClient(config: ApiClientConfig = {}) {
     const requestId = generateRequestId();
     const schema = startLoading(options.schema);
     const usedToken = readSession()?.accessToken;
+    const url = buildUrl(path, options.query);
+    const isGet = (options.method ?? 'GET') === 'GET';
     // A write may change what an early answer says: none is used after one.
-    if ((options.method ?? 'GET') !== 'GET') earlyAnswers.clear();
-    const early = takeEarly(buildUrl(path, options.query), options);
+    if (!isGet) earlyAnswers.clear();
+    const early = isGet ? takeEarly(url, options) : undefined;
     // An early request that failed on the way is simply made again.
-    let res = (early && (await early.catch(() => undefined))) || (await send(path, options, requestId));
+    let res = (early && (await early.catch(() => undefined))) || (await send(url, options, requestId));
     if (res.status === 401 && options.auth !== false && readSession()) {
       // A newer token than the one sent (renewed meanwhile, here or in another tab) needs no refresh.
       const outcome = readSession()?.accessToken !== usedToken ? 'renewed' : await refreshOnce();
       // Could not ask: the session stands and the screen says the request failed (it can be tried again).
       if (outcome === 'unavailable') throw networkError(requestId);
       if (outcome === 'renewed') {
-        res = await send(path, options, requestId);
+        res = await send(url, options, requestId);
       }
       if (res.status === 401) {
         clearSession();
@@ -298,7 +303,7 @@ export function createApiClient(config: ApiClientConfig = {}) {
     if (!token) return;
     for (const { path, query } of requests) {
       const url = buildUrl(path, query);
-      const answer = send(path, { query }, generateRequestId());
+      const answer = send(url, {}, generateRequestId());
       answer.catch(() => {});
       earlyAnswers.set(url, { answer, token, sentAt: Date.now() });
     }
