@@ -78,7 +78,7 @@ const chunks = screenChunks({
  * The chunks that run as soon as they arrive: the entry, the signed-in steps, zod (every answer check builds
  * and runs its schemas) and each route's own screen. Not the forms library or the calendar, idle until used.
  */
-const runOnLoad = new Set(['entry', 'zod', ...chunks.stepNames]);
+const runOnLoad = new Set(['zod', ...chunks.stepNames]);
 const hints = compileHints(
   (chunk) =>
     chunk.isEntry ||

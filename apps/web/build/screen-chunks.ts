@@ -102,7 +102,7 @@ export function screenChunks({
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
       const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-      const stepNames = new Set(chunkNames);
+      const ours = new Set(chunkNames);
       for (const entry of chunks.filter((chunk) => chunk.isEntry)) {
         const queue = [entry.fileName];
         const seen = new Set<string>();
@@ -112,7 +112,7 @@ export function screenChunks({
           seen.add(file);
           const chunk = byFile.get(file);
           if (!chunk) continue;
-          if (file !== entry.fileName && stepNames.has(chunk.name)) {
+          if (file !== entry.fileName && ours.has(chunk.name)) {
             this.error(`screen-chunks: the first load (${entry.fileName}) would import the "${chunk.name}" chunk`);
           }
           queue.push(...chunk.imports);

@@ -20,6 +20,7 @@ import { type MouseEvent, useEffect, useId, useMemo, useRef, useState } from 're
 import { useLocation, useNavigate } from 'react-router';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { useActionQueue } from '../api/get-action-queue.ts';
+import { QUEUE_LOADING_TEXT } from '../utils/labels.ts';
 import { alternativeIndexOf, QUEUE_KEY_HELP, type QueueCommand } from '../utils/queue-keys.ts';
 import { useDecisionToast } from '../utils/use-decision-toast.ts';
 import { isArrowOutside, usePageKeys } from '../utils/use-page-keys.ts';
@@ -270,7 +271,7 @@ export function ActionQueue({
     return true;
   });
 
-  if (query.isPending) return <p aria-live="polite">Loading the queue…</p>;
+  if (query.isPending) return <p aria-live="polite">{QUEUE_LOADING_TEXT}</p>;
   if (query.isError) {
     return (
       <>

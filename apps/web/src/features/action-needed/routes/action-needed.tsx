@@ -31,7 +31,7 @@ import { CategoryNav, OwnerFilter } from '../components/list-filters.tsx';
 import { PatientCard } from '../components/patient-card.tsx';
 import { ReadyToSign } from '../components/ready-to-sign.tsx';
 import { ViewSwitch } from '../components/view-switch.tsx';
-import { GROUP_OF_TYPE } from '../utils/labels.ts';
+import { GROUP_OF_TYPE, QUEUE_LOADING_TEXT } from '../utils/labels.ts';
 import { CARD_KEY_HELP } from '../utils/queue-keys.ts';
 import { useDecisionToast } from '../utils/use-decision-toast.ts';
 import { isArrowOutside, usePageKeys } from '../utils/use-page-keys.ts';
@@ -71,7 +71,7 @@ export default function ActionNeededRoute() {
           canSign={access !== undefined && mayTakeAction(access, 'refillAuthorizedFax')}
           user={user}
         />
-        <Suspense fallback={<p aria-live="polite">Loading the queue…</p>}>
+        <Suspense fallback={<p aria-live="polite">{QUEUE_LOADING_TEXT}</p>}>
           <ActionQueue
             userId={userId}
             access={access}

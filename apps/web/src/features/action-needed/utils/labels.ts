@@ -30,3 +30,6 @@ export const PRIOR_AUTH_METHOD_TEXT: Record<string, string> = {
   VERBAL_PA: 'by phone',
   WEBLINK_PA: 'through the plan’s web link',
 };
+
+/** Said while the queue's code or its answer is on the way: the route and the queue say the same, so nothing flickers. */
+export const QUEUE_LOADING_TEXT = 'Loading the queue…';
