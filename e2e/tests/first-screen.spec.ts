@@ -48,6 +48,26 @@ test('opening Action Needed asks for each of its answers once, before its code h
   expect(scripts.filter((r) => /\/forms-[^/]+\.js$/.test(r.url))).toEqual([]);
 });
 
+test('opening the Rx list asks for its opening rows once, before its code has arrived', async ({ page }) => {
+  const { userID } = await signInAs(page, 'dr.morgan@demo.hcp');
+  const seen: { url: string; at: number }[] = [];
+  const received: { url: string; at: number }[] = [];
+  let order = 0;
+  page.on('request', (request) => seen.push({ url: request.url(), at: order++ }));
+  page.on('requestfinished', (request) => received.push({ url: request.url(), at: order++ }));
+  await page.goto('/rx-list');
+  await expect(page.getByRole('heading', { level: 1, name: /^New Prescriptions List \(\d+\)$/ })).toBeVisible();
+
+  const rows = seen.filter((r) => new URL(r.url).pathname.endsWith(`/users/${userID}/rx-list`));
+  expect(rows, 'the Rx list is asked for once').toHaveLength(1);
+  const query = new URL(rows[0]?.url ?? 'http://x').searchParams;
+  expect(query.get('selectedFilter')).toBe('none');
+  // Decision 0046: sent with the shell's requests; without it the screen asks only once its code has arrived and drawn.
+  const screenArrived = received.find((r) => /\/assets\/rx-list-[^/]+\.js$/.test(new URL(r.url).pathname));
+  expect(screenArrived, 'the Rx list chunk').toBeDefined();
+  expect(rows[0]?.at).toBeLessThan(screenArrived?.at ?? 0);
+});
+
 test('the code that runs as soon as it arrives asks to be compiled while it downloads', async ({ page, request }) => {
   await signInAs(page, 'dr.morgan@demo.hcp');
   const scripts: string[] = [];

@@ -11,6 +11,8 @@ import {
   formatPrescribedDate,
   formatTime,
   parseApiInstant,
+  rxListDefaultWindow,
+  rxListQueryFor,
   utcIsoDate,
 } from '../src/index.ts';
 
@@ -64,5 +66,30 @@ describe('API date-times in the reader’s zone', () => {
     const instant = new Date(Date.UTC(2026, 10, 25, 0, 30, 5));
     expect(formatApiDateTime(instant)).toBe('2026-11-25 00:30:05Z');
     expect(utcIsoDate(instant)).toBe('2026-11-25');
+  });
+});
+
+describe('the Rx list window (spec §9: the last 24 hours)', () => {
+  it('ends now and starts 24 hours before', () => {
+    const now = new Date(Date.UTC(2026, 10, 28, 3, 30));
+    const { from, to } = rxListDefaultWindow(now);
+    expect(to.getTime()).toBe(now.getTime());
+    expect(now.getTime() - from.getTime()).toBe(24 * 60 * 60 * 1000);
+  });
+
+  it('asks for the UTC days of the window, not the reader’s: 10:30 PM in New York is already the next UTC day', () => {
+    const now = new Date(Date.UTC(2026, 10, 28, 3, 30));
+    expect(now.getDate()).toBe(27);
+    const { from, to } = rxListDefaultWindow(now);
+    expect(rxListQueryFor(from, to, 'none')).toEqual({
+      startdate: '2026-11-27',
+      enddate: '2026-11-28',
+      selectedFilter: 'none',
+    });
+  });
+
+  it('names the query in the URL’s order, so the request sent early and the screen’s ask for the same URL', () => {
+    const { from, to } = rxListDefaultWindow(new Date(Date.UTC(2026, 10, 28, 12)));
+    expect(Object.keys(rxListQueryFor(from, to, 'none'))).toEqual(['startdate', 'enddate', 'selectedFilter']);
   });
 });

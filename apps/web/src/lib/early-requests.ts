@@ -1,4 +1,11 @@
-import { ACTION_NEEDED_QUERY_TYPES, actionNeededQueryEnabled, apiPaths } from '@hcp/contract';
+import {
+  ACTION_NEEDED_QUERY_TYPES,
+  actionNeededQueryEnabled,
+  apiPaths,
+  ROUTES,
+  rxListDefaultWindow,
+  rxListQueryFor,
+} from '@hcp/contract';
 import { api } from './api-client.ts';
 import { readSession } from './storage.ts';
 
@@ -10,6 +17,8 @@ let sent = false;
  * The signed-in shell's own requests (the user's details, the feature flags, the new-comment count and, where
  * the navigation shows it, the Action Needed list), sent while the shell's code downloads when the portal opens
  * on a signed-in page (issue 21, decision 0044). On a phone this saves one round trip before the first screen.
+ * Opened on the Rx list, its opening window goes too (decision 0046): the screen would otherwise ask only once its
+ * code had arrived and drawn.
  * The shell's queries ask for exactly these URLs and take the answers (`api.early`); after a navigation
  * (sign-in, a link) the queries ask as usual, so nothing is asked twice.
  */
@@ -26,5 +35,11 @@ export function sendShellRequestsEarly(pathname: string): void {
     ...(actionNeededQueryEnabled(pathname)
       ? [{ path: apiPaths.actionNeeded(userId), query: { actionType: ACTION_NEEDED_QUERY_TYPES.all } }]
       : []),
+    ...(pathname === ROUTES.rxList ? [rxListOpeningRequest(userId)] : []),
   ]);
+}
+
+function rxListOpeningRequest(userId: string) {
+  const { from, to } = rxListDefaultWindow();
+  return { path: apiPaths.rxList(userId), query: rxListQueryFor(from, to, 'none') };
 }

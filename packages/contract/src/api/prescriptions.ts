@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ACTION_NEEDED_QUERY_TYPES, type ActionNeededQueryType } from '../rules/action-needed-query.ts';
 import { PRIOR_AUTH_METHODS, REFILL_DENIAL_REASONS } from '../rules/action-types.ts';
-import { utcIsoDate } from '../rules/dates.ts';
+import { utcIsoDate } from '../rules/iso-dates.ts';
 import { isoDateSchema, usPhoneSchema } from './fields.ts';
 import { preparedDecisionSchema } from './prepared-decisions.ts';
 import { undoOfferSchema } from './undo.ts';

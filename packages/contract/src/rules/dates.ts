@@ -2,6 +2,7 @@
  * Date input parsing and display (spec §3, §5). Plain calendar values: a date typed by a person is a
  * calendar day, not an instant, so parsing returns {year, month, day} and never goes through time zones.
  */
+import { pad, toIsoDate, utcIsoDate } from './iso-dates.ts';
 
 export interface CalendarDate {
   year: number;
@@ -89,12 +90,6 @@ export function parseIsoDate(text: string): CalendarDate | null {
   return isValidCalendarDate(date) ? date : null;
 }
 
-const pad = (value: number, width = 2) => String(value).padStart(width, '0');
-
-export function toIsoDate({ year, month, day }: CalendarDate): string {
-  return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
-}
-
 export function formatUsDate({ year, month, day }: CalendarDate): string {
   return `${pad(month)}/${pad(day)}/${pad(year, 4)}`;
 }
@@ -167,11 +162,6 @@ export function parseApiDateTime(text: string | null | undefined): DateTimeParts
 /** 'YYYY-MM-DD HH:mm:ssZ' — the API's date-time: the instant in UTC, with its zone (spec §3, issue 21). */
 export function formatApiDateTime(date: Date): string {
   return `${utcIsoDate(date)} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}Z`;
-}
-
-/** The UTC calendar day of an instant, YYYY-MM-DD (the days the Rx list query speaks in). */
-export function utcIsoDate(date: Date): string {
-  return toIsoDate({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() });
 }
 
 /** MM/DD/YYYY from an API date or date-time string; '' when it cannot be read. */

@@ -1,5 +1,6 @@
 /** How the one All Patients search box reads what was typed: name words, a date of birth, a phone number. */
-import { parseDateInput, parseIsoDate, toIsoDate } from './dates.ts';
+import { parseDateInput, parseIsoDate } from './dates.ts';
+import { toIsoDate } from './iso-dates.ts';
 
 export interface PatientSearchTerms {
   words: string[];

@@ -88,28 +88,8 @@ export const US_STATES = [
   'WY',
 ] as const;
 export type UsState = (typeof US_STATES)[number];
-const STATE_SET: ReadonlySet<string> = new Set(US_STATES);
+const STATE_SET: ReadonlySet<string> = /* @__PURE__ */ new Set(US_STATES);
 export const isUsState = (value: string): value is UsState => STATE_SET.has(value);
-
-export function phoneDigits(value: string): string {
-  const digits = value.replace(/\D/g, '');
-  return digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
-}
-
-/** ddd.ddd.dddd for a ten-digit US number in any shape; anything else is returned unchanged. */
-export function formatPhoneDisplay(value: string | null | undefined): string {
-  if (!value) return '';
-  const digits = phoneDigits(value);
-  if (digits.length !== 10) return value;
-  return `${digits.slice(0, 3)}.${digits.slice(3, 6)}.${digits.slice(6)}`;
-}
-
-/** '(ddd) ddd-dddd', the shape the forms ask for; null when the value is not a ten-digit number. */
-export function formatPhoneInput(value: string): string | null {
-  const digits = phoneDigits(value);
-  if (digits.length !== 10) return null;
-  return `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
-}
 
 /** Capitalises each word, also after hyphens and apostrophes: "mary-JANE o'neil" -> "Mary-Jane O'Neil". */
 export function capitalizeName(value: string | null | undefined): string {

@@ -6,9 +6,10 @@ import {
   RX_LIST_MAX_ROWS,
   type RxListFilter,
   type RxListSort,
+  rxListDefaultWindow,
+  rxListQueryFor,
   rxListWindowProblem,
   sortRxRows,
-  utcIsoDate,
 } from '@hcp/contract';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { DatePicker } from '../../../components/date-picker.tsx';
@@ -21,8 +22,6 @@ import { useClinicalAccess } from '../../../lib/support-access/use-clinical-acce
 import { type RxListParams, useRxList } from '../api/get-rx-list.ts';
 import styles from '../components/rx-list.module.css';
 import { RxTable } from '../components/rx-table.tsx';
-
-const DAY = 86_400_000;
 
 /**
  * Rows prescribed within the chosen moments. The server answers whole UTC days (the contract's query
@@ -41,20 +40,17 @@ function withinMoments<T extends { prescribedDate: string }>(rows: readonly T[],
 export default function RxListRoute() {
   const userId = readSession()?.userId ?? '';
   const filterId = useId();
-  // Spec §9 defaults: the last 24 hours.
-  const [from, setFrom] = useState<Date | null>(() => new Date(Date.now() - DAY));
-  const [to, setTo] = useState<Date | null>(() => new Date());
+  // Spec §9 defaults: the last 24 hours (the same window the first load asked for early, decision 0046).
+  const [opened] = useState(() => rxListDefaultWindow());
+  const [from, setFrom] = useState<Date | null>(opened.from);
+  const [to, setTo] = useState<Date | null>(opened.to);
   const [filter, setFilter] = useState<RxListFilter>('none');
   const [applied, setApplied] = useState(() => ({ from: from as Date, to: to as Date, filter }));
   const [loadCount, setLoadCount] = useState(0);
   const [sort, setSort] = useState<RxListSort>(DEFAULT_RX_LIST_SORT);
   const { seesNoPatients } = useClinicalAccess(userId);
 
-  const params: RxListParams = {
-    startdate: utcIsoDate(applied.from),
-    enddate: utcIsoDate(applied.to),
-    selectedFilter: applied.filter,
-  };
+  const params: RxListParams = rxListQueryFor(applied.from, applied.to, applied.filter);
   const query = useRxList(userId, params, loadCount);
 
   // Spec §4/§8: a failed load keeps the rows shown before and is reported without a message.
