@@ -3,6 +3,7 @@
  * on its first load, before zod has arrived (docs/decisions/0028). `api/errors.ts` holds the schema the server
  * answers with; a contract test proves the two accept the same bodies.
  */
+import { isRecord } from './answer-guards.ts';
 
 export const ERROR_CODES = [
   'BAD_REQUEST',
@@ -58,7 +59,6 @@ export interface NormalizedError {
   details: ErrorDetail[];
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 const isErrorCode = (value: unknown): value is ErrorCode =>
   typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
 const isErrorDetail = (value: unknown): value is ErrorDetail =>

@@ -47,7 +47,7 @@ export function bulkActions(deps: { db: Database; todayIso: () => string; undoWi
   }
 
   /** One undo window for every item of the call; the answer says what was done and what was refused. */
-  async function windowFor(ctx: ActionContext) {
+  async function undoWindow() {
     return deps.undoWindowSeconds > 0 ? await undoRepo.windowEnd(db, deps.undoWindowSeconds) : undefined;
   }
   function answerOf(ctx: ActionContext, results: BulkItemResult[], undoUntil: Date | undefined): BulkActionResult {
@@ -91,7 +91,7 @@ export function bulkActions(deps: { db: Database; todayIso: () => string; undoWi
       );
       const prepared = new Map((await repo.preparedDecisionsOf(db, ctx.userId, ids)).map((p) => [p.prescriptionId, p]));
       const shown = new Map(input.items.flatMap((i) => (i.version === undefined ? [] : [[i.id, i.version] as const])));
-      const undoUntil = await windowFor(ctx);
+      const undoUntil = await undoWindow();
       const results: BulkItemResult[] = [];
       for (const id of ids) {
         results.push(
@@ -138,7 +138,7 @@ export function bulkActions(deps: { db: Database; todayIso: () => string; undoWi
         expectedVersions: new Map(input.items.flatMap((i) => (i.version === undefined ? [] : [[i.id, i.version] as const]))),
         refuseControlled: BULK_REFILL_ACTIONS.has(input.action),
         // Every item's window ends together: one undo takes the whole decision back.
-        undoUntil: await windowFor(ctx),
+        undoUntil: await undoWindow(),
       };
       const facts =
         input.action === 'refillAuthorize'
