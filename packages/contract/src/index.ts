@@ -34,7 +34,8 @@ export * from './rules/dates.ts';
 export * from './rules/environment.ts';
 export * from './rules/errors.ts';
 export * from './rules/events.ts';
-export * from './rules/iso-dates.ts';
+// Named: the module's `pad` is its own and dates.ts's helper, not the contract's.
+export { toIsoDate, utcIsoDate } from './rules/iso-dates.ts';
 export * from './rules/masking.ts';
 export * from './rules/navigation.ts';
 export * from './rules/office-digest.ts';
