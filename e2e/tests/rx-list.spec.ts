@@ -53,6 +53,8 @@ async function prescribeMany(request: APIRequestContext, email: string, count: n
 
 async function typeDate(page: Page, label: string, text: string) {
   const input = page.getByLabel(label, { exact: true });
+  // The field takes its calendar (and becomes editable) once it is focused (decision 0047).
+  await input.focus();
   await input.fill(text);
   await input.press('Tab');
 }

@@ -1,9 +1,17 @@
 import { calendarDateOf, compareCalendarDates, formatDateTime, parseDateInput } from '@hcp/contract';
-import { lazy, Suspense, useId, useRef, useState } from 'react';
+import { lazy, Suspense, startTransition, useId, useRef, useState } from 'react';
 import styles from './date-picker.module.css';
 
-// Starts downloading when a date field first draws; the field shows its value meanwhile.
-const ReactDatePicker = lazy(() => import('./date-picker-calendar.ts'));
+let calendarArrived = false;
+const loadCalendar = () =>
+  import('./date-picker-calendar.ts').then((module) => {
+    calendarArrived = true;
+    return module;
+  });
+// The calendar (~40 KiB compressed) downloads when a date field is first pointed at, touched or focused, not when
+// the screen draws: most visits never change the window, and on a phone its download delayed the screen's own
+// rows (issue 21, decision 0047). The field shows its value meanwhile.
+const ReactDatePicker = lazy(loadCalendar);
 
 export const DATE_INPUT_INVALID = 'Date input not valid.';
 const UNBOUNDED_MIN = new Date(1900, 0, 1);
@@ -67,6 +75,10 @@ export function DatePicker({
   const errorId = `${id}-error`;
   const typed = useRef<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Pointed at, touched or focused: the calendar is wanted, so it downloads (once for every field). A transition
+  // keeps this field in place, focus and all, until the calendar has arrived to replace it.
+  const [active, setActive] = useState(calendarArrived);
+  const want = () => startTransition(() => setActive(true));
   // Focused before the calendar arrived: the field takes focus back when it does, which opens the calendar as a
   // tap would, so no tap is lost.
   const [wanted, setWanted] = useState(false);
@@ -88,59 +100,67 @@ export function DatePicker({
 
   const min = minDate ?? UNBOUNDED_MIN;
   const max = maxDate ?? UNBOUNDED_MAX;
+  // The same field, read-only until the calendar is wanted and has arrived: the value in the picker's own format
+  // (MM/dd/yyyy h:mm AM), so nothing moves or changes when it is replaced.
+  const placeholder = (
+    <input
+      id={id}
+      className={styles.input}
+      value={formatDateTime(value).toUpperCase()}
+      readOnly
+      onPointerEnter={want}
+      onPointerDown={want}
+      onFocus={() => {
+        setWanted(true);
+        want();
+      }}
+    />
+  );
   return (
     <div className={styles.field}>
       <label htmlFor={id}>{label}</label>
-      <Suspense
-        fallback={
-          // The same field, read-only for the moment the calendar takes to arrive: the value in the picker's own
-          // format (MM/dd/yyyy h:mm AM), so nothing moves or changes when it replaces this.
-          <input
+      <Suspense fallback={placeholder}>
+        {active ? (
+          <ReactDatePicker
             id={id}
+            autoFocus={wanted}
+            selected={value}
+            onChange={(date: Date | null, event?: { type?: string }) => {
+              // Typing: the picker parses each keystroke by its own rules (a date alone is 12:00 AM); the
+              // portal's reading of the typed text (validateTyped, on blur or Enter) decides instead.
+              if (event?.type === 'change' && typed.current !== null) return;
+              typed.current = null;
+              setError(null);
+              onChange(date);
+            }}
+            onChangeRaw={(event) => {
+              const target = event?.target as HTMLInputElement | undefined;
+              if (target && typeof target.value === 'string') typed.current = target.value;
+            }}
+            onBlur={validateTyped}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') validateTyped();
+            }}
+            dateFormat="MM/dd/yyyy h:mm aa"
+            showTimeSelect
+            timeIntervals={30}
+            fixedHeight
+            showYearDropdown
+            scrollableYearDropdown
+            yearDropdownItemNumber={max.getFullYear() - min.getFullYear() + 1}
+            minDate={min}
+            maxDate={max}
+            portalId="date-picker-portal"
+            // Under the field from its left edge: centred, the calendar and its times ran off a phone's left side.
+            popperPlacement="bottom-start"
+            ariaInvalid={error ? 'true' : undefined}
+            ariaDescribedBy={error ? errorId : undefined}
             className={styles.input}
-            value={formatDateTime(value).toUpperCase()}
-            readOnly
-            onFocus={() => setWanted(true)}
+            autoComplete="off"
           />
-        }
-      >
-        <ReactDatePicker
-          id={id}
-          autoFocus={wanted}
-          selected={value}
-          onChange={(date: Date | null, event?: { type?: string }) => {
-            // Typing: the picker parses each keystroke by its own rules (a date alone is 12:00 AM); the
-            // portal's reading of the typed text (validateTyped, on blur or Enter) decides instead.
-            if (event?.type === 'change' && typed.current !== null) return;
-            typed.current = null;
-            setError(null);
-            onChange(date);
-          }}
-          onChangeRaw={(event) => {
-            const target = event?.target as HTMLInputElement | undefined;
-            if (target && typeof target.value === 'string') typed.current = target.value;
-          }}
-          onBlur={validateTyped}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter') validateTyped();
-          }}
-          dateFormat="MM/dd/yyyy h:mm aa"
-          showTimeSelect
-          timeIntervals={30}
-          fixedHeight
-          showYearDropdown
-          scrollableYearDropdown
-          yearDropdownItemNumber={max.getFullYear() - min.getFullYear() + 1}
-          minDate={min}
-          maxDate={max}
-          portalId="date-picker-portal"
-          // Under the field from its left edge: centred, the calendar and its times ran off a phone's left side.
-          popperPlacement="bottom-start"
-          ariaInvalid={error ? 'true' : undefined}
-          ariaDescribedBy={error ? errorId : undefined}
-          className={styles.input}
-          autoComplete="off"
-        />
+        ) : (
+          placeholder
+        )}
       </Suspense>
       {error ? (
         <span id={errorId} className={styles.error} role="alert">

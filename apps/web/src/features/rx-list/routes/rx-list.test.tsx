@@ -1,6 +1,6 @@
 import { formatApiDateTime, RX_LIST_LOAD_FAILED_MESSAGE, type RxListItem } from '@hcp/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -18,7 +18,9 @@ const earlierToday = () => {
 };
 const typedDay = (d: Date) => `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${d.getFullYear()}`;
 /** A date field once its calendar has arrived (until then it shows its value read-only). */
+/** A date field, once its calendar has arrived: it downloads when the field is first pointed at (decision 0047). */
 async function dateField(label: string): Promise<HTMLElement> {
+  fireEvent.pointerEnter(screen.getByLabelText(label));
   await waitFor(() => expect(screen.getByLabelText(label)).not.toHaveAttribute('readonly'));
   return screen.getByLabelText(label);
 }
