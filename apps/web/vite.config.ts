@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { ROUTES } from '../../packages/contract/src/routes.ts';
 import { compileHints } from './build/compile-hints.ts';
+import { routePreloads } from './build/route-preloads.ts';
 import { screenChunks } from './build/screen-chunks.ts';
 
 /**
@@ -86,13 +88,26 @@ const hints = compileHints(
     (chunk.isDynamicEntry && /[\\/](?:features[\\/][^\\/]+[\\/]routes|app)[\\/]/.test(chunk.facadeModuleId ?? '')),
 );
 
+/**
+ * The screens the portal is opened on (the landing screen, bookmarks, links in mails): the page the server sends for
+ * them names the shell's and the screen's files, so they download beside the entry (decision 0047).
+ */
+const shell = 'src/app/signed-in-shell.tsx';
+const preloads = routePreloads({
+  [ROUTES.root]: [shell, 'src/features/action-needed/routes/action-needed.tsx'],
+  [ROUTES.actionNeeded]: [shell, 'src/features/action-needed/routes/action-needed.tsx'],
+  [ROUTES.rxList]: [shell, 'src/features/rx-list/routes/rx-list.tsx'],
+  [ROUTES.patientSearch]: [shell, 'src/features/patients/routes/patient-search.tsx'],
+  [ROUTES.newComments]: [shell, 'src/features/new-comments/routes/new-comments.tsx'],
+});
+
 const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
 const proxied = ['/api', '/auth', '/auth-service', '/healthz', '/readyz'];
 
 export default defineConfig({
   // APP_ENV (spec §9 environment names) picks the API, auth and operations addresses (lib/config.ts).
   envPrefix: ['VITE_', 'APP_ENV'],
-  plugins: [noInlineToastStyles(), react(), precompress(), chunks.plugin, hints],
+  plugins: [noInlineToastStyles(), react(), precompress(), chunks.plugin, hints, preloads],
   resolve: {
     // Every `zod` import (ours and the contract's) goes through src/zod-jitless.ts, which configures zod for the
     // CSP before anything can use it. zod is not part of the first load (decision 0028), so no entry-point

@@ -1,9 +1,22 @@
 /**
- * The first screen after opening the portal (issue 21, decisions 0044 and 0045): its requests leave while its code
- * downloads, each once, the screen's code arrives in a few files rather than dozens, and the files that run at once
- * are compiled while they download.
+ * The first screen after opening the portal (issue 21, decisions 0044, 0045 and 0047): its requests leave while its
+ * code downloads, each once, the page names that code so it downloads beside the entry, the screen's code arrives in
+ * a few files rather than dozens, and the files that run at once are compiled while they download.
  */
+import type { Page } from '@playwright/test';
 import { expect, signInAs, test } from './fixtures.ts';
+
+/**
+ * Holds a file back half a second, as a phone's network would. The page names the screen's files in its head
+ * (decision 0047), so on this machine they arrive before the entry has even run: only a slow file shows whether
+ * the requests wait for it.
+ */
+async function slow(page: Page, file: RegExp) {
+  await page.route(file, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await route.continue();
+  });
+}
 
 test('opening Action Needed asks for each of its answers once, before its code has arrived', async ({ page }) => {
   const { userID } = await signInAs(page, 'dr.morgan@demo.hcp');
@@ -17,6 +30,7 @@ test('opening Action Needed asks for each of its answers once, before its code h
   };
   page.on('request', (request) => seen.push({ url: path(request.url()), at: order++ }));
   page.on('requestfinished', (request) => received.push({ url: path(request.url()), at: order++ }));
+  await slow(page, /\/assets\/signed-in-[^/]+\.js$/);
   await page.goto('/action-needed');
   await expect(page.getByRole('heading', { level: 1, name: 'Action Needed' })).toBeVisible();
   await expect(page.getByRole('list', { name: 'All requests' })).toBeVisible();
@@ -55,6 +69,7 @@ test('opening the Rx list asks for its opening rows once, before its code has ar
   let order = 0;
   page.on('request', (request) => seen.push({ url: request.url(), at: order++ }));
   page.on('requestfinished', (request) => received.push({ url: request.url(), at: order++ }));
+  await slow(page, /\/assets\/rx-list-[^/]+\.js$/);
   await page.goto('/rx-list');
   await expect(page.getByRole('heading', { level: 1, name: /^New Prescriptions List \(\d+\)$/ })).toBeVisible();
 
@@ -67,6 +82,45 @@ test('opening the Rx list asks for its opening rows once, before its code has ar
   expect(screenArrived, 'the Rx list chunk').toBeDefined();
   expect(rows[0]?.at).toBeLessThan(screenArrived?.at ?? 0);
 });
+
+for (const [route, done] of [
+  ['/action-needed', 'All requests'],
+  ['/rx-list', 'Prescriptions'],
+] as const) {
+  test(`${route}: the page names its screen's files, asked for before the entry has run, and nothing else loads`, async ({
+    page,
+    request,
+  }) => {
+    await signInAs(page, 'dr.morgan@demo.hcp');
+    const html = await (await request.get(route)).text();
+    const named = [...html.matchAll(/<link rel="(?:modulepreload|preload)"[^>]* href="([^"]+)"/g)].map((m) => m[1] as string);
+    const entry = [...html.matchAll(/<script type="module"[^>]+src="([^"]+\.js)"/g)].map((m) => m[1] as string);
+    expect(named.length, 'files named in the page').toBeGreaterThan(2);
+    expect(named.some((file) => file.endsWith('.css'))).toBe(true);
+
+    const seen: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      seen.push(url.pathname + url.search);
+    });
+    await page.goto(route);
+    await expect(page.getByRole(route === '/rx-list' ? 'region' : 'list', { name: done })).toBeVisible();
+    // Each named file is asked for once (the preload is what the screen uses), and before any of the shell's
+    // requests, which only the entry's code can send: so it did not wait for the entry to run.
+    const firstAnswer = seen.findIndex((url) => url.startsWith('/api/'));
+    expect(firstAnswer).toBeGreaterThan(0);
+    for (const file of named) {
+      expect(
+        seen.filter((url) => url === file),
+        file,
+      ).toHaveLength(1);
+      expect(seen.indexOf(file), file).toBeLessThan(firstAnswer);
+    }
+    // The list is whole: the first screen loads no script the page did not name (a renamed screen would).
+    const scripts = seen.filter((url) => url.startsWith('/assets/') && url.endsWith('.js'));
+    expect(scripts.filter((file) => !named.includes(file) && !entry.includes(file))).toEqual([]);
+  });
+}
 
 test('the code that runs as soon as it arrives asks to be compiled while it downloads', async ({ page, request }) => {
   await signInAs(page, 'dr.morgan@demo.hcp');

@@ -3,9 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageEncoding, readRoutePreloads, withPreloads } from '../src/plugins/web-app.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 
-const INDEX_HTML = '<!doctype html><title>HCP Portal</title><div id="root"></div>';
+const INDEX_HTML = '<!doctype html><html><head><title>HCP Portal</title></head><body><div id="root"></div></body></html>';
+// What the web build writes (apps/web/build/route-preloads.ts), with one entry the server must not trust.
+const ROUTE_PRELOADS = {
+  '/rx-list': { scripts: ['/assets/signed-in-aaa111.js', '/assets/rx-list-bbb222.js'], styles: ['/assets/rx-list-ccc333.css'] },
+  '/patient-search': { scripts: ['/assets/x.js"><script>alert(1)</script>'], styles: [] },
+};
 const BIG_JS = `export const rows = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ row: i, label: 'prescription' })))};`;
 let dist: string;
 let t: TestApp;
@@ -22,6 +28,7 @@ beforeAll(async () => {
   await writeFile(path.join(dist, 'assets', 'big-def456.js.gz'), gzipSync(BIG_JS));
   await writeFile(path.join(dist, 'index.html.br'), brotliCompressSync(INDEX_HTML));
   await writeFile(path.join(dist, 'index.html.gz'), gzipSync(INDEX_HTML));
+  await writeFile(path.join(dist, 'route-preloads.json'), JSON.stringify(ROUTE_PRELOADS));
   t = await buildTestApp({ template: 'empty', env: { WEB_DIST: dist } });
 });
 afterAll(async () => {
@@ -84,6 +91,61 @@ describe('serving the web app', () => {
     const post = await t.app.inject({ method: 'POST', url: '/login', payload: {} });
     expect(post.statusCode).toBe(404);
     expect(post.json().error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('the first screens’ files named in the page (decision 0047)', () => {
+  const links = (html: string) => [...html.matchAll(/<link [^>]+>/g)].map((m) => m[0]);
+
+  it('names the shell’s and the screen’s files in the Rx list’s page, low priority, before the head ends', async () => {
+    for (const url of ['/rx-list', '/rx-list/', '/rx-list?from=mail']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      const head = res.body.slice(0, res.body.indexOf('</head>'));
+      expect(links(head), url).toEqual([
+        '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/signed-in-aaa111.js">',
+        '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/rx-list-bbb222.js">',
+        '<link rel="preload" as="style" fetchpriority="low" crossorigin href="/assets/rx-list-ccc333.css">',
+      ]);
+      expect(res.body).toContain('<div id="root">');
+    }
+  });
+
+  it('sends that page compressed as the browser accepts, with Vary: Accept-Encoding', async () => {
+    const br = await t.app.inject({ method: 'GET', url: '/rx-list', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(String(br.headers.vary).toLowerCase()).toContain('accept-encoding');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toContain('rx-list-bbb222.js');
+    const gz = await t.app.inject({ method: 'GET', url: '/rx-list', headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toContain('rx-list-bbb222.js');
+  });
+
+  it('leaves every other page as built: the sign-in page downloads no signed-in code', async () => {
+    for (const url of ['/login', '/action-needed', '/rx-list/123']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+      expect(res.body, url).toBe(INDEX_HTML);
+    }
+  });
+
+  it('names nothing the build would not write: an entry that is not an asset path is dropped', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/patient-search', headers: { 'accept-encoding': 'identity' } });
+    expect(res.body).toBe(INDEX_HTML);
+    expect(readRoutePreloads('not json').size).toBe(0);
+    expect(readRoutePreloads('[1]').size).toBe(0);
+    expect([...readRoutePreloads(JSON.stringify(ROUTE_PRELOADS)).keys()]).toEqual(['/rx-list']);
+    expect(withPreloads('<head></head>', { scripts: [], styles: [] })).toBe('<head></head>');
+  });
+
+  it('reads Accept-Encoding as a browser means it', () => {
+    expect(pageEncoding('gzip, deflate, br')).toBe('br');
+    expect(pageEncoding('br;q=0, gzip')).toBe('gzip');
+    expect(pageEncoding('gzip;q=0.5')).toBe('gzip');
+    expect(pageEncoding('BR')).toBe('br');
+    expect(pageEncoding('identity')).toBeUndefined();
+    expect(pageEncoding(undefined)).toBeUndefined();
   });
 });
 

@@ -1,0 +1,88 @@
+import path from 'node:path';
+import type { Plugin } from 'vite';
+
+/** Written beside index.html; the server reads it (apps/server/src/plugins/web-app.ts). */
+export const ROUTE_PRELOADS_FILE = 'route-preloads.json';
+
+/** What the plugin reads of an output chunk. */
+export interface ChunkFacts {
+  fileName: string;
+  isEntry: boolean;
+  moduleIds: readonly string[];
+  imports: readonly string[];
+  css: readonly string[];
+}
+
+/** A route's files, in the order a phone needs them: scripts, and stylesheets. */
+export interface RoutePreloads {
+  scripts: string[];
+  styles: string[];
+}
+
+/**
+ * The files a route's first screen needs beyond the entry's own: for each root module (the shell, then the
+ * screen), the chunk holding it and everything that chunk imports, breadth first. A root in no chunk (a renamed
+ * file) is named instead, so the build fails rather than ship a stale list.
+ */
+export function preloadsFor(chunks: readonly ChunkFacts[], roots: readonly string[]): RoutePreloads | { missing: string } {
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const reach = (start: string[]) => {
+    const seen: string[] = [];
+    const queue = [...start];
+    while (queue.length > 0) {
+      const file = queue.shift() as string;
+      if (seen.includes(file)) continue;
+      seen.push(file);
+      queue.push(...(byFile.get(file)?.imports ?? []));
+    }
+    return seen;
+  };
+  const first = new Set(reach(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName)));
+  const firstStyles = new Set([...first].flatMap((file) => byFile.get(file)?.css ?? []));
+  const starts: string[] = [];
+  for (const root of roots) {
+    const holder = chunks.find((chunk) => chunk.moduleIds.includes(root));
+    if (!holder) return { missing: root };
+    starts.push(holder.fileName);
+  }
+  const scripts = reach(starts).filter((file) => !first.has(file));
+  const styles = [...new Set(scripts.flatMap((file) => byFile.get(file)?.css ?? []))].filter((file) => !firstStyles.has(file));
+  return { scripts: scripts.map((file) => `/${file}`), styles: styles.map((file) => `/${file}`) };
+}
+
+/**
+ * The files each first screen needs, by route, for the server to name in the page it sends (decision 0047): the
+ * browser then downloads the shell's and the screen's code beside the entry instead of after it has run, one
+ * round trip and a download later on a phone. `routes` maps a path to the modules its screen starts from.
+ */
+export function routePreloads(routes: Record<string, readonly string[]>): Plugin {
+  return {
+    name: 'hcp-route-preloads',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks: ChunkFacts[] = Object.values(bundle).flatMap((file) =>
+        file.type === 'chunk'
+          ? [
+              {
+                fileName: file.fileName,
+                isEntry: file.isEntry,
+                moduleIds: file.moduleIds,
+                imports: file.imports,
+                css: [...(file.viteMetadata?.importedCss ?? [])],
+              },
+            ]
+          : [],
+      );
+      const table: Record<string, RoutePreloads> = {};
+      for (const [route, roots] of Object.entries(routes)) {
+        const found = preloadsFor(
+          chunks,
+          roots.map((root) => path.resolve(root)),
+        );
+        if ('missing' in found) this.error(`route-preloads: ${found.missing} (for ${route}) is in no chunk of the build`);
+        table[route] = found;
+      }
+      this.emitFile({ type: 'asset', fileName: ROUTE_PRELOADS_FILE, source: `${JSON.stringify(table, null, 2)}\n` });
+    },
+  };
+}
