@@ -137,3 +137,28 @@ test('the pickers: choose a day with the calendar, and typed nonsense is flagged
   await typeDate(page, 'To', '99/99/9999');
   await expect(page.getByText('Date input not valid.')).toBeVisible();
 });
+
+test('on a phone the controls keep their height when the rows arrive: the table does not jump', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAs(page, 'dr.morgan@demo.hcp');
+  // The rows take a moment, as on a phone's network, so the page is seen while it waits for them.
+  await page.route('**/api/mdo/v1/users/*/rx-list?*', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await route.continue();
+  });
+  await page.goto('/rx-list');
+  const heading = page.getByRole('heading', { level: 1 });
+  const table = page.getByRole('region', { name: 'Prescriptions' });
+  // From the heading's foot to the table's head: the controls, and the form's "Loading…" while it waits.
+  const controlsHeight = async () => {
+    const [top, bottom] = [await heading.boundingBox(), await table.boundingBox()];
+    return (bottom?.y ?? 0) - ((top?.y ?? 0) + (top?.height ?? 0));
+  };
+  const loadingRow = page.getByRole('cell', { name: 'Loading prescriptions…' });
+  await expect(loadingRow).toBeVisible();
+  const waiting = await controlsHeight();
+  await expect(title(page)).toBeVisible();
+  await expect(loadingRow).toBeHidden();
+  // "Loading…" keeps its place while idle: its line going away moved the table up by 60 px (decision 0047).
+  expect(await controlsHeight()).toBe(waiting);
+});

@@ -1,6 +1,7 @@
 import {
   DEFAULT_RX_LIST_SORT,
   parseApiInstant,
+  RX_LIST_DEFAULT_FILTER,
   RX_LIST_FILTERS,
   RX_LIST_LOAD_FAILED_MESSAGE,
   RX_LIST_MAX_ROWS,
@@ -44,7 +45,7 @@ export default function RxListRoute() {
   const [opened] = useState(() => rxListDefaultWindow());
   const [from, setFrom] = useState<Date | null>(opened.from);
   const [to, setTo] = useState<Date | null>(opened.to);
-  const [filter, setFilter] = useState<RxListFilter>('none');
+  const [filter, setFilter] = useState<RxListFilter>(RX_LIST_DEFAULT_FILTER);
   const [applied, setApplied] = useState(() => ({ from: from as Date, to: to as Date, filter }));
   const [loadCount, setLoadCount] = useState(0);
   const [sort, setSort] = useState<RxListSort>(DEFAULT_RX_LIST_SORT);
@@ -111,11 +112,12 @@ export default function RxListRoute() {
         >
           Load Rx
         </button>
-        {query.isFetching ? (
-          <span className={styles.loading}>
-            <Spinner /> Loading…
-          </span>
-        ) : null}
+        <span
+          className={query.isFetching ? styles.loading : `${styles.loading} ${styles.idle}`}
+          aria-hidden={query.isFetching ? undefined : true}
+        >
+          <Spinner /> Loading…
+        </span>
         {windowProblem ? (
           <p id={`${filterId}-range`} role="alert">
             {windowProblem}
