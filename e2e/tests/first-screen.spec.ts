@@ -18,9 +18,11 @@ async function slow(page: Page, file: RegExp) {
   });
 }
 
-test('opening Action Needed asks for each of its answers once, before its code has arrived', async ({ page }) => {
-  const { userID } = await signInAs(page, 'dr.morgan@demo.hcp');
-  // Events in the order the browser reported them: a request sent, a file received.
+/**
+ * The page's requests as path and query, in the order the browser reported them: `seen` when sent, `received` when
+ * a file had arrived. `at` orders the two lists against each other.
+ */
+function trackRequests(page: Page) {
   const seen: { url: string; at: number }[] = [];
   const received: { url: string; at: number }[] = [];
   let order = 0;
@@ -30,6 +32,12 @@ test('opening Action Needed asks for each of its answers once, before its code h
   };
   page.on('request', (request) => seen.push({ url: path(request.url()), at: order++ }));
   page.on('requestfinished', (request) => received.push({ url: path(request.url()), at: order++ }));
+  return { seen, received };
+}
+
+test('opening Action Needed asks for each of its answers once, before its code has arrived', async ({ page }) => {
+  const { userID } = await signInAs(page, 'dr.morgan@demo.hcp');
+  const { seen, received } = trackRequests(page);
   await slow(page, /\/assets\/signed-in-[^/]+\.js$/);
   await page.goto('/action-needed');
   await expect(page.getByRole('heading', { level: 1, name: 'Action Needed' })).toBeVisible();
@@ -64,21 +72,17 @@ test('opening Action Needed asks for each of its answers once, before its code h
 
 test('opening the Rx list asks for its opening rows once, before its code has arrived', async ({ page }) => {
   const { userID } = await signInAs(page, 'dr.morgan@demo.hcp');
-  const seen: { url: string; at: number }[] = [];
-  const received: { url: string; at: number }[] = [];
-  let order = 0;
-  page.on('request', (request) => seen.push({ url: request.url(), at: order++ }));
-  page.on('requestfinished', (request) => received.push({ url: request.url(), at: order++ }));
+  const { seen, received } = trackRequests(page);
   await slow(page, /\/assets\/rx-list-[^/]+\.js$/);
   await page.goto('/rx-list');
   await expect(page.getByRole('heading', { level: 1, name: /^New Prescriptions List \(\d+\)$/ })).toBeVisible();
 
-  const rows = seen.filter((r) => new URL(r.url).pathname.endsWith(`/users/${userID}/rx-list`));
+  const rows = seen.filter((r) => r.url.split('?')[0]?.endsWith(`/users/${userID}/rx-list`));
   expect(rows, 'the Rx list is asked for once').toHaveLength(1);
-  const query = new URL(rows[0]?.url ?? 'http://x').searchParams;
+  const query = new URL(rows[0]?.url ?? '/', 'http://x').searchParams;
   expect(query.get('selectedFilter')).toBe('none');
   // Decision 0046: sent with the shell's requests; without it the screen asks only once its code has arrived and drawn.
-  const screenArrived = received.find((r) => /\/assets\/rx-list-[^/]+\.js$/.test(new URL(r.url).pathname));
+  const screenArrived = received.find((r) => /^\/assets\/rx-list-[^/]+\.js$/.test(r.url));
   expect(screenArrived, 'the Rx list chunk').toBeDefined();
   expect(rows[0]?.at).toBeLessThan(screenArrived?.at ?? 0);
 });
@@ -98,13 +102,10 @@ for (const [route, done] of [
     expect(named.length, 'files named in the page').toBeGreaterThan(2);
     expect(named.some((file) => file.endsWith('.css'))).toBe(true);
 
-    const seen: string[] = [];
-    page.on('request', (r) => {
-      const url = new URL(r.url());
-      seen.push(url.pathname + url.search);
-    });
+    const requests = trackRequests(page).seen;
     await page.goto(route);
     await expect(page.getByRole(route === '/rx-list' ? 'region' : 'list', { name: done })).toBeVisible();
+    const seen = requests.map(({ url }) => url);
     // Each named file is asked for once (the preload is what the screen uses), and before any of the shell's
     // requests, which only the entry's code can send: so it did not wait for the entry to run.
     const firstAnswer = seen.findIndex((url) => url.startsWith('/api/'));

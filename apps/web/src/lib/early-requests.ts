@@ -3,6 +3,7 @@ import {
   actionNeededQueryEnabled,
   apiPaths,
   ROUTES,
+  RX_LIST_DEFAULT_FILTER,
   rxListDefaultWindow,
   rxListQueryFor,
 } from '@hcp/contract';
@@ -41,5 +42,5 @@ export function sendShellRequestsEarly(pathname: string): void {
 
 function rxListOpeningRequest(userId: string) {
   const { from, to } = rxListDefaultWindow();
-  return { path: apiPaths.rxList(userId), query: rxListQueryFor(from, to, 'none') };
+  return { path: apiPaths.rxList(userId), query: rxListQueryFor(from, to, RX_LIST_DEFAULT_FILTER) };
 }

@@ -5,6 +5,9 @@ import { utcIsoDate } from './iso-dates.ts';
 /** Spec §9: the Rx list opens on the last 24 hours. */
 export const RX_LIST_DEFAULT_WINDOW_MS = 86_400_000;
 
+/** The filter the Rx list opens on: every prescription of the window. */
+export const RX_LIST_DEFAULT_FILTER: RxListFilter = 'none';
+
 /** The window the Rx list opens on, ending now. */
 export function rxListDefaultWindow(now: Date = new Date()): { from: Date; to: Date } {
   return { from: new Date(now.getTime() - RX_LIST_DEFAULT_WINDOW_MS), to: now };

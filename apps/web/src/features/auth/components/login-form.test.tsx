@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readSession, storage } from '../../../lib/storage.ts';
-import { LoginFormCard } from './login-form.tsx';
+import { LoginFormCard, resolverLoading } from './login-form.tsx';
 
 function setup(answer: { status: number; body: unknown }) {
   const fetchMock = vi.fn(async () => new Response(JSON.stringify(answer.body), { status: answer.status }));
@@ -79,5 +79,21 @@ describe('LoginFormCard', () => {
     setup({ status: 401, body: { error: { code: 'UNAUTHORIZED', message: 'Email or password is incorrect.' } } });
     await fill('dr.morgan@demo.hcp', 'wrong-password');
     expect(await screen.findByRole('alert')).toHaveTextContent('Email or password is incorrect.');
+  });
+});
+
+describe('the form rules, loaded when first needed', () => {
+  const options = { fields: {}, shouldUseNativeValidation: false } as const;
+  const values = { email: 'not-an-email', password: '' };
+
+  it('check the fields once they have arrived', async () => {
+    const resolve = resolverLoading(() => import('../utils/login-form-schema.ts'));
+    const result = await resolve(values, undefined, options);
+    expect(Object.keys(result.errors)).toEqual(expect.arrayContaining(['email', 'password']));
+  });
+
+  it('let the form go to the server, which checks the same rules, when they never arrive', async () => {
+    const resolve = resolverLoading(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module')));
+    expect(await resolve(values, undefined, options)).toEqual({ values, errors: {} });
   });
 });

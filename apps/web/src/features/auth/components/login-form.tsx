@@ -19,12 +19,16 @@ const warmUp = () => {
   loadRules().catch(() => {});
   import('../api/sign-in-schemas.ts').catch(() => {});
 };
-const resolver: Resolver<LoginForm> = async (values, context, options) => {
-  const rules = await loadRules().catch(() => null);
-  // The rules did not arrive (the connection dropped): the server checks the same rules and says what is wrong.
-  if (!rules) return { values, errors: {} };
-  return rules.loginFormResolver(values, context, options);
-};
+/** The form's resolver over a loader of its rules (a parameter, so the rules not arriving can be tested). */
+export const resolverLoading =
+  (load: () => Promise<{ loginFormResolver: Resolver<LoginForm> }>): Resolver<LoginForm> =>
+  async (values, context, options) => {
+    const rules = await load().catch(() => null);
+    // The rules did not arrive (the connection dropped): the server checks the same rules and says what is wrong.
+    if (!rules) return { values, errors: {} };
+    return rules.loginFormResolver(values, context, options);
+  };
+const resolver = resolverLoading(loadRules);
 
 export function LoginFormCard() {
   const navigate = useNavigate();
