@@ -90,7 +90,10 @@ function routePages(webDist: string): Map<string, Page> {
   const tableFile = path.join(webDist, ROUTE_PRELOADS_FILE);
   if (!existsSync(tableFile)) return pages;
   const html = readFileSync(path.join(webDist, 'index.html'), 'utf8');
-  for (const [route, files] of readRoutePreloads(readFileSync(tableFile, 'utf8'))) {
+  // A file the build no longer has (a table left from another build) would be one more request for a 404.
+  const present = (href: string) => existsSync(path.join(webDist, href));
+  for (const [route, named] of readRoutePreloads(readFileSync(tableFile, 'utf8'))) {
+    const files = { scripts: named.scripts.filter(present), styles: named.styles.filter(present) };
     const plain = Buffer.from(withPreloads(html, files));
     pages.set(route, { plain, br: brotliCompressSync(plain), gzip: gzipSync(plain, { level: 9 }) });
   }
