@@ -20,4 +20,22 @@ describe('Page', () => {
     expect(document.title).toBe('All Patients · HCP Portal');
     expect(document.querySelectorAll('title')).toHaveLength(1);
   });
+
+  it('ends the heading and the document title with a count once it is known, its place held before', async () => {
+    document.head.innerHTML = '<title>HCP Portal</title>';
+    const router = renderRoutes(
+      [
+        { path: '/loading', element: <Page title="New Prescriptions List" count={null} /> },
+        { path: '/known', element: <Page title="New Prescriptions List" count={12} /> },
+      ],
+      '/loading',
+    );
+    const heading = await screen.findByRole('heading', { level: 1, name: 'New Prescriptions List' });
+    // No silent zero while unknown, but the count's (empty) place is there: on a phone it holds a line.
+    expect(heading.querySelector('.heading-count')?.textContent).toBe('');
+    expect(document.title).toBe('New Prescriptions List · HCP Portal');
+    await router.navigate('/known');
+    expect(await screen.findByRole('heading', { level: 1, name: 'New Prescriptions List (12)' })).toBeInTheDocument();
+    expect(document.title).toBe('New Prescriptions List (12) · HCP Portal');
+  });
 });

@@ -76,7 +76,7 @@ export default function RxListRoute() {
   // No count until one is known: "(0)" while loading, or after a failed first load, would be a silent zero.
   const countKnown = lastGood.current !== undefined;
   return (
-    <Page title={countKnown ? `New Prescriptions List (${rows.length})` : 'New Prescriptions List'}>
+    <Page title="New Prescriptions List" count={countKnown ? rows.length : null}>
       {seesNoPatients ? <PatientDataNotice /> : null}
       <form
         className={styles.controls}
