@@ -93,9 +93,11 @@ const hints = compileHints(
  * them names the shell's and the screen's files, so they download beside the entry (decision 0047).
  */
 const shell = 'src/app/signed-in-shell.tsx';
+const actionNeeded = [shell, 'src/features/action-needed/routes/action-needed.tsx'];
 const preloads = routePreloads({
-  [ROUTES.root]: [shell, 'src/features/action-needed/routes/action-needed.tsx'],
-  [ROUTES.actionNeeded]: [shell, 'src/features/action-needed/routes/action-needed.tsx'],
+  // The root sends the user on to Action Needed.
+  [ROUTES.root]: actionNeeded,
+  [ROUTES.actionNeeded]: actionNeeded,
   [ROUTES.rxList]: [shell, 'src/features/rx-list/routes/rx-list.tsx'],
   [ROUTES.patientSearch]: [shell, 'src/features/patients/routes/patient-search.tsx'],
   [ROUTES.newComments]: [shell, 'src/features/new-comments/routes/new-comments.tsx'],

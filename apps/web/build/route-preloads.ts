@@ -1,8 +1,6 @@
 import path from 'node:path';
 import type { Plugin } from 'vite';
-
-/** Written beside index.html; the server reads it (apps/server/src/plugins/web-app.ts). */
-export const ROUTE_PRELOADS_FILE = 'route-preloads.json';
+import { ROUTE_PRELOADS_FILE, type RoutePreloads } from '../../../packages/contract/src/rules/route-preloads.ts';
 
 /** What the plugin reads of an output chunk. */
 export interface ChunkFacts {
@@ -11,12 +9,6 @@ export interface ChunkFacts {
   moduleIds: readonly string[];
   imports: readonly string[];
   css: readonly string[];
-}
-
-/** A route's files, in the order a phone needs them: scripts, and stylesheets. */
-export interface RoutePreloads {
-  scripts: string[];
-  styles: string[];
 }
 
 /**

@@ -48,6 +48,7 @@ export * from './rules/prepared-decisions.ts';
 export * from './rules/queue.ts';
 export * from './rules/request-id.ts';
 export * from './rules/roles.ts';
+export * from './rules/route-preloads.ts';
 export * from './rules/rx-list-sort.ts';
 export * from './rules/rx-list-window.ts';
 export * from './rules/staff.ts';

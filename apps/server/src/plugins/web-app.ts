@@ -5,39 +5,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ROUTE_PRELOADS_FILE, type RoutePreloads, readRoutePreloads } from '@hcp/contract';
+import type { FastifyInstance } from 'fastify';
 import { apiNotFound, isApiPath } from './errors.ts';
-
-/** Written by the web build (apps/web/build/route-preloads.ts): per route, the files its first screen needs. */
-export const ROUTE_PRELOADS_FILE = 'route-preloads.json';
-const ASSET_HREF = /^\/assets\/[\w.-]+\.(?:js|css)$/;
-
-interface RoutePreloads {
-  scripts: string[];
-  styles: string[];
-}
-
-const isHrefList = (value: unknown): value is string[] =>
-  Array.isArray(value) && value.every((href) => typeof href === 'string' && ASSET_HREF.test(href));
-
-/** The build's table, or nothing when it is missing or not what the build writes: the plain page serves then. */
-export function readRoutePreloads(text: string): Map<string, RoutePreloads> {
-  const table = new Map<string, RoutePreloads>();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return table;
-  }
-  if (typeof parsed !== 'object' || parsed === null) return table;
-  for (const [route, files] of Object.entries(parsed)) {
-    const { scripts, styles } = (files ?? {}) as Record<string, unknown>;
-    if (route.startsWith('/') && isHrefList(scripts) && isHrefList(styles)) table.set(route, { scripts, styles });
-  }
-  return table;
-}
 
 /**
  * index.html naming a route's files (decision 0047): the browser fetches the shell's and the screen's code beside
@@ -52,50 +23,16 @@ export function withPreloads(html: string, files: RoutePreloads): string {
   return html.replace('</head>', `${links.map((link) => `  ${link}\n`).join('')}</head>`);
 }
 
-interface Page {
-  plain: Buffer;
-  br: Buffer;
-  gzip: Buffer;
-}
-
-/** The encoding to send: brotli, then gzip, when the browser accepts it (a `q=0` refuses). */
-export function pageEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | undefined {
-  const accepted = new Set(
-    (acceptEncoding ?? '')
-      .split(',')
-      .map((part) => part.trim().split(';'))
-      .filter(([, q]) => !/^\s*q\s*=\s*0(?:\.0*)?\s*$/.test(q ?? ''))
-      .map(([name]) => (name ?? '').trim().toLowerCase()),
-  );
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip')) return 'gzip';
-  return undefined;
-}
-
-function sendPage(reply: FastifyReply, page: Page, acceptEncoding: string | undefined) {
-  const encoding = pageEncoding(acceptEncoding);
-  reply.header('cache-control', 'no-cache').header('vary', 'Accept-Encoding').type('text/html; charset=utf-8');
-  if (encoding) reply.header('content-encoding', encoding);
-  return reply.send(encoding === 'br' ? page.br : encoding === 'gzip' ? page.gzip : page.plain);
-}
-
-/** The route's own page, for the routes the build named files for; '/rx-list/' is '/rx-list'. */
-function routeOf(url: string): string {
-  const pathname = url.split('?')[0] ?? '/';
-  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-}
-
-function routePages(webDist: string): Map<string, Page> {
-  const pages = new Map<string, Page>();
+/** Each landing route's page, built once at start from the build's table. */
+function routePages(webDist: string): Map<string, string> {
+  const pages = new Map<string, string>();
   const tableFile = path.join(webDist, ROUTE_PRELOADS_FILE);
   if (!existsSync(tableFile)) return pages;
   const html = readFileSync(path.join(webDist, 'index.html'), 'utf8');
   // A file the build no longer has (a table left from another build) would be one more request for a 404.
   const present = (href: string) => existsSync(path.join(webDist, href));
   for (const [route, named] of readRoutePreloads(readFileSync(tableFile, 'utf8'))) {
-    const files = { scripts: named.scripts.filter(present), styles: named.styles.filter(present) };
-    const plain = Buffer.from(withPreloads(html, files));
-    pages.set(route, { plain, br: brotliCompressSync(plain), gzip: gzipSync(plain, { level: 9 }) });
+    pages.set(route, withPreloads(html, { scripts: named.scripts.filter(present), styles: named.styles.filter(present) }));
   }
   return pages;
 }
@@ -108,7 +45,6 @@ export function looksLikeFile(url: string): boolean {
 
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const hasBuild = existsSync(path.join(webDist, 'index.html'));
-  const pages = hasBuild ? routePages(webDist) : new Map<string, Page>();
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -126,6 +62,13 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
       },
     });
     // wildcard:false registers only the files present at start; assets are content-hashed anyway.
+    // The landing routes' own pages are routes of their own, so they go compressed like every other read
+    // (plugins/compression.ts); '/rx-list/' is '/rx-list'.
+    for (const [route, page] of routePages(webDist)) {
+      for (const url of route === '/' ? [route] : [route, `${route}/`]) {
+        app.get(url, (_request, reply) => reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page));
+      }
+    }
   }
 
   app.setNotFoundHandler((request, reply) => {
@@ -142,8 +85,6 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
         .type('text/plain; charset=utf-8')
         .send('The web app is not built yet. Run `npm run build` (or `npm start`, which builds it).');
     }
-    const page = pages.get(routeOf(request.url));
-    if (page) return sendPage(reply, page, request.headers['accept-encoding']);
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
 }
