@@ -116,7 +116,8 @@ export default function RxListRoute() {
           className={query.isFetching ? styles.loading : `${styles.loading} ${styles.idle}`}
           aria-hidden={query.isFetching ? undefined : true}
         >
-          <Spinner /> Loading…
+          {/* Drawn only while loading: a hidden ring would still turn, frame by frame (decision 0046). */}
+          {query.isFetching ? <Spinner /> : null} Loading…
         </span>
         {windowProblem ? (
           <p id={`${filterId}-range`} role="alert">
