@@ -79,6 +79,7 @@ import { purgeIdempotencyKeys, registerIdempotency } from './plugins/idempotency
 import { loggerOptions } from './plugins/logging.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { registerReachGuard } from './plugins/reach.ts';
 import { registerSecurityHeaders } from './plugins/security.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 
@@ -165,6 +166,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const mailTransport = deps.mailTransport ?? defaultMailTransport(config, app);
   const mailer = createMailer(db, mailTransport, app.log);
   registerAuthGuard(app, { signer, denyList });
+  // Before any route: each route's references and accepted fields are read from its schemas as it is added.
+  registerReachGuard(app, { db });
   registerIdempotency(app, db, { abandonedAfterSeconds: config.idempotencyAbandonSeconds });
   const auth = createAuthService({
     db,
@@ -218,7 +221,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(rxListRoutes, { reads, now });
   await app.register(patientsRoutes, { service: createPatientsService({ db, reads, now }) });
   await app.register(newCommentsRoutes, { service: createNewCommentsService({ db, reads, now }) });
-  await app.register(manageCommsRoutes, { service: createManageCommsService({ db }) });
+  await app.register(manageCommsRoutes, { service: createManageCommsService({ db, sessions: auth }) });
   await app.register(addressesRoutes, { db });
   await app.register(brandsRoutes, { db });
   await app.register(appealsRoutes, {

@@ -150,7 +150,7 @@ describe('GET /api/mdo/v2/users/{userId}/action-queue', () => {
     const practice = all[0]?.practice.id as string;
     const theirs = await queue(morgan, `?practice=${practice}`);
     expect(theirs.items.map((i) => i.id)).toEqual(all.filter((i) => i.practice.id === practice).map((i) => i.id));
-    // A practice or prescriber outside the user's reach gives nothing, not someone else's items.
+    // A practice or prescriber outside the user's reach is 404 (issue 42), not someone else's items nor an empty list.
     const [foreign] = await t.database.db
       .select({ id: s.mdOffices.id })
       .from(s.mdOffices)
@@ -161,7 +161,9 @@ describe('GET /api/mdo/v2/users/{userId}/action-queue', () => {
         )})`,
       )
       .limit(1);
-    expect((await queue(morgan, `?practice=${foreign?.id}`)).items).toEqual([]);
+    const outside = await injectAs(t.app, morgan, { method: 'GET', url: queueUrl(morgan.userID, `?practice=${foreign?.id}`) });
+    expect(outside.statusCode).toBe(404);
+    expect(outside.json().error.message).toBe('Practice not found.');
   });
 
   it('marks a controlled substance by its NDC', async () => {
@@ -261,7 +263,7 @@ async function freshRefills(n: number): Promise<ActionQueueItem[]> {
 }
 
 describe('POST /api/mdo/v1/prescriptions/bulk-actions', () => {
-  it('decides each item on its own: done, changed meanwhile, controlled, not a refill, out of reach', async () => {
+  it('decides each item on its own: done, changed meanwhile, controlled, not a refill; one out of reach refuses all', async () => {
     const [ok, stale, controlled] = await freshRefills(3);
     const pa = (await queue(morgan, '?category=priorAuth')).items.find((i) => !i.needsRefillAuth) as ActionQueueItem;
     const [drug] = await t.database.db
@@ -281,15 +283,24 @@ describe('POST /api/mdo/v1/prescriptions/bulk-actions', () => {
     const items = [ok, stale, controlled, pa].map((i) => ({ id: i?.id as string, version: i?.version as number }));
     const staleItem = items[1] as { version: number };
     staleItem.version += 1;
-    const res = await bulk({ action: 'refillDeny', reason: 'NEED_OFFICE_VISIT', items: [...items, { id: foreign?.id }] });
+    // An id outside the caller's reach is resolved before anything runs (issue 42): 404, nothing decided, audited.
+    const probe = await bulk({ action: 'refillDeny', reason: 'NEED_OFFICE_VISIT', items: [...items, { id: foreign?.id }] });
+    expect(probe.statusCode, probe.body).toBe(404);
+    expect(probe.json().error.message).toBe('Prescription not found.');
+    expect((await rowOf(ok?.id as string))?.needsRefillAuth).toBe(true);
+    const refusals = await t.database.db
+      .select()
+      .from(s.auditLog)
+      .where(eq(s.auditLog.requestId, probe.headers['x-request-id'] as string));
+    expect(refusals.map((a) => [a.action, a.entityType])).toEqual([['reach.refused', 'prescription']]);
+    const res = await bulk({ action: 'refillDeny', reason: 'NEED_OFFICE_VISIT', items });
     expect(res.statusCode, res.body).toBe(200);
     const answer = bulkActionResultSchema.parse(res.json());
-    expect(answer).toMatchObject({ done: 1, refused: 4 });
+    expect(answer).toMatchObject({ done: 1, refused: 3 });
     expect(resultOf(answer, ok?.id as string)).toEqual({ id: ok?.id, status: 'done' });
     expect(resultOf(answer, stale?.id as string)?.reason).toBe(BULK_REFUSALS.changed);
     expect(resultOf(answer, controlled?.id as string)?.reason).toBe(BULK_REFUSALS.controlled);
     expect(resultOf(answer, pa.id)?.reason).toBe(CONFLICT_MESSAGES.refillDenied);
-    expect(resultOf(answer, foreign?.id as string)?.reason).toBe('Prescription not found.');
     // Only the decided item changed, with its event and its message to the pharmacy.
     expect((await rowOf(ok?.id as string))?.needsRefillAuth).toBe(false);
     for (const left of [stale, controlled]) expect((await rowOf(left?.id as string))?.needsRefillAuth).toBe(true);

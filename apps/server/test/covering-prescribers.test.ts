@@ -147,13 +147,16 @@ describe('covering prescribers', () => {
       [{ startsAt: day(3), endsAt: day(2) }, 'body.endsAt', COVERAGE_MESSAGES.endsBeforeStart],
       [{ startsAt: day(-3), endsAt: day(-1) }, 'body.endsAt', COVERAGE_MESSAGES.endsInPast],
       [{ endsAt: day(200) }, 'body.endsAt', COVERAGE_MESSAGES.tooLong],
-      [{ coveringPrescriberId: otherPracticePrescriber }, 'body.coveringPrescriberId', COVERAGE_MESSAGES.notPrescriber],
     ];
     for (const [extra, path, message] of cases) {
       const res = await call(morgan, 'POST', base(morgan), coverage(extra));
       expect(res.statusCode, JSON.stringify(extra)).toBe(400);
       expect(res.json().error.details).toEqual([{ path, message }]);
     }
+    // A prescriber of another practice is not one of this practice's: the pair is refused as out of reach (issue 42).
+    const outside = await call(morgan, 'POST', base(morgan), coverage({ coveringPrescriberId: otherPracticePrescriber }));
+    expect(outside.statusCode).toBe(404);
+    expect(outside.json().error.message).toBe('HCP or staff member not found.');
     expect((await call(lee, 'POST', base(lee), coverage())).statusCode).toBe(403);
     const otherPractice = await call(
       morgan,

@@ -190,12 +190,27 @@ describe('creating and editing a practice', () => {
   it('updates details and communication preferences; office users edit only their own practice preferences', async () => {
     const office = await createOffice({ name: 'Riverside Clinic' });
     const [salesRow] = await t.database.db.select().from(s.users).where(eq(s.users.email, 'sales@demo.hcp'));
-    const updated = await as(sales, {
+    const change = { ...validOffice, name: 'Riverside Clinic North', salesUserId: salesRow?.id, address2: 'Suite 4' };
+    // The sales user cannot make themselves the practice's representative (issue 42): 400 naming the field, and
+    // nothing of the request is saved; the admin can.
+    const selfGrant = await as(sales, { method: 'PUT', url: `/api/mdo/v1/md-offices/${office.id}`, payload: change });
+    expect(selfGrant.statusCode).toBe(400);
+    expect(selfGrant.json().error.details).toEqual([
+      { path: 'body.salesUserId', message: "Only an administrator changes a practice's sales representative." },
+    ]);
+    expect((await as(admin, { method: 'GET', url: `/api/mdo/v1/md-offices/${office.id}` })).json()).toMatchObject({
+      name: 'Riverside Clinic',
+      salesUserId: null,
+    });
+    const updated = await as(admin, { method: 'PUT', url: `/api/mdo/v1/md-offices/${office.id}`, payload: change });
+    expect(updated.statusCode, updated.body).toBe(200);
+    // Now theirs, the sales user edits the details and leaves the representative as it is.
+    const kept = await as(sales, {
       method: 'PUT',
       url: `/api/mdo/v1/md-offices/${office.id}`,
-      payload: { ...validOffice, name: 'Riverside Clinic North', salesUserId: salesRow?.id, address2: 'Suite 4' },
+      payload: { ...change, address2: 'Suite 4' },
     });
-    expect(updated.statusCode, updated.body).toBe(200);
+    expect(kept.statusCode, kept.body).toBe(200);
     expect(updated.json()).toMatchObject({ name: 'Riverside Clinic North', address2: 'Suite 4', salesUserId: salesRow?.id });
     const [audit] = await t.database.db
       .select()
@@ -355,14 +370,15 @@ describe('HCPs and staff', () => {
     expect((await as(admin, { method: 'DELETE', url: `/api/mdo/v1/md-offices/${b.id}/staff/${person.id}` })).statusCode).toBe(
       404,
     );
-    // Someone of another tenant cannot be linked.
+    // Someone of another tenant cannot be linked: outside the caller's reach, so 404 like any such id (issue 42).
     const [kim] = await t.database.db.select().from(s.mdStaff).where(eq(s.mdStaff.lastName, 'Kim'));
     const foreign = await as(admin, {
       method: 'POST',
       url: `/api/mdo/v1/md-offices/${b.id}/staff`,
       payload: { mdStaffId: kim?.id },
     });
-    expect(foreign.statusCode).toBe(400);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error.message).toBe('HCP or staff member not found.');
   });
 
   it('refuses to remove or delete a prescriber with open prescriptions, or a person with a portal account', async () => {

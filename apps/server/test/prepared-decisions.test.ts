@@ -88,13 +88,13 @@ describe('prepare-then-sign', () => {
     expect(bySt.statusCode).toBe(403);
     expect((await rowOf(a))?.needsRefillAuth).toBe(true);
 
-    // Another practice's prescriber learns nothing: the prepared item is refused like an unprepared one.
+    // Another practice's prescriber learns nothing: the item is outside their reach, 404 as any such id (issue 42).
     // Dr. Patel (another practice) signs in here without the e-mailed code.
     await db().update(s.users).set({ mfaEnabled: false }).where(eq(s.users.email, 'dr.patel@demo.hcp'));
     const stranger = await signIn(t.app, 'dr.patel@demo.hcp');
     const probe = await sign(stranger, [{ id: a }]);
-    expect(probe.statusCode).toBe(200);
-    expect(probe.json().results).toEqual([{ id: a, status: 'refused', reason: 'Nothing is prepared for this item any more.' }]);
+    expect(probe.statusCode).toBe(404);
+    expect(probe.json().error.message).toBe('Prescription not found.');
     expect((await rowOf(a))?.needsRefillAuth).toBe(true);
   });
 

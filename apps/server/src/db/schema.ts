@@ -528,6 +528,8 @@ export const decisionUndos = pgTable(
       .notNull()
       .references(() => users.id),
     requestId: text('request_id').notNull(),
+    /** The session (refresh-token family) the decision was made in: its undo ends with it (issue 42). */
+    sessionFamilyId: uuid('session_family_id'),
     prescriptionId: uuid('prescription_id')
       .notNull()
       .references(() => prescriptions.id),

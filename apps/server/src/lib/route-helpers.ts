@@ -5,6 +5,8 @@ import { notFound } from './errors.ts';
 
 export interface SignedInContext {
   userId: string;
+  /** The session family of the request: what it derives (an undo, an appeal token) ends with it (issue 42). */
+  familyId: string;
   requestId: string;
   ip: string | null;
 }
@@ -14,9 +16,9 @@ export interface SignedInContext {
  * signed-in one: another user's id answers 404, never 403, so ids cannot be probed (DESIGN §3).
  */
 export function signedInContext(request: FastifyRequest, pathUserId?: string): SignedInContext {
-  const { userId } = authOf(request);
+  const { userId, familyId } = authOf(request);
   if (pathUserId !== undefined && pathUserId !== userId) throw notFound('User');
-  return { userId, requestId: request.id, ip: request.ip ?? null };
+  return { userId, familyId, requestId: request.id, ip: request.ip ?? null };
 }
 
 /**

@@ -51,8 +51,11 @@ export const RULES = {
   prescribers: (w: Who) => yes(PRESCRIBERS.includes(w)),
   /** Dr. Morgan's appeal: he opens it to submit, his practice's staff to prepare it for him (issue 23). */
   ownAppealPractice: (w: Who) => yes(w === 'prescriber' || w === 'staff'),
-  /** A bulk decision needing a signature: prescribers reach it whatever the ids; everyone else is refused whole. */
-  bulkSign: (w: Who): Outcome => (PRESCRIBERS.includes(w) ? 'reached' : 403),
+  /**
+   * A bulk decision needing a signature: every item id is resolved through the reach check first (issue 42), so ids
+   * outside the caller's reach are 404 whoever asks (an admin outside any window too); then as `sign`.
+   */
+  bulkSign: (w: Who, t: Target) => sign(w, t),
   /** Something only its maker holds (an undo of one's own decision): someone else's, or nobody's, is 404. */
   makersOnly: (): Outcome => 404,
 } satisfies Record<string, (w: Who, t: Target) => Outcome>;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { USER_ROLE_VALUES } from '../rules/roles.ts';
 import { emailSchema, fullNameSchema, optionalField, pickedIdSchema } from './fields.ts';
+import { ref } from './references.ts';
 
 export const USER_ROLE_LABELS: Record<(typeof USER_ROLE_VALUES)[number], string> = {
   'mdo.user': 'Office user',
@@ -38,7 +39,7 @@ export const accountInviteSchema = z
     userName: fullNameSchema,
     email: emailSchema,
     role: z.enum(USER_ROLE_VALUES, { message: 'Choose a role.' }),
-    mdOfficeId: optionalField(pickedIdSchema('Choose a practice.')),
+    mdOfficeId: ref('practice', optionalField(pickedIdSchema('Choose a practice.'))),
   })
   .superRefine(officeRule);
 export type AccountInvite = z.infer<typeof accountInviteSchema>;

@@ -3,15 +3,16 @@ import { z } from 'zod';
 import { ACTION_TYPES, FINAL_DENIAL_REASONS } from '../rules/action-types.ts';
 import { isoDateSchema } from './fields.ts';
 import { actionNeededPrescriptionSchema } from './prescriptions.ts';
+import { ref } from './references.ts';
 import { undoOfferSchema } from './undo.ts';
 
 export const actionQueueQuerySchema = z.object({
   /** One category only (the items still carry all of theirs). */
   category: z.enum(ACTION_TYPES).optional(),
   /** One prescriber's items (an HCP id of the user's practices). */
-  prescriber: z.uuid({ message: 'prescriber must be a prescriber id.' }).optional(),
+  prescriber: ref('hcp', z.uuid({ message: 'prescriber must be a prescriber id.' })).optional(),
   /** One practice's items (a practice the user belongs to). */
-  practice: z.uuid({ message: 'practice must be a practice id.' }).optional(),
+  practice: ref('practice', z.uuid({ message: 'practice must be a practice id.' })).optional(),
 });
 export type ActionQueueQuery = z.infer<typeof actionQueueQuerySchema>;
 
@@ -95,7 +96,7 @@ export const bulkActionSchema = z
     items: z
       .array(
         z.object({
-          id: z.uuid({ message: 'Each item must be a prescription id.' }),
+          id: ref('prescription', z.uuid({ message: 'Each item must be a prescription id.' })),
           /** The item's version the screen showed; omitted, the item is decided as it is now. */
           version: z.number().int().min(0).optional(),
         }),

@@ -1,6 +1,7 @@
 /** HCP appeals (spec §2 /appeals-form, /getcovered; §3 slots; §7 Appeals; decisions in docs/decisions/0019-appeals.md). */
 import { z } from 'zod';
 import { ROUTES } from '../routes.ts';
+import { ref } from './references.ts';
 
 export const APPEAL_SLOTS = ['denialLetterFile', 'clinicalTrialFile', 'clinicalNotesFile', 'otherFile'] as const;
 export type AppealSlot = (typeof APPEAL_SLOTS)[number];
@@ -48,7 +49,7 @@ export type AppealAuthRequest = z.infer<typeof appealAuthRequestSchema>;
 
 /** A signed-in prescriber asks for their own prescription's appeal (no key: the portal session proves who they are). */
 export const appealPortalAuthRequestSchema = z.object({
-  prescriptionId: z.uuid({ message: 'Choose a prescription with an appeal.' }),
+  prescriptionId: ref('prescription', z.uuid({ message: 'Choose a prescription with an appeal.' })),
 });
 export type AppealPortalAuthRequest = z.infer<typeof appealPortalAuthRequestSchema>;
 
@@ -97,7 +98,7 @@ export const earlierAppealFilesSchema = z.object({ records: z.array(earlierAppea
 
 /** POST appeal/{id}/reuse-file: put an earlier file in a slot of this appeal (shared by reference, not copied). */
 export const reuseAppealFileSchema = z.object({
-  fileId: z.uuid({ message: 'Choose one of the earlier files.' }),
+  fileId: ref('file', z.uuid({ message: 'Choose one of the earlier files.' })),
   slot: z.enum(APPEAL_SLOTS, { message: 'Unknown attachment slot.' }),
 });
 export type ReuseAppealFile = z.infer<typeof reuseAppealFileSchema>;

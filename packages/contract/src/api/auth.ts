@@ -1,5 +1,6 @@
 /** Authentication payloads and answers (spec §3, §7 Authentication). */
 import { z } from 'zod';
+import { ref } from './references.ts';
 import { DASHBOARD } from '../routes.ts';
 import { emailSchema, newPasswordSchema, passwordSchema } from './fields.ts';
 
@@ -81,7 +82,8 @@ export const refreshResponseSchema = z.object({ accessToken: z.string(), refresh
 export type RefreshResponse = z.infer<typeof refreshResponseSchema>;
 
 export const logoutRequestSchema = z.object({
-  userId: z.string(),
+  /** The user signing out: only their own tokens are revoked (the tokens are the credential, not a session). */
+  userId: ref('self', z.string()),
   accessToken: z.string(),
   refreshToken: z.string(),
 });

@@ -1,12 +1,13 @@
 /** New Comments: doctors with patients that have unread comments, the thread, replies, read marks (spec §7). */
 import { z } from 'zod';
+import { ref } from './references.ts';
 
 export const COMMENT_MAX_LENGTH = 2000;
 
 export const doctorListSearchQuerySchema = z.object({
   newComments: z.enum(['true', 'false']).default('true'),
   /** Only this prescriber's patients (same meaning as on action-needed). */
-  filterBy: z.uuid({ message: 'filterBy must be a prescriber id.' }).optional(),
+  filterBy: ref('hcp', z.uuid({ message: 'filterBy must be a prescriber id.' })).optional(),
 });
 
 export const newCommentsDoctorSchema = z.object({
@@ -73,16 +74,17 @@ export const commentBodySchema = z
   .max(COMMENT_MAX_LENGTH, { message: `Keep the reply under ${COMMENT_MAX_LENGTH} characters.` });
 
 export const rxCommentRequestSchema = z.object({
-  patientId: z.uuid({ message: 'Patient not found.' }),
+  patientId: ref('patient', z.uuid({ message: 'Patient not found.' })),
   comment: commentBodySchema,
-  prescriptionId: z.uuid().optional(),
+  /** The prescription the reply is about: one of that patient's (checked with the patient, issue 42). */
+  prescriptionId: ref('prescription', z.uuid({ message: 'Prescription not found.' }), { of: 'patientId' }).optional(),
 });
 export type RxCommentRequest = z.infer<typeof rxCommentRequestSchema>;
 export const rxCommentResponseSchema = z.object({ status: z.literal('SUCCESS'), comment: commentSchema });
 
 export const officeMentionsRequestSchema = z.object({
   mentionIds: z
-    .array(z.uuid({ message: 'Each mention id must be a mention id.' }))
+    .array(ref('mention', z.uuid({ message: 'Each mention id must be a mention id.' })))
     .min(1)
     .max(500),
 });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { COVERAGE_MESSAGES, coverageInstantsOf, coverageProblem, SIGNING_POLICIES } from '../rules/coverage.ts';
 import { parseIsoDate } from '../rules/dates.ts';
 import { pickedIdSchema } from './fields.ts';
+import { ref } from './references.ts';
 
 const instant = (message: string) => z.iso.datetime({ offset: true, message });
 /** A day from a date field (YYYY-MM-DD). */
@@ -41,17 +42,17 @@ export type CoverageResponse = z.infer<typeof coverageResponseSchema>;
 
 /** PUT users/{id}/coverage/policy: one practice's policy. */
 export const signingPolicyInputSchema = z.object({
-  practiceId: pickedIdSchema('Choose a practice.'),
+  practiceId: ref('practice', pickedIdSchema('Choose a practice.')),
   policy: z.enum(SIGNING_POLICIES, { message: 'Choose who signs.' }),
 });
 export type SigningPolicyInput = z.infer<typeof signingPolicyInputSchema>;
 
-const coveringPrescriberId = pickedIdSchema('Choose who covers.');
-const coveredPrescriberId = pickedIdSchema('Choose whom they cover for.');
+const coveringPrescriberId = ref('hcp', pickedIdSchema('Choose who covers.'), { of: 'practiceId' });
+const coveredPrescriberId = ref('hcp', pickedIdSchema('Choose whom they cover for.'), { of: 'practiceId' });
 
 /** POST users/{id}/coverage: name a covering prescriber (the screen sends the first and last day as instants). */
 export const coverageInputSchema = z.object({
-  practiceId: pickedIdSchema('Choose a practice.'),
+  practiceId: ref('practice', pickedIdSchema('Choose a practice.')),
   coveringPrescriberId,
   coveredPrescriberId,
   startsAt: instant('Enter the first day.'),

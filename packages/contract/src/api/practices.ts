@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { PAGE_SIZE } from '../rules/pagination.ts';
 import { PRESCRIBE_VIA_VALUES } from '../rules/roles.ts';
 import { emailSchema, optionalField, pickedIdSchema, stateSchema, usPhoneSchema, zipSchema } from './fields.ts';
+import { ref } from './references.ts';
 
 export const COMMUNICATION_MODES = ['email', 'fax', 'both', 'off'] as const;
 export type CommunicationMode = (typeof COMMUNICATION_MODES)[number];
@@ -96,7 +97,7 @@ export const mdOfficeInputSchema = z.object({
   faxNumber: optionalField(usPhoneSchema),
   email: optionalField(emailSchema),
   isKeyAccount: z.boolean(),
-  salesUserId: optionalField(pickedIdSchema('Choose a sales representative.')),
+  salesUserId: ref('user', optionalField(pickedIdSchema('Choose a sales representative.'))),
 });
 export type MdOfficeInput = z.infer<typeof mdOfficeInputSchema>;
 export type MdOfficeFormValues = z.input<typeof mdOfficeInputSchema>;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { FINAL_DENIAL_REASONS } from '../rules/action-types.ts';
 import { PREPARED_NOTE_MAX } from '../rules/prepared-decisions.ts';
 import { numberField, optionalTextSchema } from './fields.ts';
+import { ref } from './references.ts';
 
 const note = optionalTextSchema(PREPARED_NOTE_MAX, `Keep the note under ${PREPARED_NOTE_MAX} characters.`);
 
@@ -72,7 +73,10 @@ export type PreparedDecision = z.infer<typeof preparedDecisionSchema>;
 export const signPreparedSchema = z.object({
   items: z
     .array(
-      z.object({ id: z.uuid({ message: 'Each item must be a prescription id.' }), version: z.number().int().min(0).optional() }),
+      z.object({
+        id: ref('prescription', z.uuid({ message: 'Each item must be a prescription id.' })),
+        version: z.number().int().min(0).optional(),
+      }),
     )
     .min(1, { message: 'Choose at least one item.' })
     .max(100, { message: 'Choose at most 100 items at once.' })

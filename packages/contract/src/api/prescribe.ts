@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { PRESCRIBE_VIA_VALUES } from '../rules/roles.ts';
 import { addressInputSchema } from './addresses.ts';
 import { fullNameSchema, isoDateSchema, numberField, pickedIdSchema, usPhoneSchema } from './fields.ts';
+import { ref } from './references.ts';
 
 export const MAX_REFILLS = 11;
 export const MAX_QUANTITY = 9999;
@@ -45,7 +46,7 @@ export const newPatientSchema = addressInputSchema.extend({
 export type NewPatient = z.infer<typeof newPatientSchema>;
 
 export const prescriptionOrderSchema = z.object({
-  productId: pickedIdSchema('Choose a product.'),
+  productId: ref('product', pickedIdSchema('Choose a product.')),
   quantity: numberField(
     z
       .number({ message: 'Enter the quantity.' })
@@ -78,7 +79,10 @@ export type PrescriptionOrder = z.infer<typeof prescriptionOrderSchema>;
 export const newPrescriptionSchema = z.object({
   // One of the two (not a union: a union would hide the new patient's field errors behind one message).
   patient: z
-    .object({ patientId: pickedIdSchema('Choose a patient.').optional(), newPatient: newPatientSchema.optional() })
+    .object({
+      patientId: ref('patient', pickedIdSchema('Choose a patient.')).optional(),
+      newPatient: newPatientSchema.optional(),
+    })
     .refine((p) => Boolean(p.patientId) !== Boolean(p.newPatient), { message: 'Choose a patient or add a new one.' }),
   order: prescriptionOrderSchema,
 });

@@ -5,6 +5,7 @@ import { PRIOR_AUTH_METHODS, REFILL_DENIAL_REASONS } from '../rules/action-types
 import { utcIsoDate } from '../rules/iso-dates.ts';
 import { isoDateSchema, usPhoneSchema } from './fields.ts';
 import { preparedDecisionSchema } from './prepared-decisions.ts';
+import { ref } from './references.ts';
 import { undoOfferSchema } from './undo.ts';
 
 export const actionNeededPrescriptionSchema = z.object({
@@ -70,7 +71,7 @@ export const actionNeededQuerySchema = z.object({
     .enum(Object.values(ACTION_NEEDED_QUERY_TYPES) as [ActionNeededQueryType, ...ActionNeededQueryType[]])
     .default('ACTION_NEEDED_ALL'),
   /** Only the prescriptions of this prescriber (an HCP id of the user's offices). */
-  filterBy: z.uuid({ message: 'filterBy must be a prescriber id.' }).optional(),
+  filterBy: ref('hcp', z.uuid({ message: 'filterBy must be a prescriber id.' })).optional(),
 });
 export type ActionNeededQuery = z.infer<typeof actionNeededQuerySchema>;
 export const actionNeededResponseSchema = z.object({ doctors: z.array(actionNeededDoctorSchema) });
@@ -176,7 +177,7 @@ export const alternativeMedSchema = z.object({
   skipSendConfirmation,
 });
 const prescriptionIds = z
-  .array(z.uuid({ message: 'Each prescription id must be a prescription id.' }))
+  .array(ref('prescription', z.uuid({ message: 'Each prescription id must be a prescription id.' })))
   .min(1, { message: 'Choose at least one prescription.' })
   .max(500)
   .refine((ids) => new Set(ids).size === ids.length, { message: 'A prescription id is listed twice.' });
@@ -192,7 +193,9 @@ export const chartNotesSentSchema = z.object({
 });
 export const resolveExceptionsSchema = z.object({
   patientPhoneNumberUpdates: z
-    .array(z.object({ patientId: z.uuid({ message: 'patientId must be a patient id.' }), phoneNumber: usPhoneSchema }))
+    .array(
+      z.object({ patientId: ref('patient', z.uuid({ message: 'patientId must be a patient id.' })), phoneNumber: usPhoneSchema }),
+    )
     .min(1)
     .max(100),
   skipSendConfirmation,

@@ -5,6 +5,7 @@ import { staffNpiProblem } from '../rules/staff.ts';
 import { contactAddressInputSchema, contactAddressSchema } from './addresses.ts';
 import { emailSchema, fullNameSchema, npiSchema, optionalField, pickedIdSchema, usPhoneSchema } from './fields.ts';
 import { COMMUNICATION_MODES, EMAIL_OPT_MODES } from './practices.ts';
+import { ref } from './references.ts';
 
 export const mdStaffRoleSchema = z.enum(MD_STAFF_ROLES, { message: 'Choose a role.' });
 
@@ -68,7 +69,10 @@ export type MdStaffUpdate = z.infer<typeof mdStaffUpdateSchema>;
  * the two (not a union: a union can hide the new person's field errors behind one message).
  */
 export const addOfficeStaffSchema = z
-  .object({ mdStaffId: pickedIdSchema('Choose an HCP or staff member.').optional(), staff: mdStaffInputSchema.optional() })
+  .object({
+    mdStaffId: ref('hcp', pickedIdSchema('Choose an HCP or staff member.')).optional(),
+    staff: mdStaffInputSchema.optional(),
+  })
   .refine((body) => Boolean(body.mdStaffId) !== Boolean(body.staff), {
     message: 'Choose an existing person or describe a new one.',
   });

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { normalizeNdc, STANDING_RULE_ACTIONS, STANDING_RULE_LIMITS, standingRuleProblem } from '../rules/standing-rules.ts';
 import { optionalTextSchema, pickedIdSchema } from './fields.ts';
+import { ref } from './references.ts';
 
 /** An optional pick: an empty choice ('' from a select) is none. */
 const optionalId = (message: string) => {
@@ -25,10 +26,10 @@ export const standingRuleInputSchema = z
       .trim()
       .min(1, { message: 'Give the rule a name.' })
       .max(STANDING_RULE_LIMITS.nameMax, { message: `Keep the name under ${STANDING_RULE_LIMITS.nameMax} characters.` }),
-    practiceId: pickedIdSchema('Choose a practice.'),
+    practiceId: ref('practice', pickedIdSchema('Choose a practice.')),
     action: z.enum(STANDING_RULE_ACTIONS, { message: 'Choose what the rule does.' }),
-    prescriberId: optionalId('Choose a prescriber.'),
-    patientId: optionalId('Choose a patient.'),
+    prescriberId: ref('hcp', optionalId('Choose a prescriber.'), { of: 'practiceId' }),
+    patientId: ref('patient', optionalId('Choose a patient.'), { of: 'practiceId' }),
     drugName: z
       .string()
       .trim()
@@ -110,7 +111,7 @@ export type RuleAnsweredItem = z.infer<typeof ruleAnsweredItemSchema>;
 export const standingRulePreviewSchema = z.object({
   rule: standingRuleInputSchema,
   /** The rule being edited (its saved form is replaced by the draft in the preview). */
-  ruleId: z.uuid({ message: 'Standing rule not found.' }).nullish(),
+  ruleId: ref('rule', z.uuid({ message: 'Standing rule not found.' })).nullish(),
 });
 export const standingRulePreviewResponseSchema = z.object({
   items: z.array(ruleAnsweredItemSchema),

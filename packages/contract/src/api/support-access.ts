@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { SUPPORT_ACCESS_LIMITS } from '../rules/clinical-access.ts';
 import { numberField, pickedIdSchema } from './fields.ts';
+import { ref } from './references.ts';
 
 export const actionCountsSchema = z.object({
   altMed: z.number().int(),
@@ -45,7 +46,7 @@ export const supportAccessReasonSchema = z
 
 /** POST users/{id}/support-access: open it (an open window of the same user ends first). */
 export const supportAccessOpenSchema = z.object({
-  mdOfficeId: pickedIdSchema('Choose a practice.'),
+  mdOfficeId: ref('practice', pickedIdSchema('Choose a practice.')),
   reason: supportAccessReasonSchema,
   minutes: numberField(
     z

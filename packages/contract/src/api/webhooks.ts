@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { EVENT_TYPES } from '../rules/events.ts';
+import { ref } from './references.ts';
 
 /** What a pharmacy can subscribe to: one name per kind of decision. */
 export const WEBHOOK_EVENTS = [
@@ -166,7 +167,10 @@ export const webhookDeliveryQuerySchema = z.object({
 export const webhookDeliveryListSchema = z.object({ records: z.array(webhookDeliverySchema), total: z.number().int() });
 export type WebhookDeliveryList = z.infer<typeof webhookDeliveryListSchema>;
 
-const endpointId = z.uuid({ message: 'Webhook endpoint not found.' });
+const endpointId = ref('webhookEndpoint', z.uuid({ message: 'Webhook endpoint not found.' }));
 export const webhookEndpointParamsSchema = z.object({ id: endpointId });
-export const webhookDeliveryParamsSchema = z.object({ id: endpointId, deliveryId: z.uuid({ message: 'Delivery not found.' }) });
+export const webhookDeliveryParamsSchema = z.object({
+  id: endpointId,
+  deliveryId: ref('webhookDelivery', z.uuid({ message: 'Delivery not found.' }), { of: 'id' }),
+});
 export const redeliverResultSchema = z.object({ redelivered: z.number().int() });

@@ -146,6 +146,7 @@ export function createAct({ db, todayIso, undoWindowSeconds }: ActionDeps) {
             undoUntil = await undoRepo.insertUndo(tx, {
               userId: ctx.userId,
               requestId: ctx.requestId,
+              sessionFamilyId: ctx.familyId,
               prescriptionId: rx.id,
               action,
               eventId,

@@ -17,11 +17,14 @@ import {
   prescriptionEventsSchema,
   priorAuthDismissSchema,
   REQUEST_ID_PATTERN,
+  ref,
+  refId,
   refillAuthorizedErxSchema,
   refillAuthorizedFaxSchema,
   refillDeniedSchema,
   refillPostponedSchema,
   resolveExceptionsSchema,
+  selfParamsSchema,
   signPreparedSchema,
   undoResultSchema,
 } from '@hcp/contract';
@@ -42,7 +45,7 @@ export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededSe
   // Sign-in is checked before the input (a stranger learns nothing from validation messages).
   const read = { onRequest: app.requireAuth };
   const write = { onRequest: app.requireAuth, preHandler: app.idempotent };
-  const rxParams = z.object({ id: z.uuid({ message: 'Prescription not found.' }) });
+  const rxParams = z.object({ id: refId('prescription') });
   const result = { 200: actionResultSchema };
 
   app.get(
@@ -51,7 +54,7 @@ export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededSe
       ...read,
       schema: {
         tags,
-        params: z.object({ userId: z.string() }),
+        params: selfParamsSchema,
         querystring: actionNeededQuerySchema,
         response: { 200: actionNeededResponseSchema },
       },
@@ -69,7 +72,7 @@ export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededSe
       ...read,
       schema: {
         tags,
-        params: z.object({ userId: z.string() }),
+        params: selfParamsSchema,
         querystring: actionQueueQuerySchema,
         response: { 200: actionQueueResponseSchema },
       },
@@ -127,7 +130,7 @@ export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededSe
       ...write,
       schema: {
         tags,
-        params: z.object({ requestId: z.string().regex(REQUEST_ID_PATTERN, { message: NOTHING_TO_UNDO }) }),
+        params: z.object({ requestId: ref('decision', z.string().regex(REQUEST_ID_PATTERN, { message: NOTHING_TO_UNDO })) }),
         response: { 200: undoResultSchema },
       },
     },

@@ -25,8 +25,11 @@ export async function windowEnd(db: Executor, seconds: number): Promise<Date> {
   return new Date(result.rows[0]?.until ?? Date.now() + seconds * 1000);
 }
 
-/** A decision's undo rows of this user, locked, with whether their window is still open by the database's clock. */
-export async function lockUndos(db: Executor, userId: string, requestId: string) {
+/**
+ * A decision's undo rows of this user made in this session, locked, with whether their window is still open by the
+ * database's clock. Another session's (after a logout, say) are as unknown as none (issue 42).
+ */
+export async function lockUndos(db: Executor, userId: string, familyId: string, requestId: string) {
   return db
     .select({
       prescriptionId: decisionUndos.prescriptionId,
@@ -41,7 +44,9 @@ export async function lockUndos(db: Executor, userId: string, requestId: string)
     })
     .from(decisionUndos)
     .innerJoin(prescriptionEvents, eq(prescriptionEvents.id, decisionUndos.eventId))
-    .where(and(eq(decisionUndos.userId, userId), eq(decisionUndos.requestId, requestId)))
+    .where(
+      and(eq(decisionUndos.userId, userId), eq(decisionUndos.sessionFamilyId, familyId), eq(decisionUndos.requestId, requestId)),
+    )
     .orderBy(decisionUndos.prescriptionId)
     .for('update', { of: decisionUndos });
 }

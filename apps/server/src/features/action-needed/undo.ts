@@ -36,7 +36,7 @@ export function undoActions(db: Database) {
       const attempt = entryOf(ctx, 'prescription.decision.undone', 'prescription', null, { decisionRequestId });
       return auditingRefusals(db, attempt, () =>
         db.transaction(async (tx) => {
-          const undos = await undoRepo.lockUndos(tx, ctx.userId, decisionRequestId);
+          const undos = await undoRepo.lockUndos(tx, ctx.userId, ctx.familyId, decisionRequestId);
           // Another user's decision is as unknown as none (404, like anything outside the caller's reach).
           if (undos.length === 0) throw new AppError('NOT_FOUND', NOTHING_TO_UNDO);
           for (const action of new Set(undos.map((u) => u.action))) {

@@ -1,7 +1,6 @@
 /** ZIP lookup and address verification (spec §7 zip-info, users/{id}/verify-address), for every signed-in user. */
-import { addressInputSchema, addressVerificationSchema, zipInfoSchema, zipParamSchema } from '@hcp/contract';
+import { addressInputSchema, addressVerificationSchema, selfParamsSchema, zipInfoSchema, zipParamSchema } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import { findZip, verifyAddress } from '../../lib/address-verification.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -28,7 +27,7 @@ export const addressesRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (a
       onRequest: app.requireAuth,
       schema: {
         tags,
-        params: z.object({ userId: z.string() }),
+        params: selfParamsSchema,
         body: addressInputSchema,
         response: { 200: addressVerificationSchema },
       },

@@ -1,4 +1,5 @@
 /** Appeals calls of spec §7 (appeal-auth, file-upload, save, submit) plus reading an appeal again after a reload. */
+
 import multipart from '@fastify/multipart';
 import {
   APPEAL_FILE_LINK_PATH,
@@ -13,7 +14,9 @@ import {
   appealPortalAuthRequestSchema,
   appealSchema,
   earlierAppealFilesSchema,
+  refId,
   reuseAppealFileSchema,
+  selfParamsSchema,
 } from '@hcp/contract';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -44,7 +47,7 @@ export const appealsRoutes: FastifyPluginAsyncZod<{
   authPerMinute: number;
 }> = async (app, { service, linkedFiles, authPerMinute }) => {
   const tags = ['appeals'];
-  const params = z.object({ id: z.uuid({ message: 'Appeal not found.' }) });
+  const params = z.object({ id: refId('appeal') });
   const tokenOf = (headers: Record<string, unknown>) => {
     const value = headers[APPEAL_TOKEN_HEADER];
     return typeof value === 'string' ? value : undefined;
@@ -66,7 +69,7 @@ export const appealsRoutes: FastifyPluginAsyncZod<{
       onRequest: app.requireAuth,
       schema: {
         tags,
-        params: z.object({ userId: z.string() }),
+        params: selfParamsSchema,
         body: appealPortalAuthRequestSchema,
         response: { 200: appealAuthResponseSchema },
       },
@@ -91,7 +94,7 @@ export const appealsRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags,
         description: 'An attachment of a submitted appeal, by the expiring link in its message to the pharmacy.',
-        params: z.object({ fileId: z.uuid({ message: 'Attachment not found.' }) }),
+        params: z.object({ fileId: refId('file') }),
         querystring: appealFileLinkQuerySchema,
         produces: ['application/octet-stream'],
       },

@@ -27,6 +27,8 @@ import { recordDecision } from '../../lib/decisions.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import type { FileStore } from '../../lib/file-store/index.ts';
 import { clinicalAccessOf } from '../../lib/office-scope.ts';
+import { RESOLVERS } from '../../lib/reach/resolvers.ts';
+import { isSessionLive, type SessionRef } from '../../lib/sessions.ts';
 import { type AppealContext, createAppealAttachments } from './attachments.ts';
 import { appealOf } from './mapping.ts';
 import * as repo from './repository.ts';
@@ -53,10 +55,19 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
       details,
     });
 
-  /** `prepareOnly`: the practice's people preparing it for the prescriber (issue 23): no attestation, no submit. */
-  async function issueToken(appealId: string, prepareOnly = false) {
+  /**
+   * `prepareOnly`: the practice's people preparing it for the prescriber (issue 23): no attestation, no submit.
+   * `session`: issued to a signed-in user, the token is bound to their session and reach (issue 42): it ends when
+   * the session does (logout, reuse, password change, account disabled, role or practice removed). A link-holder's
+   * token (NPI + key, no account) keeps its own expiry.
+   */
+  async function issueToken(appealId: string, prepareOnly = false, session?: SessionRef) {
     const now = Math.floor(deps.now().getTime() / 1000);
-    const token = await new SignJWT({ scope: 'appeal', ...(prepareOnly ? { prep: true } : {}) })
+    const token = await new SignJWT({
+      scope: 'appeal',
+      ...(prepareOnly ? { prep: true } : {}),
+      ...(session ? { uid: session.userId, fid: session.familyId } : {}),
+    })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(appealId)
       .setIssuer(ISSUER)
@@ -71,10 +82,14 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
     };
   }
 
+  const appealInReach = async (session: SessionRef, appealId: string) =>
+    (await RESOLVERS.appeal(db, session, [appealId])).length === 1;
+
   /** The appeal a token opens; a missing, bad, expired or other appeal's token is 404 (ids cannot be probed). */
   async function appealFor(token: string | undefined, appealId: string): Promise<repo.AppealRow> {
     if (!token) throw notFound('Appeal');
     let prepareOnly = false;
+    let session: SessionRef | null = null;
     try {
       const { payload } = await jwtVerify(token, key, {
         issuer: ISSUER,
@@ -84,9 +99,16 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
       });
       if (payload.sub !== appealId) throw notFound('Appeal');
       prepareOnly = payload.prep === true;
+      if (payload.fid !== undefined || payload.uid !== undefined) {
+        session = { userId: String(payload.uid), familyId: String(payload.fid) };
+      }
     } catch (error) {
       if (error instanceof errors.JOSEError) throw notFound('Appeal');
       throw error;
+    }
+    // A portal-issued token lives only with its session and while the appeal is within its holder's reach.
+    if (session && !((await isSessionLive(db, session)) && (await appealInReach(session, appealId)))) {
+      throw notFound('Appeal');
     }
     const row = await repo.findById(db, appealId);
     if (!row) throw notFound('Appeal');
@@ -127,10 +149,7 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
      * A signed-in prescriber opens their own prescription's appeal without the key; the practice's other people
      * (staff, colleagues) open it to prepare it for them (issue 23: no attestation, no submit); anyone else 404.
      */
-    async authenticateInPortal(
-      user: { userId: string } & AppealContext,
-      input: AppealPortalAuthRequest,
-    ): Promise<AppealAuthResponse> {
+    async authenticateInPortal(user: SessionRef & AppealContext, input: AppealPortalAuthRequest): Promise<AppealAuthResponse> {
       let row = await repo.findForPrescriber(db, user.userId, input.prescriptionId);
       const prepareOnly = !row;
       if (!row && mayChangePatientData(await clinicalAccessOf(db, user.userId))) {
@@ -146,7 +165,8 @@ export function createAppealsService(deps: { db: Database; signingKey: string; n
         ip: user.ip,
         details: prepareOnly ? { prepareOnly } : {},
       });
-      return { ...(await issueToken(row.id, prepareOnly)), appeal: appealOf(row, await repo.filesOf(db, row.id)) };
+      const session = { userId: user.userId, familyId: user.familyId };
+      return { ...(await issueToken(row.id, prepareOnly, session)), appeal: appealOf(row, await repo.filesOf(db, row.id)) };
     },
 
     async read(token: string | undefined, appealId: string, ctx: AppealContext): Promise<Appeal> {

@@ -12,6 +12,7 @@ import {
   refreshRequestSchema,
   refreshResponseSchema,
   rememberedDevicesSchema,
+  selfParamsSchema,
   signInOptionsSchema,
   statusOkSchema,
   tokensSchema,
@@ -153,7 +154,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
     {
       config: signIn,
       onRequest: app.requireAuth,
-      schema: { tags, params: z.object({ userId: z.string() }), body: changePasswordSchema, response: { 200: statusOkSchema } },
+      schema: { tags, params: selfParamsSchema, body: changePasswordSchema, response: { 200: statusOkSchema } },
     },
     async (request) => {
       const claims = authOf(request);
@@ -163,7 +164,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
     },
   );
 
-  const ownUser = { tags, params: z.object({ userId: z.string() }) };
+  const ownUser = { tags, params: selfParamsSchema };
   app.get(
     '/api/mdo/v1/users/:userId/remembered-devices',
     { onRequest: app.requireAuth, schema: { ...ownUser, response: { 200: rememberedDevicesSchema } } },

@@ -6,6 +6,8 @@ import {
   coverageSchema,
   deletedSchema,
   practiceSigningSchema,
+  ref,
+  selfParamsSchema,
   signingPolicyInputSchema,
 } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -18,8 +20,8 @@ export const coverageRoutes: FastifyPluginAsyncZod<{ service: CoverageService }>
   const read = { onRequest: app.requireAuth };
   const write = { onRequest: app.requireAuth, preHandler: app.idempotent };
   const base = '/api/mdo/v1/users/:userId/coverage';
-  const userParams = z.object({ userId: z.string() });
-  const coverageParams = userParams.extend({ id: z.uuid({ message: COVERAGE_MESSAGES.notFound }) });
+  const userParams = selfParamsSchema;
+  const coverageParams = userParams.extend({ id: ref('coverage', z.uuid({ message: COVERAGE_MESSAGES.notFound })) });
 
   app.get(base, { ...read, schema: { tags, params: userParams, response: { 200: coverageResponseSchema } } }, async (request) =>
     service.list(signedInContext(request, request.params.userId)),

@@ -7,6 +7,7 @@ import {
   integrationClientListSchema,
   integrationClientSchema,
   oauthErrorSchema,
+  refId,
   SMART_ASSERTION_ALGORITHMS,
   tokenResponseSchema,
 } from '@hcp/contract';
@@ -47,7 +48,7 @@ export const integrationsRoutes: FastifyPluginAsyncZod<{
       preHandler: app.idempotent,
       schema: {
         tags,
-        params: z.object({ id: z.uuid({ message: 'Integration client not found.' }) }),
+        params: z.object({ id: refId('integrationClient') }),
         response: { 200: integrationClientSchema },
       },
     },

@@ -2,20 +2,59 @@
  * GET /api/mdo/v1/users/{userId}/live-updates (issue 20): a server-sent events stream telling the signed-in user's
  * open portal that their practices' items changed, so it refetches at once instead of at the next focus. Only an
  * `items` event with no patient data in it; the scope is the practices whose patients the user may see, read when
- * the stream opens. The stream ends when the access token does (the client reconnects with a fresh one).
+ * the stream opens. The stream ends when the access token does (the client reconnects with a fresh one), and within
+ * `SESSION_CHECK_MS` of its session ending (issue 42: logout, account disabled, role or practice removed...): one
+ * query per instance and round checks every open stream's session in the database.
  */
+import { selfParamsSchema } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { practicesWithPatientAccess } from '../../lib/office-scope.ts';
 import { signedInContext } from '../../lib/route-helpers.ts';
+import { liveFamilies } from '../../lib/sessions.ts';
 import { authOf } from '../../plugins/auth.ts';
 import type { LiveHub } from './hub.ts';
 
 const HEARTBEAT_MS = 25_000;
+/** How often the open streams' sessions are checked: a stream outlives its session by at most this. */
+export const SESSION_CHECK_MS = 2_000;
 
-export const liveUpdatesRoutes: FastifyPluginAsyncZod<{ db: Database; hub: LiveHub }> = async (app, { db, hub }) => {
+export const liveUpdatesRoutes: FastifyPluginAsyncZod<{ db: Database; hub: LiveHub; sessionCheckMs?: number }> = async (
+  app,
+  { db, hub, sessionCheckMs = SESSION_CHECK_MS },
+) => {
+  /** Open streams by session family: each round ends those whose session has ended. */
+  const open = new Map<string, Set<() => void>>();
+  let round: NodeJS.Timeout | null = null;
+  const checkSessions = async () => {
+    const families = [...open.keys()];
+    const live = await liveFamilies(db, families).catch((error: unknown) => {
+      app.log.warn({ err: error }, 'live updates: the session check failed; streams stay open until the next round');
+      return null;
+    });
+    if (!live) return;
+    for (const family of families) if (!live.has(family)) for (const end of open.get(family) ?? []) end();
+  };
+  const watch = (familyId: string, end: () => void) => {
+    const ends = open.get(familyId) ?? new Set();
+    ends.add(end);
+    open.set(familyId, ends);
+    round ??= setInterval(() => void checkSessions(), sessionCheckMs);
+    round.unref();
+    return () => {
+      ends.delete(end);
+      if (ends.size === 0) open.delete(familyId);
+      if (open.size === 0 && round) {
+        clearInterval(round);
+        round = null;
+      }
+    };
+  };
+  app.addHook('onClose', async () => {
+    if (round) clearInterval(round);
+  });
+
   app.get(
     '/api/mdo/v1/users/:userId/live-updates',
     {
@@ -23,7 +62,7 @@ export const liveUpdatesRoutes: FastifyPluginAsyncZod<{ db: Database; hub: LiveH
       schema: {
         tags: ['live-updates'],
         description: 'Server-sent events (Accept: text/event-stream): `ready` once, then `items` when the items change.',
-        params: z.object({ userId: z.string() }),
+        params: selfParamsSchema,
       },
     },
     async (request, reply) => {
@@ -47,9 +86,11 @@ export const liveUpdatesRoutes: FastifyPluginAsyncZod<{ db: Database; hub: LiveH
       send('ready', { practices: offices.size });
       const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
       const expiry = setTimeout(() => raw.end(), Math.max(0, claims.expiresAt.getTime() - Date.now()));
+      const unwatch = watch(claims.familyId, () => raw.end());
       const close = () => {
         clearInterval(heartbeat);
         clearTimeout(expiry);
+        unwatch();
         unsubscribe();
       };
       raw.on('close', close);

@@ -5,6 +5,7 @@ import {
   accountSearchResponseSchema,
   accountUpdateSchema,
   pagedQuerySchema,
+  refId,
 } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -18,7 +19,7 @@ export const manageAccountsRoutes: FastifyPluginAsyncZod<{
   const tags = ['manage-accounts'];
   const read = { onRequest: app.requireAuth };
   const write = { onRequest: app.requireAuth, preHandler: app.idempotent };
-  const params = z.object({ id: z.uuid({ message: 'Account not found.' }) });
+  const params = z.object({ id: refId('account') });
 
   app.get(
     '/api/mdo/v1/accounts',

@@ -1,7 +1,7 @@
 /**
  * Manage Accounts (admins only, spec §6; docs/decisions/0017-manage-accounts.md): the tenant's portal
  * sign-ins — list, invite, change role, two-step verification, disable and re-enable. Everyone else gets
- * 404. Every change is audited; disabling ends the account's sessions at once.
+ * 404. Every change is audited; disabling an account or changing its role ends its sessions at once.
  */
 import {
   type Account,
@@ -130,7 +130,8 @@ export function createManageAccountsService(deps: { db: Database; sessions: Acco
         await audit(tx, ctx, 'account.update', userId, { fields: changed });
         return {
           updated: await account(tx, actor.tenantId, userId),
-          endSessions: input.disabled && !before.disabled,
+          // Disabled, or given another role: every session ends, and all it derived with it (issue 42).
+          endSessions: (input.disabled && !before.disabled) || input.role !== before.role,
         };
       });
       if (endSessions) await sessions.endAllSessions(userId);

@@ -1,7 +1,7 @@
 /** SQL of Manage Communications: practices (md_offices), HCPs and staff (md_staff) and their links. */
 import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { mdOffices, mdStaff, officeMembers, users } from '../../db/schema.ts';
+import { mdOffices, mdStaff, officeMembers, supportAccessGrants, users } from '../../db/schema.ts';
 import { practiceScopeSql } from '../../lib/office-scope.ts';
 import { needsActionSql } from '../../lib/prescription-sql.ts';
 import { likeEscape } from '../../lib/sql-like.ts';
@@ -233,6 +233,26 @@ export async function unlinkStaff(db: Executor, officeId: string, staffId: strin
     .where(and(eq(officeMembers.mdOfficeId, officeId), eq(officeMembers.mdStaffId, staffId)))
     .returning({ id: officeMembers.mdStaffId });
   return rows.length > 0;
+}
+
+/** The portal accounts of an HCP or staff member (they lose their sessions when taken off a practice). */
+export async function accountsOfStaff(db: Executor, staffId: string): Promise<string[]> {
+  const rows = await db.select({ id: users.id }).from(users).where(eq(users.mdStaffId, staffId));
+  return rows.map((r) => r.id);
+}
+
+/** Ends a user's open support windows on one practice (its sales representative was changed). */
+export async function endSupportWindows(db: Executor, userId: string, officeId: string, at: Date): Promise<void> {
+  await db
+    .update(supportAccessGrants)
+    .set({ endedAt: at })
+    .where(
+      and(
+        eq(supportAccessGrants.userId, userId),
+        eq(supportAccessGrants.mdOfficeId, officeId),
+        isNull(supportAccessGrants.endedAt),
+      ),
+    );
 }
 
 export async function salesUsers(db: Executor, tenantId: string) {

@@ -13,7 +13,9 @@ import {
   myPracticesSchema,
   officeStaffListSchema,
   pagedQuerySchema,
+  refId,
   salesListSchema,
+  selfParamsSchema,
 } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -25,8 +27,8 @@ export const manageCommsRoutes: FastifyPluginAsyncZod<{ service: ManageCommsServ
   // Sign-in is checked before the input (a stranger learns nothing from validation messages).
   const read = { onRequest: app.requireAuth };
   const write = { onRequest: app.requireAuth, preHandler: app.idempotent };
-  const officeParams = z.object({ id: z.uuid({ message: 'Practice not found.' }) });
-  const staffParams = z.object({ id: z.uuid({ message: 'HCP or staff member not found.' }) });
+  const officeParams = z.object({ id: refId('practice') });
+  const staffParams = z.object({ id: refId('hcp') });
   const v1 = '/api/mdo/v1';
 
   app.get(
@@ -83,7 +85,7 @@ export const manageCommsRoutes: FastifyPluginAsyncZod<{ service: ManageCommsServ
       ...write,
       schema: {
         tags,
-        params: officeParams.extend({ staffId: z.uuid({ message: 'HCP or staff member not found.' }) }),
+        params: officeParams.extend({ staffId: refId('hcp', { of: 'id' }) }),
         response: { 200: deletedSchema },
       },
     },
@@ -122,7 +124,7 @@ export const manageCommsRoutes: FastifyPluginAsyncZod<{ service: ManageCommsServ
 
   app.get(
     `${v1}/users/:userId/practices`,
-    { ...read, schema: { tags, params: z.object({ userId: z.string() }), response: { 200: myPracticesSchema } } },
+    { ...read, schema: { tags, params: selfParamsSchema, response: { 200: myPracticesSchema } } },
     async (request) => service.myPractices(signedInContext(request, request.params.userId)),
   );
 

@@ -25,6 +25,7 @@ import {
   type SalesUser,
   splitFullName,
   toPrescribeVia,
+  USER_ROLES,
 } from '@hcp/contract';
 import type { Database, Executor } from '../../db/client.ts';
 import { type Actor, findActor, roleSubjectOf } from '../../lib/actor.ts';
@@ -124,7 +125,14 @@ function refuseWhile(count: number, word: string, reason: (counted: string) => s
 
 const DUPLICATE_NPI = 'An HCP with this NPI already exists; add that person to the practice instead.';
 
-export function createManageCommsService(deps: { db: Database }) {
+/** What Manage Comms needs of the sign-in machinery: a person taken off a practice loses their sessions (issue 42). */
+export interface PracticeSessions {
+  endAllSessions(userId: string): Promise<void>;
+}
+
+export const SALES_FIELD_REFUSED = "Only an administrator changes a practice's sales representative.";
+
+export function createManageCommsService(deps: { db: Database; sessions: PracticeSessions }) {
   const { db } = deps;
 
   async function actorOf(ctx: SignedInContext) {
@@ -166,7 +174,17 @@ export function createManageCommsService(deps: { db: Database }) {
   ) =>
     audit(tx, ctx, { action, entityType: entity.type, entityId: entity.id, details: { fields: changedFields(before, after) } });
 
-  async function checkSalesUser(tx: Executor, actor: Actor, salesUserId: string | null) {
+  /**
+   * `salesUserId` decides which practices a sales user serves, and so where they may open a support window: it is
+   * the admin's to set (docs/decisions/0048). A sales user may leave it as it is, or name themselves on a practice
+   * they create; anything else is refused naming the field, never silently dropped.
+   */
+  async function checkSalesUser(tx: Executor, actor: Actor, salesUserId: string | null, current: string | null | undefined) {
+    if (actor.role !== USER_ROLES.providerAdmin) {
+      const creating = current === undefined;
+      const allowed = creating ? salesUserId === null || salesUserId === actor.id : salesUserId === current;
+      if (!allowed) throw fieldError('body.salesUserId', SALES_FIELD_REFUSED);
+    }
     if (salesUserId && !(await repo.isSalesUserOfTenant(tx, actor.tenantId, salesUserId))) {
       throw fieldError('body.salesUserId', 'Choose a sales representative from the list.');
     }
@@ -235,7 +253,7 @@ export function createManageCommsService(deps: { db: Database }) {
     async createOffice(ctx: SignedInContext, input: MdOfficeInput): Promise<MdOffice> {
       const actor = await manager(ctx);
       return db.transaction(async (tx) => {
-        await checkSalesUser(tx, actor, input.salesUserId);
+        await checkSalesUser(tx, actor, input.salesUserId, undefined);
         const row = await repo.insertOffice(tx, {
           ...officeColumns(input),
           tenantId: actor.tenantId,
@@ -249,14 +267,19 @@ export function createManageCommsService(deps: { db: Database }) {
 
     async updateOffice(ctx: SignedInContext, officeId: string, input: MdOfficeInput): Promise<MdOffice> {
       const actor = await manager(ctx);
-      return db.transaction(async (tx) => {
+      const { office, removedSales } = await db.transaction(async (tx) => {
         const before = await managedOffice(tx, actor, officeId);
-        await checkSalesUser(tx, actor, input.salesUserId);
+        await checkSalesUser(tx, actor, input.salesUserId, before.salesUserId);
         const values = officeColumns(input);
         const row = await repo.updateOffice(tx, officeId, values);
         await auditChange(tx, ctx, 'practice.update', { type: 'md_office', id: officeId }, before, values);
-        return officeOf(row, true);
+        // The representative taken off the practice: their windows on it end now, their sessions below.
+        const removed = before.salesUserId && before.salesUserId !== input.salesUserId ? before.salesUserId : null;
+        if (removed) await repo.endSupportWindows(tx, removed, officeId, new Date());
+        return { office: officeOf(row, true), removedSales: removed };
       });
+      if (removedSales) await deps.sessions.endAllSessions(removedSales);
+      return office;
     },
 
     async updateOfficeCommPrefs(ctx: SignedInContext, officeId: string, prefs: MdOfficeCommPrefs): Promise<MdOffice> {
@@ -333,7 +356,7 @@ export function createManageCommsService(deps: { db: Database }) {
 
     async removeOfficeStaff(ctx: SignedInContext, officeId: string, staffId: string): Promise<Deleted> {
       const actor = await manager(ctx);
-      return db.transaction(async (tx) => {
+      const removed = await db.transaction(async (tx) => {
         await managedOffice(tx, actor, officeId);
         refuseWhile(
           await repo.countOpenPrescriptionsOfStaff(tx, staffId, officeId),
@@ -347,8 +370,11 @@ export function createManageCommsService(deps: { db: Database }) {
           entityId: officeId,
           details: { mdStaffId: staffId },
         });
-        return { id: staffId, deleted: true as const };
+        return { deleted: { id: staffId, deleted: true as const }, accounts: await repo.accountsOfStaff(tx, staffId) };
       });
+      // Taken off a practice, the person's sessions end, and everything derived from them (issue 42).
+      for (const userId of removed.accounts) await deps.sessions.endAllSessions(userId);
+      return removed.deleted;
     },
 
     async searchStaff(ctx: SignedInContext, query: PagedQuery): Promise<MdStaffSearchResponse> {

@@ -7,17 +7,20 @@ import {
   doctorListSearchResponseSchema,
   officeMentionsRequestSchema,
   officeMentionsResponseSchema,
+  refId,
   rxCommentRequestSchema,
   rxCommentResponseSchema,
+  selfParamsSchema,
 } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendJsonText, signedInContext } from '../../lib/route-helpers.ts';
+import { reachedOf } from '../../plugins/reach.ts';
 import type { NewCommentsService } from './service.ts';
 
 export const newCommentsRoutes: FastifyPluginAsyncZod<{ service: NewCommentsService }> = async (app, { service }) => {
   const tags = ['new-comments'];
-  const userParams = z.object({ userId: z.string() });
+  const userParams = selfParamsSchema;
 
   app.get(
     '/api/mdo/v2/users/:userId/doctor-list-search',
@@ -42,7 +45,7 @@ export const newCommentsRoutes: FastifyPluginAsyncZod<{ service: NewCommentsServ
       onRequest: app.requireAuth,
       schema: {
         tags,
-        params: z.object({ patientId: z.uuid({ message: 'Patient not found.' }) }),
+        params: z.object({ patientId: refId('patient') }),
         querystring: commentsQuerySchema,
         response: { 200: commentThreadSchema },
       },
@@ -58,10 +61,22 @@ export const newCommentsRoutes: FastifyPluginAsyncZod<{ service: NewCommentsServ
       preHandler: app.idempotent,
       schema: { tags, params: userParams, body: rxCommentRequestSchema, response: { 200: rxCommentResponseSchema } },
     },
-    async (request) => ({
-      status: 'SUCCESS' as const,
-      comment: await service.reply(signedInContext(request, request.params.userId), request.body),
-    }),
+    async (request) => {
+      // The reach guard resolved both, and the prescription as one of that patient's (issue 42).
+      const patient = reachedOf(request, 'patient').get(request.body.patientId);
+      const prescription = request.body.prescriptionId
+        ? reachedOf(request, 'prescription').get(request.body.prescriptionId)
+        : null;
+      if (!patient || prescription === undefined) throw new Error('the reach guard did not resolve the references');
+      return {
+        status: 'SUCCESS' as const,
+        comment: await service.reply(signedInContext(request, request.params.userId), {
+          patient,
+          prescription,
+          comment: request.body.comment,
+        }),
+      };
+    },
   );
 
   app.put(

@@ -1,9 +1,10 @@
 /** New Comments (spec §7): reads are audited; replies and read marks are single transactions. */
-import type { Comment, CommentThread } from '@hcp/contract';
+import { type Comment, type CommentThread, REFERENCE_NOT_FOUND } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
 import { auditingRefusals, entryOf, writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { assertMayAct, findPatientInScope } from '../../lib/office-scope.ts';
+import type { Reached } from '../../lib/reach/resolvers.ts';
 import type { ReadRouting } from '../../lib/read-routing.ts';
 import type { SignedInContext } from '../../lib/route-helpers.ts';
 import * as repo from './repository.ts';
@@ -47,20 +48,27 @@ export function createNewCommentsService(deps: { db: Database; reads: ReadRoutin
       };
     },
 
+    /**
+     * `patient` and `prescription` come resolved by the reach guard (the prescription one of that patient's); the
+     * patient is read again under the transaction, so a practice change in between cannot slip through.
+     */
     async reply(
       ctx: CommentsContext,
-      input: { patientId: string; comment: string; prescriptionId?: string | undefined },
+      input: { patient: Reached; prescription: Reached | null; comment: string },
     ): Promise<Comment> {
-      const attempt = entryOf(ctx, 'comments.reply', 'patient', input.patientId);
+      const attempt = entryOf(ctx, 'comments.reply', 'patient', input.patient.id);
       return auditingRefusals(db, attempt, () =>
         db.transaction(async (tx) => {
-          const patient = await findPatientInScope(tx, ctx.userId, input.patientId);
+          const patient = await findPatientInScope(tx, ctx.userId, input.patient.id);
           if (!patient) throw new AppError('NOT_FOUND', PATIENT_NOT_FOUND);
+          if (input.prescription && !input.prescription.owners.patient?.includes(patient.id)) {
+            throw new AppError('NOT_FOUND', REFERENCE_NOT_FOUND.prescription);
+          }
           await assertMayAct(tx, ctx.userId, 'officeWrite');
           const row = await repo.insertReply(tx, {
             patientId: patient.id,
             mdOfficeId: patient.mdOfficeId,
-            prescriptionId: input.prescriptionId ?? null,
+            prescriptionId: input.prescription?.id ?? null,
             userId: ctx.userId,
             body: input.comment,
           });

@@ -2,9 +2,8 @@
  * POST /api/mdo/v1/users/{userId}/notice-links/redeem {code}: a fax cover sheet's one-time link, used once. The
  * code travels in the body, not the path, so that request logs and the replay record never hold it.
  */
-import { noticeLinkRedeemedSchema, noticeLinkRedeemSchema } from '@hcp/contract';
+import { noticeLinkRedeemedSchema, noticeLinkRedeemSchema, selfParamsSchema } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { signedInContext } from '../../lib/route-helpers.ts';
 import type { NoticeLinks } from './links.ts';
 
@@ -16,7 +15,7 @@ export const officeNotificationRoutes: FastifyPluginAsyncZod<{ links: NoticeLink
       preHandler: app.idempotent,
       schema: {
         tags: ['office-notifications'],
-        params: z.object({ userId: z.string() }),
+        params: selfParamsSchema,
         body: noticeLinkRedeemSchema,
         response: { 200: noticeLinkRedeemedSchema },
       },

@@ -4,9 +4,10 @@ import {
   patientDetailSchema,
   patientSearchQuerySchema,
   patientSearchResponseSchema,
+  refId,
+  selfParamsSchema,
 } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { sendJsonText, signedInContext } from '../../lib/route-helpers.ts';
 import type { PatientsService } from './service.ts';
 
@@ -19,7 +20,7 @@ export const patientsRoutes: FastifyPluginAsyncZod<{ service: PatientsService }>
       onRequest: app.requireAuth,
       schema: {
         tags,
-        params: z.object({ userId: z.string() }),
+        params: selfParamsSchema,
         querystring: patientSearchQuerySchema,
         response: { 200: patientSearchResponseSchema },
       },
@@ -36,7 +37,7 @@ export const patientsRoutes: FastifyPluginAsyncZod<{ service: PatientsService }>
       onRequest: app.requireAuth,
       schema: {
         tags,
-        params: z.object({ userId: z.string(), patientId: z.uuid({ message: 'Patient not found.' }) }),
+        params: selfParamsSchema.extend({ patientId: refId('patient') }),
         response: { 200: patientDetailSchema },
       },
     },

@@ -6,9 +6,9 @@ import {
   newPrescriptionSchema,
   prescriptionDraftSchema,
   saveDraftSchema,
+  selfParamsSchema,
 } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { signedInContext } from '../../lib/route-helpers.ts';
 import type { PrescribeService } from './service.ts';
 
@@ -19,7 +19,7 @@ export const prescribeRoutes: FastifyPluginAsyncZod<{ service: PrescribeService 
   const tags = ['prescribe'];
   const read = { onRequest: app.requireAuth };
   const write = { onRequest: app.requireAuth, preHandler: app.idempotent };
-  const params = z.object({ userId: z.string() });
+  const params = selfParamsSchema;
 
   app.get(
     '/api/mdo/v1/drug-catalogue',

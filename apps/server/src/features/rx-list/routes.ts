@@ -1,7 +1,6 @@
 /** GET /api/mdo/v1/users/{userId}/rx-list (spec §7): prescriptions of the user's offices in a date range. */
-import { type RxListItem, rxListQuerySchema, rxListResponseSchema } from '@hcp/contract';
+import { type RxListItem, rxListQuerySchema, rxListResponseSchema, selfParamsSchema } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { entryOf } from '../../lib/audit.ts';
 import { todayIsoOf } from '../../lib/clock.ts';
 import type { ReadRouting } from '../../lib/read-routing.ts';
@@ -15,7 +14,7 @@ export const rxListRoutes: FastifyPluginAsyncZod<{ reads: ReadRouting; now: () =
       onRequest: app.requireAuth,
       schema: {
         tags: ['rx-list'],
-        params: z.object({ userId: z.string() }),
+        params: selfParamsSchema,
         querystring: rxListQuerySchema,
         response: { 200: rxListResponseSchema },
       },

@@ -1,7 +1,9 @@
 /** Standing rules (issue 23, decision 0038): calls of our design under /api/mdo/v1/users/{userId}/standing-rules. */
 import {
   deletedSchema,
+  ref,
   STANDING_RULE_MESSAGES,
+  selfParamsSchema,
   standingRuleInputSchema,
   standingRulePreviewResponseSchema,
   standingRulePreviewSchema,
@@ -19,8 +21,8 @@ export const standingRulesRoutes: FastifyPluginAsyncZod<{ service: StandingRules
   const read = { onRequest: app.requireAuth };
   const write = { onRequest: app.requireAuth, preHandler: app.idempotent };
   const base = '/api/mdo/v1/users/:userId/standing-rules';
-  const userParams = z.object({ userId: z.string() });
-  const ruleParams = userParams.extend({ id: z.uuid({ message: STANDING_RULE_MESSAGES.notFound }) });
+  const userParams = selfParamsSchema;
+  const ruleParams = userParams.extend({ id: ref('rule', z.uuid({ message: STANDING_RULE_MESSAGES.notFound })) });
 
   app.get(
     base,

@@ -2,6 +2,8 @@
 import {
   pagedQuerySchema,
   practiceWorkloadResponseSchema,
+  refId,
+  selfParamsSchema,
   supportAccessGrantSchema,
   supportAccessLogSchema,
   supportAccessOpenSchema,
@@ -16,7 +18,7 @@ export const supportAccessRoutes: FastifyPluginAsyncZod<{ service: SupportAccess
   const tags = ['support-access'];
   const read = { onRequest: app.requireAuth };
   const write = { onRequest: app.requireAuth, preHandler: app.idempotent };
-  const userParams = z.object({ userId: z.string() });
+  const userParams = selfParamsSchema;
   const v1 = '/api/mdo/v1';
 
   app.get(
@@ -61,7 +63,7 @@ export const supportAccessRoutes: FastifyPluginAsyncZod<{ service: SupportAccess
       ...read,
       schema: {
         tags,
-        params: z.object({ id: z.uuid({ message: 'Practice not found.' }) }),
+        params: z.object({ id: refId('practice') }),
         response: { 200: supportAccessLogSchema },
       },
     },

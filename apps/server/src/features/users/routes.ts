@@ -1,13 +1,12 @@
 /** The signed-in user's details, the feature flags and the user's own preferences (spec §3, §7). */
-import { apiPaths, featureFlagsSchema, userDetailsSchema, userPreferencesSchema } from '@hcp/contract';
+import { apiPaths, featureFlagsSchema, selfParamsSchema, userDetailsSchema, userPreferencesSchema } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { signedInContext } from '../../lib/route-helpers.ts';
 import type { UsersService } from './service.ts';
 
 export const usersRoutes: FastifyPluginAsyncZod<{ service: UsersService }> = async (app, { service }) => {
   const tags = ['users'];
-  const params = z.object({ userId: z.string() });
+  const params = selfParamsSchema;
 
   app.get(
     '/api/mdo/v1/users/:userId/mdo-user-details',

@@ -44,6 +44,7 @@ export function PracticeDetailsForm({ office }: { office: MdOffice | null }) {
   const { user } = useManageCommsContext();
   // A sales representative creating a practice is its representative unless they choose otherwise.
   const ownSalesId = user?.role === USER_ROLES.providerSales ? user.userId : '';
+  const isAdmin = user?.role === USER_ROLES.providerAdmin;
   const form = useForm<MdOfficeFormValues, unknown, MdOfficeInput>({
     resolver: zodResolver(mdOfficeInputSchema),
     defaultValues: valuesOf(office, ownSalesId),
@@ -83,13 +84,26 @@ export function PracticeDetailsForm({ office }: { office: MdOffice | null }) {
             email: errors.email?.message,
           }}
         />
-        <SelectField
-          label="Sales representative"
-          emptyLabel="None"
-          options={(sales.data ?? []).map((u) => ({ value: u.id, label: u.name }))}
-          error={errors.salesUserId?.message}
-          {...register('salesUserId')}
-        />
+        {isAdmin ? (
+          <SelectField
+            label="Sales representative"
+            emptyLabel="None"
+            options={(sales.data ?? []).map((u) => ({ value: u.id, label: u.name }))}
+            error={errors.salesUserId?.message}
+            {...register('salesUserId')}
+          />
+        ) : (
+          // Who serves a practice is the administrator's to change (issue 42): shown, and sent back unchanged.
+          <p className={styles.wide}>
+            Sales representative: {sales.data?.find((u) => u.id === form.getValues('salesUserId'))?.name ?? 'None'}
+            {errors.salesUserId?.message ? (
+              <span role="alert">
+                {' '}
+                {errors.salesUserId.message}
+              </span>
+            ) : null}
+          </p>
+        )}
         <label className={styles.check}>
           <input type="checkbox" {...register('isKeyAccount')} />
           Key account

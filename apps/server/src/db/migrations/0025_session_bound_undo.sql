@@ -1,0 +1,1 @@
+ALTER TABLE "decision_undos" ADD COLUMN "session_family_id" uuid;
