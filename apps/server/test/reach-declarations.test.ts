@@ -35,12 +35,19 @@ function undeclaredIds(schema: Json, location: string): string[] {
   const walk = (node: Json | undefined, path: string[], name: string | null, declared: boolean) => {
     if (!node || typeof node !== 'object') return;
     const here = declared || typeof node[REFERENCE_KEY] === 'string';
-    const looksLikeId = node.format === 'uuid' || (name !== null && ID_NAME.test(name) && (node.type === 'string' || node.type === 'array'));
-    if (looksLikeId && !here && !(node.type === 'array' && typeof (node.items as Json | undefined)?.[REFERENCE_KEY] === 'string')) {
+    const looksLikeId =
+      node.format === 'uuid' || (name !== null && ID_NAME.test(name) && (node.type === 'string' || node.type === 'array'));
+    if (
+      looksLikeId &&
+      !here &&
+      !(node.type === 'array' && typeof (node.items as Json | undefined)?.[REFERENCE_KEY] === 'string')
+    ) {
       found.push(`${location}.${path.join('.')}`);
     }
-    for (const key of ['anyOf', 'oneOf', 'allOf'] as const) for (const b of (node[key] as Json[] | undefined) ?? []) walk(b, path, name, here);
-    for (const [child, sub] of Object.entries((node.properties as Record<string, Json>) ?? {})) walk(sub, [...path, child], child, false);
+    for (const key of ['anyOf', 'oneOf', 'allOf'] as const)
+      for (const b of (node[key] as Json[] | undefined) ?? []) walk(b, path, name, here);
+    for (const [child, sub] of Object.entries((node.properties as Record<string, Json>) ?? {}))
+      walk(sub, [...path, child], child, false);
     if (node.items && typeof node.items === 'object') walk(node.items as Json, [...path, '[]'], name, here);
   };
   walk(schema, [], null, false);
@@ -96,10 +103,13 @@ describe('reach declarations', () => {
         const body = res.json() as { error?: { details?: { path: string }[] } };
         // Signed-in routes check the session first (401 for none); every route with a body answers 400 naming it.
         const named = body.error?.details?.some((d) => d.path === `body.${field}`);
-        if (res.statusCode !== 400 || !named) wrong.push(`${plan.method} ${plan.url} ${field}: ${res.statusCode} ${res.body.slice(0, 100)}`);
+        if (res.statusCode !== 400 || !named)
+          wrong.push(`${plan.method} ${plan.url} ${field}: ${res.statusCode} ${res.body.slice(0, 100)}`);
       }
     }
-    process.stdout.write(`\naccess-granting fields: ${cells - wrong.length} of ${cells} refused with 400 naming the field on routes that do not own them\n`);
+    process.stdout.write(
+      `\naccess-granting fields: ${cells - wrong.length} of ${cells} refused with 400 naming the field on routes that do not own them\n`,
+    );
     expect(wrong).toEqual([]);
   });
 });

@@ -21,13 +21,13 @@ export type Outcome = 'reached' | 403 | 404;
 /** Whose practice each target is: Morgan Family Medicine, Dr. Patel's practice, Dr. Kim's Harrow practice. */
 const MEMBERS: Record<Target, Who[]> = { own: ['prescriber', 'staff'], other: ['otherPrescriber'], otherTenant: ['otherTenant'] };
 /** The provider's users of the main tenant; `support` is an admin with a read-only window on Morgan Family Medicine. */
-const PROVIDER: Who[] = ['sales', 'admin', 'support'];
-const ADMINS: Who[] = ['admin', 'support'];
+export const PROVIDER: Who[] = ['sales', 'admin', 'support'];
+export const ADMINS: Who[] = ['admin', 'support'];
 /** Prescribers whose practice enabled prescribing (all three in the demo). */
 const PRESCRIBERS: Who[] = ['prescriber', 'otherPrescriber', 'otherTenant'];
 
-const member = (w: Who, t: Target) => MEMBERS[t].includes(w);
-const supportOn = (w: Who, t: Target) => w === 'support' && t === 'own';
+export const member = (w: Who, t: Target) => MEMBERS[t].includes(w);
+export const supportOn = (w: Who, t: Target) => w === 'support' && t === 'own';
 /** The provider's users manage every practice of their tenant (decision 0015). */
 const manager = (w: Who, t: Target) => PROVIDER.includes(w) && t !== 'otherTenant';
 const yes = (ok: boolean): Outcome => (ok ? 'reached' : 404);
@@ -90,6 +90,8 @@ export interface Row {
   path: string;
   url: (f: Fixture, w: Who, t: Ids) => string;
   body?: (f: Fixture, w: Who, t: Ids) => unknown;
+  /** Another valid body naming the optional references `body` leaves out (the reach matrix fills those in). */
+  altBody?: (f: Fixture, w: Who, t: Ids) => unknown;
   expect: (w: Who, t: Target) => Outcome;
   /** Rows whose url and body name no practice's ids run against the own target only. */
   targeted?: boolean;
@@ -208,8 +210,8 @@ export const ROWS: Row[] = [
     expect: RULES.everyone,
   },
   {
-    // One decision on many items: the whole call is refused (403) to whom the decision is not theirs; an item out
-    // of reach is refused inside the answer (200) like one that does not exist, so ids cannot be probed.
+    // One decision on many items: every item id is resolved first (issue 42), so one out of reach makes the whole
+    // call 404; within reach, it is refused (403) to whom the decision is not theirs.
     method: 'POST',
     path: '/api/mdo/v1/prescriptions/bulk-actions',
     url: () => '/api/mdo/v1/prescriptions/bulk-actions',
@@ -526,6 +528,11 @@ export const ROWS: Row[] = [
           zip: '43215',
         },
       },
+      order: { productId: f.productId, quantity: 30, daysSupply: 30, refills: 1, sig: 'Take 1 daily', substitutionAllowed: true },
+    }),
+    // For an existing patient: the reach matrix gives this patient id its foreign values.
+    altBody: (f, _w, t) => ({
+      patient: { patientId: t.patientId },
       order: { productId: f.productId, quantity: 30, daysSupply: 30, refills: 1, sig: 'Take 1 daily', substitutionAllowed: true },
     }),
     expect: RULES.prescribers,
