@@ -281,7 +281,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const liveHub = createLiveHub({ listen: (onNotify) => deps.database.listen(ITEMS_CHANNEL, onNotify) });
   // Open streams would hold the server open: they end before it closes.
   app.addHook('preClose', async () => liveHub.close());
-  await app.register(liveUpdatesRoutes, { db, hub: liveHub });
+  await app.register(liveUpdatesRoutes, { db, hub: liveHub, sessionCheckMs: config.liveSessionCheckMs });
   await app.register(officeNotificationRoutes, { links: createNoticeLinks({ db, now }) });
   app.addHook('onReady', async () => webhookWorker.start());
   app.addHook('onClose', async () => webhookWorker.stop());

@@ -62,6 +62,7 @@ const envSchema = z.object({
   FAX_GATEWAY_URL: z.string().url({ message: 'must be a URL such as https://fax.example.com/v1/faxes' }).optional(),
   FAX_GATEWAY_KEY: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
   UNDO_WINDOW_SECONDS: z.coerce.number().int().min(0).max(300).default(UNDO_WINDOW_SECONDS),
+  LIVE_SESSION_CHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url({ message: 'must be a URL such as http://otel-collector:4318' }).optional(),
   OTEL_EXPORTER_OTLP_HEADERS: z.string().optional(),
@@ -124,6 +125,8 @@ export interface Config {
   faxGateway: { url: string; key: string } | undefined;
   /** How long a prescriber's decision is held before the pharmacy hears of it, and can be undone (0: no undo). */
   undoWindowSeconds: number;
+  /** How often open live-update streams' sessions are checked: a stream outlives its session by at most this. */
+  liveSessionCheckMs: number;
   /** /metrics (Prometheus) answers a scraper sending this bearer token; unset, there are no metrics. */
   metricsToken: string | undefined;
   /** OpenTelemetry traces by OTLP/HTTP; unset, tracing is not loaded at all. */
@@ -204,6 +207,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     digests: { pollSeconds: e.DIGEST_POLL_SECONDS, intervalMinutes: e.DIGEST_INTERVAL_MINUTES },
     faxGateway: faxGatewayOf(e.FAX_GATEWAY_URL, e.FAX_GATEWAY_KEY),
     undoWindowSeconds: e.UNDO_WINDOW_SECONDS,
+    liveSessionCheckMs: e.LIVE_SESSION_CHECK_MS,
     metricsToken: e.METRICS_TOKEN,
     fileStore: fileStoreOf(e.S3_URL),
     tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT

@@ -22,7 +22,7 @@ import { AppError } from '../lib/errors.ts';
 import {
   type InputLocation,
   inputJsonSchema,
-  propertyNamesIn,
+  propertyPathsIn,
   type ReferencePath,
   referencesIn,
   valuesAt,
@@ -34,7 +34,7 @@ export interface RoutePlan {
   method: string;
   url: string;
   references: ReferencePath[];
-  /** Property names the body schema accepts anywhere; null when the route takes no JSON body schema. */
+  /** Property paths the body schema accepts ('staff.role', 'items.[].id'); null when the route takes no JSON body. */
   accepted: Set<string> | null;
   /** The input schemas as JSON Schema (the declaration tests read every field of them). */
   inputs: Partial<Record<InputLocation, Record<string, unknown>>>;
@@ -59,20 +59,23 @@ const MAX_WALK_DEPTH = 64;
 
 const planKey = (method: string, url: string) => `${method} ${url}`;
 
-/** Granting fields in a raw body, with their paths (iterative: a hostile body cannot overflow the stack here). */
-export function grantingFieldsIn(body: unknown): { field: string; path: string }[] {
-  const found: { field: string; path: string }[] = [];
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value: body, path: 'body', depth: 0 }];
+/**
+ * Granting fields in a raw body: `path` as the error names it ('body.items.0.role'), `shape` as a schema declares
+ * it ('items.[].role'). Iterative: a hostile body cannot overflow the stack here.
+ */
+export function grantingFieldsIn(body: unknown): { field: string; path: string; shape: string }[] {
+  const found: { field: string; path: string; shape: string }[] = [];
+  const stack: { value: unknown; path: string[]; shape: string[] }[] = [{ value: body, path: [], shape: [] }];
   while (stack.length > 0) {
-    const { value, path, depth } = stack.pop() as (typeof stack)[number];
-    if (!value || typeof value !== 'object' || depth > MAX_WALK_DEPTH) continue;
+    const { value, path, shape } = stack.pop() as (typeof stack)[number];
+    if (!value || typeof value !== 'object' || path.length > MAX_WALK_DEPTH) continue;
     if (Array.isArray(value)) {
-      for (const [i, item] of value.entries()) stack.push({ value: item, path: `${path}.${i}`, depth: depth + 1 });
+      for (const [i, item] of value.entries()) stack.push({ value: item, path: [...path, String(i)], shape: [...shape, '[]'] });
       continue;
     }
     for (const [key, child] of Object.entries(value)) {
-      if (GRANTING.has(key)) found.push({ field: key, path: `${path}.${key}` });
-      stack.push({ value: child, path: `${path}.${key}`, depth: depth + 1 });
+      if (GRANTING.has(key)) found.push({ field: key, path: ['body', ...path, key].join('.'), shape: [...shape, key].join('.') });
+      stack.push({ value: child, path: [...path, key], shape: [...shape, key] });
     }
   }
   return found;
@@ -102,7 +105,7 @@ export function registerReachGuard(app: FastifyInstance, deps: { db: Database })
         method,
         url: route.url,
         references,
-        accepted: body ? propertyNamesIn(body) : null,
+        accepted: body ? propertyPathsIn(body) : null,
         inputs,
       });
     }
@@ -117,7 +120,7 @@ export function registerReachGuard(app: FastifyInstance, deps: { db: Database })
     const plan = planOf(request);
     if (!plan) return;
     const accepted = plan.accepted ?? new Set<string>();
-    const refused = grantingFieldsIn(request.body).filter((f) => !accepted.has(f.field));
+    const refused = grantingFieldsIn(request.body).filter((f) => !accepted.has(f.shape));
     if (refused.length === 0) return;
     if (request.auth) {
       await writeAudit(deps.db, {

@@ -3,7 +3,7 @@
  * open portal that their practices' items changed, so it refetches at once instead of at the next focus. Only an
  * `items` event with no patient data in it; the scope is the practices whose patients the user may see, read when
  * the stream opens. The stream ends when the access token does (the client reconnects with a fresh one), and within
- * `SESSION_CHECK_MS` of its session ending (issue 42: logout, account disabled, role or practice removed...): one
+ * `LIVE_SESSION_CHECK_MS` (2 s by default) of its session ending (issue 42: logout, account disabled, role or practice removed...): one
  * query per instance and round checks every open stream's session in the database.
  */
 import { selfParamsSchema } from '@hcp/contract';
@@ -17,12 +17,9 @@ import { authOf } from '../../plugins/auth.ts';
 import type { LiveHub } from './hub.ts';
 
 const HEARTBEAT_MS = 25_000;
-/** How often the open streams' sessions are checked: a stream outlives its session by at most this. */
-export const SESSION_CHECK_MS = 2_000;
-
-export const liveUpdatesRoutes: FastifyPluginAsyncZod<{ db: Database; hub: LiveHub; sessionCheckMs?: number }> = async (
+export const liveUpdatesRoutes: FastifyPluginAsyncZod<{ db: Database; hub: LiveHub; sessionCheckMs: number }> = async (
   app,
-  { db, hub, sessionCheckMs = SESSION_CHECK_MS },
+  { db, hub, sessionCheckMs },
 ) => {
   /** Open streams by session family: each round ends those whose session has ended. */
   const open = new Map<string, Set<() => void>>();

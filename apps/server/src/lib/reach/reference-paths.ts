@@ -58,20 +58,38 @@ export function referencesIn(root: JsonSchema, location: InputLocation): Referen
   return found;
 }
 
-/** Every property name a JSON schema accepts, at any depth (an access-granting field is accepted only where declared). */
-export function propertyNamesIn(root: JsonSchema): Set<string> {
-  const names = new Set<string>();
-  const seen = new Set<unknown>();
-  const walk = (node: unknown) => {
-    if (!node || typeof node !== 'object' || seen.has(node)) return;
-    seen.add(node);
-    const properties = (node as JsonSchema).properties as Record<string, unknown> | undefined;
-    for (const name of Object.keys(properties ?? {})) names.add(name);
-    for (const value of Object.values(node as JsonSchema)) walk(value);
+/**
+ * Every property a JSON schema accepts, as a path from the root ('staff.role', 'items.[].id'): an access-granting
+ * field is accepted only where the schema declares it, not wherever its name appears.
+ */
+export function propertyPathsIn(root: JsonSchema): Set<string> {
+  const paths = new Set<string>();
+  const defs = {
+    ...((root.$defs as Record<string, JsonSchema>) ?? {}),
+    ...((root.definitions as Record<string, JsonSchema>) ?? {}),
   };
-  walk(root);
-  return names;
+  const active = new Set<JsonSchema>();
+  const walk = (node: JsonSchema | undefined, path: string[]) => {
+    if (!node || typeof node !== 'object' || active.has(node)) return;
+    active.add(node);
+    if (typeof node.$ref === 'string') walk(defs[node.$ref.replace(/^#\/(\$defs|definitions)\//, '')], path);
+    for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+      for (const branch of (node[key] as JsonSchema[] | undefined) ?? []) walk(branch, path);
+    }
+    for (const [name, child] of Object.entries((node.properties as Record<string, JsonSchema>) ?? {})) {
+      paths.add([...path, name].join('.'));
+      walk(child, [...path, name]);
+    }
+    if (node.items && typeof node.items === 'object' && !Array.isArray(node.items))
+      walk(node.items as JsonSchema, [...path, '[]']);
+    active.delete(node);
+  };
+  walk(root, []);
+  return paths;
 }
+
+/** The last name of a property path ('staff.role' -> 'role'). */
+export const fieldOfPath = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 
 /** The values at `path` in `value` (every element where the path says '[]'), each with the object that holds it. */
 export function valuesAt(value: unknown, path: string[]): { value: unknown; holder: Record<string, unknown> | null }[] {
