@@ -181,12 +181,16 @@ const WAYS: Record<string, { end: (session: Tokens) => Promise<void>; restore?: 
         url: `/api/mdo/v1/md-offices/${lee.officeId}/staff/${lee.staffId}`,
       });
       expect(res.statusCode, res.body).toBe(200);
+      // Taken off it, the person no longer reaches the practice at all, even signing in again.
+      const [account] = await t.database.db.select().from(s.users).where(eq(s.users.id, lee.id));
+      expect(account?.mdOfficeId).toBeNull();
     },
     restore: async () => {
       await t.database.db
         .insert(s.officeMembers)
         .values({ mdOfficeId: lee.officeId, mdStaffId: lee.staffId })
         .onConflictDoNothing();
+      await t.database.db.update(s.users).set({ mdOfficeId: lee.officeId }).where(eq(s.users.id, lee.id));
     },
   },
 };

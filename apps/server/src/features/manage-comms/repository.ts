@@ -235,8 +235,15 @@ export async function unlinkStaff(db: Executor, officeId: string, staffId: strin
   return rows.length > 0;
 }
 
-/** The portal accounts of an HCP or staff member (they lose their sessions when taken off a practice). */
-export async function accountsOfStaff(db: Executor, staffId: string): Promise<string[]> {
+/**
+ * The portal accounts of an HCP or staff member taken off a practice: an account whose home practice it was loses
+ * that link too (else it would still reach the practice through it). They lose their sessions (the caller ends them).
+ */
+export async function detachAccountsOfStaff(db: Executor, staffId: string, officeId: string): Promise<string[]> {
+  await db
+    .update(users)
+    .set({ mdOfficeId: null, updatedAt: new Date() })
+    .where(and(eq(users.mdStaffId, staffId), eq(users.mdOfficeId, officeId)));
   const rows = await db.select({ id: users.id }).from(users).where(eq(users.mdStaffId, staffId));
   return rows.map((r) => r.id);
 }

@@ -370,7 +370,10 @@ export function createManageCommsService(deps: { db: Database; sessions: Practic
           entityId: officeId,
           details: { mdStaffId: staffId },
         });
-        return { deleted: { id: staffId, deleted: true as const }, accounts: await repo.accountsOfStaff(tx, staffId) };
+        return {
+          deleted: { id: staffId, deleted: true as const },
+          accounts: await repo.detachAccountsOfStaff(tx, staffId, officeId),
+        };
       });
       // Taken off a practice, the person's sessions end, and everything derived from them (issue 42).
       for (const userId of removed.accounts) await deps.sessions.endAllSessions(userId);

@@ -96,12 +96,7 @@ export function PracticeDetailsForm({ office }: { office: MdOffice | null }) {
           // Who serves a practice is the administrator's to change (issue 42): shown, and sent back unchanged.
           <p className={styles.wide}>
             Sales representative: {sales.data?.find((u) => u.id === form.getValues('salesUserId'))?.name ?? 'None'}
-            {errors.salesUserId?.message ? (
-              <span role="alert">
-                {' '}
-                {errors.salesUserId.message}
-              </span>
-            ) : null}
+            {errors.salesUserId?.message ? <span role="alert"> {errors.salesUserId.message}</span> : null}
           </p>
         )}
         <label className={styles.check}>

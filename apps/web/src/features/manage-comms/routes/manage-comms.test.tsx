@@ -224,6 +224,32 @@ describe('/manage-comms', () => {
     expect(screen.getByLabelText('Email (optional)')).not.toHaveAttribute('aria-invalid');
   });
 
+  it('shows a sales user the practice’s representative without a choice, and sends it back unchanged', async () => {
+    // Who serves a practice is the administrator’s to change (issue 42): the server refuses anyone else’s change.
+    const SALES_ID = '00000000-0000-4000-8000-0000000000aa';
+    const sent: unknown[] = [];
+    setup(
+      `/manage-comms/practices/${OFFICE_ID}/edit/details`,
+      (url, init) => {
+        if (url.pathname.endsWith('/sales-list'))
+          return { status: 200, body: [{ id: SALES_ID, name: 'Sam Sales', email: 's@x' }] };
+        if (url.pathname.endsWith(`/md-offices/${OFFICE_ID}`) && init.method === 'PUT') {
+          sent.push(JSON.parse(String(init.body)));
+          return { status: 200, body: { ...office, salesUserId: SALES_ID } };
+        }
+        if (url.pathname.endsWith(`/md-offices/${OFFICE_ID}`)) return { status: 200, body: { ...office, salesUserId: SALES_ID } };
+        return undefined;
+      },
+      userDetails({ role: 'provider.sales' }),
+    );
+    expect(await screen.findByText('Sales representative: Sam Sales')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Sales representative')).toBeNull();
+    await userEvent.clear(screen.getByLabelText('Practice name'));
+    await userEvent.type(screen.getByLabelText('Practice name'), 'Practice 00 North');
+    await userEvent.click(screen.getByRole('button', { name: 'Save details' }));
+    await waitFor(() => expect(sent).toEqual([expect.objectContaining({ name: 'Practice 00 North', salesUserId: SALES_ID })]));
+  });
+
   it('fills city and state from the ZIP lookup and says so; an unknown ZIP says that instead', async () => {
     setup('/manage-comms/practices/create', (url) => {
       if (url.pathname.endsWith('/sales-list')) return { status: 200, body: [] };
