@@ -1,8 +1,8 @@
 /** Authentication payloads and answers (spec §3, §7 Authentication). */
 import { z } from 'zod';
-import { ref } from './references.ts';
 import { DASHBOARD } from '../routes.ts';
 import { emailSchema, newPasswordSchema, passwordSchema } from './fields.ts';
+import { ref } from './references.ts';
 
 export const RESET_SOURCE = 'MD';
 
