@@ -774,12 +774,33 @@ async function idsOf(d: Database, officeId: string, accountEmail: string): Promi
       .limit(1);
     return row?.id as string;
   };
-  const [member] = await d
+  // A staff member without a portal account: the rows that remove or delete them must not end a matrix user's
+  // sessions (taking someone off a practice ends theirs, issue 42).
+  let [member] = await d
     .select({ id: s.mdStaff.id })
     .from(s.mdStaff)
     .innerJoin(s.officeMembers, eq(s.officeMembers.mdStaffId, s.mdStaff.id))
-    .where(and(eq(s.officeMembers.mdOfficeId, officeId), eq(s.mdStaff.role, 'STAFF')))
+    .where(
+      and(
+        eq(s.officeMembers.mdOfficeId, officeId),
+        eq(s.mdStaff.role, 'STAFF'),
+        sql`not exists (select 1 from users u where u.md_staff_id = ${s.mdStaff.id})`,
+      ),
+    )
+    .orderBy(s.mdStaff.id)
     .limit(1);
+  if (!member) {
+    [member] = await d
+      .insert(s.mdStaff)
+      .values({
+        tenantId: sql`(select tenant_id from md_offices where id = ${officeId}::uuid)`,
+        firstName: 'Matrix',
+        lastName: 'Staff',
+        role: 'STAFF',
+      })
+      .returning({ id: s.mdStaff.id });
+    await d.insert(s.officeMembers).values({ mdOfficeId: officeId, mdStaffId: member?.id as string });
+  }
   const prescribers = await d
     .select({ id: s.mdStaff.id })
     .from(s.mdStaff)
