@@ -21,6 +21,7 @@ import { TEST_NOW } from './support/constants.ts';
 import {
   ADMINS,
   type Fixture,
+  HOME,
   member,
   openSupportWindow,
   PROVIDER,
@@ -32,6 +33,7 @@ import {
   type Target,
   WHO,
   type Who,
+  webhookFixture,
 } from './support/route-table.ts';
 
 let t: TestApp;
@@ -81,17 +83,6 @@ async function snapshot(tables: string[]): Promise<string> {
   return parts.join('\n');
 }
 
-/** The practice each caller works in: their own calls are built from it, and every other target is foreign. */
-const HOME: Record<Who, Target> = {
-  prescriber: 'own',
-  staff: 'own',
-  otherPrescriber: 'other',
-  vam: 'own',
-  otherTenant: 'otherTenant',
-  sales: 'own',
-  admin: 'own',
-  support: 'own',
-};
 const tenantOf = (x: Who | Target) => (x === 'otherTenant' ? 'harrow' : 'main');
 const PRACTICE_LEVEL: ReferenceKind[] = ['practice', 'hcp', 'rule', 'coverage'];
 const TENANT_LEVEL: ReferenceKind[] = ['webhookEndpoint', 'webhookDelivery', 'integrationClient', 'account'];
@@ -178,31 +169,7 @@ async function loadForeignIds() {
 async function seedOtherTenant() {
   const [kim] = await db().select().from(s.users).where(eq(s.users.email, 'dr.kim@harrow.demo.hcp'));
   const tenantId = kim?.tenantId as string;
-  const [endpoint] = await db()
-    .insert(s.webhookEndpoints)
-    .values({ tenantId, url: 'https://harrow-pharmacy.example/hook', events: ['refill.denied'], secret: 'whsec_aGFycm93' })
-    .returning();
-  const [message] = await db()
-    .insert(s.outbox)
-    .values({
-      channel: 'webhook',
-      prescriptionId: fixture.ids.otherTenant.rx.any,
-      payload: {},
-      eventType: 'refill.denied',
-      dispatchedAt: new Date(),
-    })
-    .returning();
-  await db()
-    .insert(s.webhookDeliveries)
-    .values({
-      endpointId: endpoint?.id as string,
-      outboxId: message?.id as string,
-      eventSeq: message?.seq as number,
-      eventType: 'refill.denied',
-      prescriptionId: fixture.ids.otherTenant.rx.any,
-      body: '{}',
-      status: 'dead',
-    });
+  await webhookFixture(db(), tenantId, fixture.ids.otherTenant.rx.any);
   await db()
     .insert(s.integrationClients)
     .values({

@@ -20,23 +20,13 @@ import { patientScopeSql, practiceScopeSql } from '../src/lib/office-scope.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
 import { TEST_NOW } from './support/constants.ts';
-import { type Fixture, ROWS, setUpRouteTable, type Target, WHO, type Who } from './support/route-table.ts';
+import { type Fixture, HOME, ROWS, setUpRouteTable, type Target, WHO, type Who } from './support/route-table.ts';
 
 let t: TestApp;
 let tokens: Record<Who, Tokens>;
 let fixture: Fixture;
 let existing: string[];
 const db = () => t.database.db;
-const HOME: Record<Who, Target> = {
-  prescriber: 'own',
-  staff: 'own',
-  otherPrescriber: 'other',
-  vam: 'own',
-  otherTenant: 'otherTenant',
-  sales: 'own',
-  admin: 'own',
-  support: 'own',
-};
 
 beforeAll(async () => {
   t = await buildTestApp({ now: () => TEST_NOW });

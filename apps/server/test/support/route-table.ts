@@ -17,6 +17,17 @@ export type Who = (typeof WHO)[number];
 export const TARGETS = ['own', 'other', 'otherTenant'] as const;
 export type Target = (typeof TARGETS)[number];
 export type Outcome = 'reached' | 403 | 404;
+/** The practice each kind of user works in: their own calls are built from its ids (the reach suites). */
+export const HOME: Record<Who, Target> = {
+  prescriber: 'own',
+  staff: 'own',
+  otherPrescriber: 'other',
+  vam: 'own',
+  otherTenant: 'otherTenant',
+  sales: 'own',
+  admin: 'own',
+  support: 'own',
+};
 
 /** Whose practice each target is: Morgan Family Medicine, Dr. Patel's practice, Dr. Kim's Harrow practice. */
 const MEMBERS: Record<Target, Who[]> = { own: ['prescriber', 'staff'], other: ['otherPrescriber'], otherTenant: ['otherTenant'] };
@@ -906,8 +917,8 @@ export async function setUpRouteTable(t: TestApp): Promise<{ tokens: Record<Who,
   return { tokens, fixture };
 }
 
-/** A webhook endpoint of the main tenant with one dead delivery (of a decision on one of its prescriptions). */
-async function webhookFixture(d: Database, tenantId: string, prescriptionId: string) {
+/** A webhook endpoint of a tenant with one dead delivery (of a decision on one of its prescriptions). */
+export async function webhookFixture(d: Database, tenantId: string, prescriptionId: string) {
   const [endpoint] = await d
     .insert(s.webhookEndpoints)
     .values({ tenantId, url: 'https://pharmacy.example/matrix', events: ['refill.denied'], secret: 'whsec_bWF0cml4' })

@@ -28,33 +28,43 @@ export function inputJsonSchema(schema: unknown): JsonSchema | null {
   return schema as JsonSchema;
 }
 
-/** Every declared reference in a JSON schema, with its path. Follows objects, arrays, unions and local $refs. */
-export function referencesIn(root: JsonSchema, location: InputLocation): ReferencePath[] {
-  const found: ReferencePath[] = [];
+/**
+ * Visits every schema node under `root` with its property path ('[]' for an array's elements), following objects,
+ * arrays, unions and local $refs; `property` is set where the node is a named property. A node is not entered again
+ * inside itself (a recursive schema).
+ */
+function walkSchema(root: JsonSchema, visit: (node: JsonSchema, path: string[], property: boolean) => void): void {
   const defs = {
     ...((root.$defs as Record<string, JsonSchema>) ?? {}),
     ...((root.definitions as Record<string, JsonSchema>) ?? {}),
   };
-  const seen = new Set<JsonSchema>();
-  const walk = (node: JsonSchema | undefined, path: string[]) => {
-    if (!node || typeof node !== 'object' || seen.has(node)) return;
-    seen.add(node);
-    const kind = node[REFERENCE_KEY];
-    if (isKind(kind)) {
-      const of = node[REFERENCE_OF_KEY];
-      found.push({ location, path, kind, ...(typeof of === 'string' ? { of } : {}) });
-    }
-    if (typeof node.$ref === 'string') walk(defs[node.$ref.replace(/^#\/(\$defs|definitions)\//, '')], path);
+  const active = new Set<JsonSchema>();
+  const walk = (node: JsonSchema | undefined, path: string[], property: boolean) => {
+    if (!node || typeof node !== 'object' || active.has(node)) return;
+    active.add(node);
+    visit(node, path, property);
+    if (typeof node.$ref === 'string') walk(defs[node.$ref.replace(/^#\/(\$defs|definitions)\//, '')], path, false);
     for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
-      for (const branch of (node[key] as JsonSchema[] | undefined) ?? []) walk(branch, path);
+      for (const branch of (node[key] as JsonSchema[] | undefined) ?? []) walk(branch, path, false);
     }
-    const properties = node.properties as Record<string, JsonSchema> | undefined;
-    for (const [name, child] of Object.entries(properties ?? {})) walk(child, [...path, name]);
+    for (const [name, child] of Object.entries((node.properties as Record<string, JsonSchema>) ?? {}))
+      walk(child, [...path, name], true);
     if (node.items && typeof node.items === 'object' && !Array.isArray(node.items))
-      walk(node.items as JsonSchema, [...path, '[]']);
-    seen.delete(node);
+      walk(node.items as JsonSchema, [...path, '[]'], false);
+    active.delete(node);
   };
-  walk(root, []);
+  walk(root, [], false);
+}
+
+/** Every declared reference in a JSON schema, with its path. */
+export function referencesIn(root: JsonSchema, location: InputLocation): ReferencePath[] {
+  const found: ReferencePath[] = [];
+  walkSchema(root, (node, path) => {
+    const kind = node[REFERENCE_KEY];
+    if (!isKind(kind)) return;
+    const of = node[REFERENCE_OF_KEY];
+    found.push({ location, path, kind, ...(typeof of === 'string' ? { of } : {}) });
+  });
   return found;
 }
 
@@ -64,27 +74,9 @@ export function referencesIn(root: JsonSchema, location: InputLocation): Referen
  */
 export function propertyPathsIn(root: JsonSchema): Set<string> {
   const paths = new Set<string>();
-  const defs = {
-    ...((root.$defs as Record<string, JsonSchema>) ?? {}),
-    ...((root.definitions as Record<string, JsonSchema>) ?? {}),
-  };
-  const active = new Set<JsonSchema>();
-  const walk = (node: JsonSchema | undefined, path: string[]) => {
-    if (!node || typeof node !== 'object' || active.has(node)) return;
-    active.add(node);
-    if (typeof node.$ref === 'string') walk(defs[node.$ref.replace(/^#\/(\$defs|definitions)\//, '')], path);
-    for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
-      for (const branch of (node[key] as JsonSchema[] | undefined) ?? []) walk(branch, path);
-    }
-    for (const [name, child] of Object.entries((node.properties as Record<string, JsonSchema>) ?? {})) {
-      paths.add([...path, name].join('.'));
-      walk(child, [...path, name]);
-    }
-    if (node.items && typeof node.items === 'object' && !Array.isArray(node.items))
-      walk(node.items as JsonSchema, [...path, '[]']);
-    active.delete(node);
-  };
-  walk(root, []);
+  walkSchema(root, (_node, path, property) => {
+    if (property) paths.add(path.join('.'));
+  });
   return paths;
 }
 

@@ -51,9 +51,13 @@ async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
 }
 
 type Row = { id: string; practice?: string | null; patient?: string | null; practices?: string[] | null; parent?: string | null };
-const reached =
-  (parentKind?: ReferenceKind) =>
-  (r: Row): Reached => ({
+
+/**
+ * The records a reach query answers: each row's `id`, and what it belongs to from its optional columns
+ * `practice` (or `practices`), `patient` and `parent` (a record of `parentKind`).
+ */
+async function select(db: Executor, query: SQL, parentKind?: ReferenceKind): Promise<Reached[]> {
+  return (await rows<Row>(db, query)).map((r) => ({
     id: r.id,
     owners: {
       ...(r.practice ? { practice: [r.practice] } : {}),
@@ -61,9 +65,23 @@ const reached =
       ...(r.patient ? { patient: [r.patient] } : {}),
       ...(parentKind && r.parent ? { [parentKind]: [r.parent] } : {}),
     },
-  });
+  }));
+}
 
 const uuids = (ids: string[]) => arrayParam(ids, 'uuid');
+
+/** Records that carry their practice in `md_office_id` (a fixed table name), within `scope` (practice ids). */
+const ownedByPractice = (
+  db: Executor,
+  table: 'patients' | 'standing_rules' | 'coverages' | 'comment_mentions',
+  ids: string[],
+  scope: SQL,
+) =>
+  select(
+    db,
+    sql`select x.id, x.md_office_id as practice from ${sql.raw(table)} x
+      where x.id = any(${uuids(ids)}) and x.md_office_id in (${scope})`,
+  );
 
 export const RESOLVERS: Record<ReferenceKind, Resolver> = {
   async self(_db, caller, ids) {
@@ -71,166 +89,114 @@ export const RESOLVERS: Record<ReferenceKind, Resolver> = {
   },
 
   async practice(db, caller, ids) {
-    return (
-      await rows<Row>(
-        db,
-        sql`select id from md_offices where id = any(${uuids(ids)}) and id in (${practiceReachSql(caller.userId)})`,
-      )
-    ).map(reached());
+    return select(
+      db,
+      sql`select id from md_offices where id = any(${uuids(ids)}) and id in (${practiceReachSql(caller.userId)})`,
+    );
   },
 
-  async patient(db, caller, ids) {
-    return (
-      await rows<Row>(
-        db,
-        sql`select p.id, p.md_office_id as practice from patients p
-          where p.id = any(${uuids(ids)}) and p.md_office_id in (${patientScopeSql(caller.userId)})`,
-      )
-    ).map(reached());
-  },
+  patient: (db, caller, ids) => ownedByPractice(db, 'patients', ids, patientScopeSql(caller.userId)),
 
   async prescription(db, caller, ids) {
-    return (
-      await rows<Row>(
-        db,
-        sql`select rx.id, rx.patient_id as patient, p.md_office_id as practice
+    return select(
+      db,
+      sql`select rx.id, rx.patient_id as patient, p.md_office_id as practice
           from prescriptions rx join patients p on p.id = rx.patient_id
           where rx.id = any(${uuids(ids)}) and p.md_office_id in (${patientScopeSql(caller.userId)})`,
-      )
-    ).map(reached());
+    );
   },
 
   async hcp(db, caller, ids) {
-    return (
-      await rows<Row>(
-        db,
-        sql`select s.id, array(select m.md_office_id::text from office_members m where m.md_staff_id = s.id) as practices
+    return select(
+      db,
+      sql`select s.id, array(select m.md_office_id::text from office_members m where m.md_staff_id = s.id) as practices
           from md_staff s join users u on u.id = ${caller.userId}
           where s.id = any(${uuids(ids)}) and s.tenant_id = u.tenant_id and s.deleted_at is null and u.disabled_at is null
             and (u.role in ('provider.admin', 'provider.sales') or exists (
               select 1 from office_members m where m.md_staff_id = s.id and m.md_office_id in (${practiceReachSql(caller.userId)})))`,
-      )
-    ).map(reached());
+    );
   },
 
   async user(db, caller, ids) {
-    return (
-      await rows<Row>(
-        db,
-        sql`select v.id from users v join users u on u.id = ${caller.userId}
+    return select(
+      db,
+      sql`select v.id from users v join users u on u.id = ${caller.userId}
           where v.id = any(${uuids(ids)}) and v.tenant_id = u.tenant_id and u.disabled_at is null
             and (v.id = u.id or u.role = 'provider.admin')`,
-      )
-    ).map(reached());
+    );
   },
 
   async account(db, caller, ids) {
-    return (
-      await rows<Row>(
-        db,
-        sql`select v.id from users v join users u on u.id = ${caller.userId}
+    return select(
+      db,
+      sql`select v.id from users v join users u on u.id = ${caller.userId}
           where v.id = any(${uuids(ids)}) and v.tenant_id = u.tenant_id and u.disabled_at is null and u.role = 'provider.admin'`,
-      )
-    ).map(reached());
+    );
   },
 
   async appeal(db, caller, ids) {
-    return (
-      await rows<Row>(
-        db,
-        sql`select a.id, rx.patient_id as patient, p.md_office_id as practice
+    return select(
+      db,
+      sql`select a.id, rx.patient_id as patient, p.md_office_id as practice
           from appeals a join prescriptions rx on rx.id = a.prescription_id join patients p on p.id = rx.patient_id
           where a.id = any(${uuids(ids)}) and p.md_office_id in (${patientScopeSql(caller.userId)})`,
-      )
-    ).map(reached());
+    );
   },
 
   async file(db, caller, ids) {
-    return (
-      await rows<Row>(
-        db,
-        sql`select f.id, a.id as parent, p.md_office_id as practice
+    return select(
+      db,
+      sql`select f.id, a.id as parent, p.md_office_id as practice
           from appeal_files f join appeals a on a.id = f.appeal_id join prescriptions rx on rx.id = a.prescription_id
             join patients p on p.id = rx.patient_id
           where f.id = any(${uuids(ids)}) and p.md_office_id in (${patientScopeSql(caller.userId)})`,
-      )
-    ).map(reached('appeal'));
+      'appeal',
+    );
   },
 
-  async rule(db, caller, ids) {
-    return (
-      await rows<Row>(
-        db,
-        sql`select r.id, r.md_office_id as practice from standing_rules r
-          where r.id = any(${uuids(ids)}) and r.md_office_id in (${practiceReachSql(caller.userId)})`,
-      )
-    ).map(reached());
-  },
+  rule: (db, caller, ids) => ownedByPractice(db, 'standing_rules', ids, practiceReachSql(caller.userId)),
 
-  async coverage(db, caller, ids) {
-    return (
-      await rows<Row>(
-        db,
-        sql`select c.id, c.md_office_id as practice from coverages c
-          where c.id = any(${uuids(ids)}) and c.md_office_id in (${practiceReachSql(caller.userId)})`,
-      )
-    ).map(reached());
-  },
+  coverage: (db, caller, ids) => ownedByPractice(db, 'coverages', ids, practiceReachSql(caller.userId)),
 
-  async mention(db, caller, ids) {
-    return (
-      await rows<Row>(
-        db,
-        sql`select m.id, m.md_office_id as practice from comment_mentions m
-          where m.id = any(${uuids(ids)}) and m.md_office_id in (${patientScopeSql(caller.userId)})`,
-      )
-    ).map(reached());
-  },
+  mention: (db, caller, ids) => ownedByPractice(db, 'comment_mentions', ids, patientScopeSql(caller.userId)),
 
   async product(db, _caller, ids) {
-    return (await rows<Row>(db, sql`select id from drug_products where id = any(${uuids(ids)})`)).map(reached());
+    return select(db, sql`select id from drug_products where id = any(${uuids(ids)})`);
   },
 
   async decision(db, caller, ids) {
-    return (
-      await rows<Row>(
-        db,
-        sql`select distinct request_id as id from decision_undos
+    return select(
+      db,
+      sql`select distinct request_id as id from decision_undos
           where user_id = ${caller.userId} and request_id = any(${arrayParam(ids, 'text')})
             and session_family_id = ${caller.familyId}`,
-      )
-    ).map(reached());
+    );
   },
 
   async webhookEndpoint(db, caller, ids) {
-    return (
-      await rows<Row>(
-        db,
-        sql`select e.id from webhook_endpoints e join users u on u.id = ${caller.userId}
+    return select(
+      db,
+      sql`select e.id from webhook_endpoints e join users u on u.id = ${caller.userId}
           where e.id = any(${uuids(ids)}) and e.tenant_id = u.tenant_id and u.role = 'provider.admin' and u.disabled_at is null`,
-      )
-    ).map(reached());
+    );
   },
 
   async webhookDelivery(db, caller, ids) {
-    return (
-      await rows<Row>(
-        db,
-        sql`select d.id, d.endpoint_id as parent from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+    return select(
+      db,
+      sql`select d.id, d.endpoint_id as parent from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
           join users u on u.id = ${caller.userId}
           where d.id = any(${uuids(ids)}) and e.tenant_id = u.tenant_id and u.role = 'provider.admin' and u.disabled_at is null`,
-      )
-    ).map(reached('webhookEndpoint'));
+      'webhookEndpoint',
+    );
   },
 
   async integrationClient(db, caller, ids) {
-    return (
-      await rows<Row>(
-        db,
-        sql`select c.id from integration_clients c join users u on u.id = ${caller.userId}
+    return select(
+      db,
+      sql`select c.id from integration_clients c join users u on u.id = ${caller.userId}
           where c.id = any(${uuids(ids)}) and c.tenant_id = u.tenant_id and u.role = 'provider.admin' and u.disabled_at is null`,
-      )
-    ).map(reached());
+    );
   },
 };
 
