@@ -76,6 +76,7 @@ import { registerCompression } from './plugins/compression.ts';
 import { databaseDenyList, redisDenyList } from './plugins/deny-list.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { purgeIdempotencyKeys, registerIdempotency } from './plugins/idempotency.ts';
+import { registerInputSafety } from './plugins/input-safety.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -107,6 +108,8 @@ export interface AppDeps {
 }
 
 export const REQUEST_ID_HEADER = 'x-request-id';
+/** Headers arrive in one go from any real client: 20 s is generous (the request time-out bounds the body). */
+const HEADERS_TIMEOUT_MS = 20_000;
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   // Loaded only when asked for: without an endpoint no OpenTelemetry code runs (plugins/tracing.ts).
@@ -122,6 +125,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       return isRequestId(header) ? header : generateRequestId();
     },
     forceCloseConnections: 'idle',
+    // A request (headers and body) must arrive within this, or it is answered 408 and its socket closed: a body
+    // that never finishes cannot hold a socket (issue 43).
+    requestTimeout: config.requestTimeoutMs,
+    // Node needs both at creation, headers no later than the whole request (else its 60 s header wait governs), and
+    // checks on a beat (30 s by default): a tenth of the time-out, so the limit holds to within that.
+    http: {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: Math.min(config.requestTimeoutMs, HEADERS_TIMEOUT_MS),
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(config.requestTimeoutMs / 10))),
+    },
     // The spec puts Google's ID token (1-2 KB) in the path of /auth/mdo/google/{token}; the default is 100.
     routerOptions: { maxParamLength: 4096 },
   }).withTypeProvider<ZodTypeProvider>();
@@ -134,6 +147,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   registerErrorHandling(app);
+  // Before any route: depth-limited JSON and the text rule apply to every route (issue 43).
+  registerInputSafety(app);
   // Before any route, so every read is registered with it (its hooks attach per route).
   await registerCompression(app);
   const metrics = config.metricsToken ? registerMetrics(app, deps.database, config.metricsToken) : null;

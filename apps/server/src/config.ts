@@ -63,6 +63,7 @@ const envSchema = z.object({
   FAX_GATEWAY_KEY: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
   UNDO_WINDOW_SECONDS: z.coerce.number().int().min(0).max(300).default(UNDO_WINDOW_SECONDS),
   LIVE_SESSION_CHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
   METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url({ message: 'must be a URL such as http://otel-collector:4318' }).optional(),
   OTEL_EXPORTER_OTLP_HEADERS: z.string().optional(),
@@ -127,6 +128,8 @@ export interface Config {
   undoWindowSeconds: number;
   /** How often open live-update streams' sessions are checked: a stream outlives its session by at most this. */
   liveSessionCheckMs: number;
+  /** How long a request's headers and body may take to arrive (a slow upload included); then 408 and closed. */
+  requestTimeoutMs: number;
   /** /metrics (Prometheus) answers a scraper sending this bearer token; unset, there are no metrics. */
   metricsToken: string | undefined;
   /** OpenTelemetry traces by OTLP/HTTP; unset, tracing is not loaded at all. */
@@ -208,6 +211,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     faxGateway: faxGatewayOf(e.FAX_GATEWAY_URL, e.FAX_GATEWAY_KEY),
     undoWindowSeconds: e.UNDO_WINDOW_SECONDS,
     liveSessionCheckMs: e.LIVE_SESSION_CHECK_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     metricsToken: e.METRICS_TOKEN,
     fileStore: fileStoreOf(e.S3_URL),
     tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT

@@ -47,21 +47,25 @@ export function createTracing(options: TracingOptions) {
   const activeSpan = (): Span | undefined => trace.getSpan(contexts.active());
 
   /** Fastify's serverFactory: each request runs inside its SERVER span, continuing a caller's W3C trace if sent. */
-  const serverFactory: FastifyServerFactory = (handler) =>
-    createServer((req: IncomingMessage, res: ServerResponse) => {
-      const parent: Context = propagator.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
-      const span = tracer.startSpan(
-        req.method ?? 'HTTP',
-        { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method ?? '' } },
-        parent,
-      );
-      res.once('close', () => {
-        span.setAttribute('http.response.status_code', res.statusCode);
-        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-        span.end();
-      });
-      contexts.with(trace.setSpan(parent, span), () => handler(req, res));
-    });
+  const serverFactory: FastifyServerFactory = (handler, options) =>
+    // The app's own http options (the request time-out's checking beat) hold with tracing on as well.
+    createServer(
+      (options as { http?: Parameters<typeof createServer>[0] }).http ?? {},
+      (req: IncomingMessage, res: ServerResponse) => {
+        const parent: Context = propagator.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
+        const span = tracer.startSpan(
+          req.method ?? 'HTTP',
+          { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method ?? '' } },
+          parent,
+        );
+        res.once('close', () => {
+          span.setAttribute('http.response.status_code', res.statusCode);
+          if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+          span.end();
+        });
+        contexts.with(trace.setSpan(parent, span), () => handler(req, res));
+      },
+    );
 
   return {
     serverFactory,

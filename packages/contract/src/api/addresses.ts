@@ -1,13 +1,14 @@
 /** Addresses, ZIP lookup and address verification (spec §7 zip-info, verify-address). */
 import { z } from 'zod';
-import { optionalField, stateSchema, zipSchema } from './fields.ts';
+import { stateSchema, zipSchema } from './fields.ts';
+import { address2Schema, addressLineSchema, citySchema } from './practices.ts';
 
 export const ADDRESS_LABELS = ['Office', 'Mailing', 'Billing', 'Other'] as const;
 
 export const addressInputSchema = z.object({
-  address1: z.string().trim().min(1, { message: 'Enter the street address.' }).max(120),
-  address2: optionalField(z.string().trim().max(120)),
-  city: z.string().trim().min(2, { message: 'Enter the city.' }).max(80),
+  address1: addressLineSchema,
+  address2: address2Schema,
+  city: citySchema,
   state: stateSchema,
   zip: zipSchema,
 });

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { parseDateInput, parseIsoDate } from '../rules/dates.ts';
+import { isSingleLineText, TEXT_SAFETY_MESSAGES } from '../rules/text-safety.ts';
 import {
   isAlphanumeric,
   isEmail,
@@ -44,10 +45,19 @@ export const newPasswordSchema = z
 export const usPhoneSchema = z.string().trim().refine(isUsPhone, { message: 'Enter a phone number as (555) 555-5555.' });
 export const zipSchema = z.string().trim().refine(isZip, { message: 'Enter a 5-digit ZIP code (optionally +4).' });
 export const stateSchema = z.enum(US_STATES, { message: 'Choose a US state.' });
+/** A person's name: the longest real ones are well under 100 characters (issue 43: no limit let 900,000 through). */
+export const FULL_NAME_MAX = 100;
 export const fullNameSchema = z
   .string()
   .trim()
+  .max(FULL_NAME_MAX, { message: `Keep the name under ${FULL_NAME_MAX} characters.` })
   .refine(isFullName, { message: 'Enter a first and last name (letters, hyphens and apostrophes only).' });
+/**
+ * One line of plain text up to `max` characters (a practice's name, an address line, a city): what reaches a mail
+ * subject or a fax cover sheet cannot carry line breaks or text-direction characters (issue 43).
+ */
+export const singleLineSchema = (max: number, tooLong: string) =>
+  z.string().trim().max(max, { message: tooLong }).refine(isSingleLineText, { message: TEXT_SAFETY_MESSAGES.singleLine });
 export const lettersDigitsSpacesDotsSchema = z
   .string()
   .refine(isLettersDigitsSpacesDots, { message: 'Use letters, digits, spaces and dots only.' });

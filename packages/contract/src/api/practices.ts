@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { PAGE_SIZE } from '../rules/pagination.ts';
 import { PRESCRIBE_VIA_VALUES } from '../rules/roles.ts';
-import { emailSchema, optionalField, pickedIdSchema, stateSchema, usPhoneSchema, zipSchema } from './fields.ts';
+import { emailSchema, optionalField, pickedIdSchema, singleLineSchema, stateSchema, usPhoneSchema, zipSchema } from './fields.ts';
 import { ref } from './references.ts';
 
 export const COMMUNICATION_MODES = ['email', 'fax', 'both', 'off'] as const;
@@ -77,19 +77,22 @@ export const mdOfficeCommPrefsSchema = z.object({
 });
 export type MdOfficeCommPrefs = z.infer<typeof mdOfficeCommPrefsSchema>;
 
-export const practiceNameSchema = z
-  .string()
-  .trim()
-  .min(2, { message: 'Enter the practice name.' })
-  .max(120, { message: 'Practice name is too long.' });
-export const addressLineSchema = z.string().trim().min(1, { message: 'Enter the street address.' }).max(120);
-export const citySchema = z.string().trim().min(2, { message: 'Enter the city.' }).max(80);
+export const practiceNameSchema = singleLineSchema(120, 'Practice name is too long.').pipe(
+  z.string().min(2, { message: 'Enter the practice name.' }),
+);
+export const addressLineSchema = singleLineSchema(120, 'Keep the street address under 120 characters.').pipe(
+  z.string().min(1, { message: 'Enter the street address.' }),
+);
+export const address2Schema = optionalField(singleLineSchema(120, 'Keep the second address line under 120 characters.'));
+export const citySchema = singleLineSchema(80, 'Keep the city under 80 characters.').pipe(
+  z.string().min(2, { message: 'Enter the city.' }),
+);
 
 /** Details of a practice as the create and edit forms send them (empty optional fields become null). */
 export const mdOfficeInputSchema = z.object({
   name: practiceNameSchema,
   address1: addressLineSchema,
-  address2: optionalField(z.string().trim().max(120)),
+  address2: address2Schema,
   city: citySchema,
   state: stateSchema,
   zip: zipSchema,

@@ -10,7 +10,9 @@ import type { FastifyError, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
+import { AppError } from '../../lib/errors.ts';
 import type { SystemTokens } from '../../lib/system-tokens.ts';
+import { registerDepthLimitedJson } from '../../plugins/input-safety.ts';
 import { communicationOps } from './communications.ts';
 import {
   auditRead,
@@ -47,12 +49,8 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
   const base = (request: FastifyRequest) => `${publicUrl ?? `${request.protocol}://${request.host}`}/fhir/R4`;
   const ctx: FhirContext = { db, tokens, base };
   app.decorateRequest('system', null);
-  // FHIR clients send application/fhir+json; parsed like JSON, prototype-poisoning keys refused.
-  app.addContentTypeParser(
-    ['application/fhir+json', 'application/json+fhir'],
-    { parseAs: 'string' },
-    app.getDefaultJsonParser('error', 'error'),
-  );
+  // FHIR clients send application/fhir+json; parsed like JSON (depth first), prototype-poisoning keys refused.
+  registerDepthLimitedJson(app, ['application/fhir+json', 'application/json+fhir']);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof FhirError) {
@@ -61,6 +59,14 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
         .code(error.statusCode)
         .type(FHIR_JSON)
         .send(operationOutcome(error.code, error.message, error.expression));
+    }
+    if (error instanceof AppError && error.statusCode === 400) {
+      // The portal-wide input rules (too deep, unsafe characters): said as FHIR says a client's error.
+      const expression = error.details.map((d) => d.path);
+      return reply
+        .code(400)
+        .type(FHIR_JSON)
+        .send(operationOutcome('invalid', error.message, expression));
     }
     if (error.validation) {
       const expression = error.validation.map((v) =>
