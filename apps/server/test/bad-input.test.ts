@@ -80,6 +80,8 @@ const HOSTILE_TEXT = [
   ' ',
   '',
 ];
+/** What no string of any request may hold (issue 43): each makes a valid text invalid wherever it stands. */
+const UNSAFE_TEXT = ['\u0000', '\u0007', '\u001b[2J', '\ud800', '\udfff', 'a\u0000b'];
 const hugeText = fc.constantFrom('A'.repeat(70_000), '☃'.repeat(20_000), `${'x'.repeat(5_000)}\n`.repeat(20));
 const hostileString = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...HOSTILE_TEXT) },
@@ -207,6 +209,11 @@ function leavesOf(schema: JsonSchema, value: Json, path: string[] = []): Leaf[] 
 }
 
 const clone = <T>(value: T): T => structuredClone(value);
+const valueAt = (body: Json, path: string[]): Json | undefined =>
+  path.reduce<Json | undefined>(
+    (node, key) => (node && typeof node === 'object' && !Array.isArray(node) ? (node as Record<string, Json>)[key] : undefined),
+    body,
+  );
 function setAt(body: Record<string, Json>, path: string[], value: Json | undefined) {
   let node = body as Record<string, Json>;
   for (const key of path.slice(0, -1)) {
@@ -233,6 +240,16 @@ function badBodies(target: Target): fc.Arbitrary<{ kind: string; text: string }>
     if (bounds) breakers.push(bounds.map((v) => withValue(target.base, leaf.path, v, 'out of bounds')));
     if (leaf.required && leaf.schema.default === undefined) {
       breakers.push(fc.constant(withValue(target.base, leaf.path, undefined, 'missing')));
+    }
+    // Issue 43: the valid text of a string field with what no text may hold (NUL, a control character, a lone
+    // surrogate) somewhere in it; or, in a single-line field, a line break or a text-direction override.
+    const valid = valueAt(target.base, leaf.path);
+    if (typeof valid === 'string') {
+      breakers.push(
+        fc
+          .tuple(fc.constantFrom(...UNSAFE_TEXT), fc.nat(valid.length))
+          .map(([poison, at]) => withValue(target.base, leaf.path, valid.slice(0, at) + poison + valid.slice(at), 'unsafe text')),
+      );
     }
   }
   const notAnObject = fc

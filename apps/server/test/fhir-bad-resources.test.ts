@@ -159,6 +159,19 @@ function badResource(type: TypeName): fc.Arbitrary<{ why: string; text: string }
         body.resourceType = other;
         return as(`resourceType ${other}`, body);
       }),
+    // Issue 43: a string holding what no text may (NUL, a control character, a lone surrogate), and nesting far
+    // beyond any real resource (refused before it is parsed).
+    fc
+      .tuple(fc.constantFrom(...shape.strings), fc.constantFrom('\u0000', 'a\u0007b', '\ud800', 'x\udfff'))
+      .map(([path, poison]) => {
+        const body = base();
+        setPath(body, path, poison);
+        return as(`${path.join('.')} with unsafe characters`, body);
+      }),
+    fc.integer({ min: 65, max: 20_000 }).map((depth) => {
+      const text = JSON.stringify(base()).replace(/\}$/, `,"extension":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+      return { why: `nested ${depth} deep`, text };
+    }),
     fc.integer({ min: 1_100_000, max: 1_300_000 }).map((size) => {
       const body = base();
       body.text = { status: 'generated', div: `<div xmlns="http://www.w3.org/1999/xhtml">${'a'.repeat(size)}</div>` };
