@@ -7,13 +7,25 @@ import type { Page } from '@playwright/test';
 import { expect, signInAs, test } from './fixtures.ts';
 
 /**
- * Holds a file back half a second, as a phone's network would. The page names the screen's files in its head
- * (decision 0047), so on this machine they arrive before the entry has even run: only a slow file shows whether
- * the requests wait for it.
+ * Holds a file back until the page has asked for `wanted` (or, if it never does, for 10 s), as a phone's network
+ * would hold it. The page names the screen's files in its head (decision 0047), so on this machine they arrive
+ * before the entry has even run: only a held file shows whether the requests wait for it. The order is decided by
+ * the requests themselves, not by how fast the machine is (issue 44): a page that asks only once the file has
+ * run is held the full 10 s and then fails the order check.
  */
-async function slow(page: Page, file: RegExp) {
+async function holdUntilRequested(page: Page, file: RegExp, wanted: (url: string) => boolean, count: number) {
+  let asked = 0;
+  let release: () => void = () => {};
+  const requested = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (wanted(url.pathname + url.search)) asked += 1;
+    if (asked >= count) release();
+  });
   await page.route(file, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await Promise.race([requested, new Promise((resolve) => setTimeout(resolve, 10_000))]);
     await route.continue();
   });
 }
@@ -38,17 +50,17 @@ function trackRequests(page: Page) {
 test('opening Action Needed asks for each of its answers once, before its code has arrived', async ({ page }) => {
   const { userID } = await signInAs(page, 'dr.morgan@demo.hcp');
   const { seen, received } = trackRequests(page);
-  await slow(page, /\/assets\/signed-in-[^/]+\.js$/);
-  await page.goto('/action-needed');
-  await expect(page.getByRole('heading', { level: 1, name: 'Action Needed' })).toBeVisible();
-  await expect(page.getByRole('list', { name: 'All requests' })).toBeVisible();
-
   const shellAnswers = [
     `/api/mdo/v1/users/${userID}/mdo-user-details`,
     '/api/mdo/v1/feature-flags',
     `/api/mdo/v2/users/${userID}/doctor-list-search?newComments=true`,
     `/api/mdo/v2/users/${userID}/action-needed?actionType=ACTION_NEEDED_ALL`,
   ];
+  await holdUntilRequested(page, /\/assets\/signed-in-[^/]+\.js$/, (url) => shellAnswers.includes(url), shellAnswers.length);
+  await page.goto('/action-needed');
+  await expect(page.getByRole('heading', { level: 1, name: 'Action Needed' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'All requests' })).toBeVisible();
+
   for (const answer of shellAnswers) {
     expect(
       seen.filter((r) => r.url === answer),
@@ -73,7 +85,12 @@ test('opening Action Needed asks for each of its answers once, before its code h
 test('opening the Rx list asks for its opening rows once, before its code has arrived', async ({ page }) => {
   const { userID } = await signInAs(page, 'dr.morgan@demo.hcp');
   const { seen, received } = trackRequests(page);
-  await slow(page, /\/assets\/rx-list-[^/]+\.js$/);
+  await holdUntilRequested(
+    page,
+    /\/assets\/rx-list-[^/]+\.js$/,
+    (url) => url.split('?')[0]?.endsWith(`/users/${userID}/rx-list`) ?? false,
+    1,
+  );
   await page.goto('/rx-list');
   await expect(page.getByRole('heading', { level: 1, name: /^New Prescriptions List \(\d+\)$/ })).toBeVisible();
 

@@ -141,9 +141,14 @@ test('the pickers: choose a day with the calendar, and typed nonsense is flagged
 test('on a phone the table stays where it is when the rows and their count arrive (no layout shift)', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signInAs(page, 'dr.morgan@demo.hcp');
-  // The rows take a moment, as on a phone's network, so the page is seen while it waits for them.
+  // The rows are held, as on a phone's network, until the page has been measured while it waits for them: the test
+  // decides the order, not the machine's speed (issue 44).
+  let release: () => void = () => {};
+  const measured = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   await page.route('**/api/mdo/v1/users/*/rx-list?*', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await measured;
     await route.continue();
   });
   await page.goto('/rx-list');
@@ -151,6 +156,7 @@ test('on a phone the table stays where it is when the rows and their count arriv
   const loadingRow = page.getByRole('cell', { name: 'Loading prescriptions…' });
   await expect(loadingRow).toBeVisible();
   const waiting = await table.boundingBox();
+  release();
   await expect(title(page)).toBeVisible();
   await expect(loadingRow).toBeHidden();
   // Decision 0047: the form's "Loading…" keeps its place while idle (its line going away moved the table up 60 px),
