@@ -7,7 +7,9 @@
  *   route refuses it with 400 naming it.
  */
 import { ACCESS_GRANTING_FIELDS, ACCESS_GRANTING_OWNERS, REFERENCE_KEY } from '@hcp/contract';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as s from '../src/db/schema.ts';
 import { fieldOfPath } from '../src/lib/reach/reference-paths.ts';
 import type { RoutePlan } from '../src/plugins/reach.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
@@ -79,6 +81,22 @@ describe('reach declarations', () => {
       },
     };
     expect(undeclaredIds(schema, 'body').sort()).toEqual(['body.items.[].id', 'body.rxId']);
+  });
+
+  it('resolves an id sent in upper case as the same record (uuids have no case)', async () => {
+    const tokens = await signIn(t.app, 'dr.morgan@demo.hcp');
+    const [rx] = await t.database.db
+      .select({ id: s.prescriptions.id, patientId: s.prescriptions.patientId })
+      .from(s.prescriptions)
+      .innerJoin(s.users, eq(s.users.mdOfficeId, s.prescriptions.mdOfficeId))
+      .where(eq(s.users.id, tokens.userID))
+      .limit(1);
+    const res = await injectAs(t.app, tokens, {
+      method: 'POST',
+      url: `/api/mdo/v1/users/${tokens.userID}/rx-comment`,
+      payload: { patientId: rx?.patientId.toUpperCase(), prescriptionId: rx?.id.toUpperCase(), comment: 'Case does not matter.' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
   });
 
   it('each access-granting field is accepted only by its owner routes', () => {

@@ -58,6 +58,8 @@ const GRANTING = new Set<string>(ACCESS_GRANTING_FIELDS);
 const MAX_WALK_DEPTH = 64;
 
 const planKey = (method: string, url: string) => `${method} ${url}`;
+/** How an id is compared: uuids without regard to case, a decision's request id exactly. */
+const keyOf = (kind: ReferenceKind, id: string) => (kind === 'decision' ? id : id.toLowerCase());
 
 /**
  * Granting fields in a raw body: `path` as the error names it ('body.items.0.role'), `shape` as a schema declares
@@ -179,14 +181,21 @@ export function registerReachGuard(app: FastifyInstance, deps: { db: Database })
     for (const [kind, ids] of wanted) {
       const candidates = [...ids].filter((id) => wellFormed(kind, id));
       const found = candidates.length > 0 ? await RESOLVERS[kind](deps.db, caller, candidates) : [];
-      const byId = new Map(found.map((r) => [r.id, r]));
-      const missing = [...ids].find((id) => !byId.has(id));
-      if (missing !== undefined) await refuse(request, kind, fieldOf.get(`${kind}:${missing}`) ?? kind, missing);
+      // PostgreSQL answers uuids in lower case; a caller may send them in upper case (zod accepts both).
+      const byKey = new Map(found.map((r) => [keyOf(kind, r.id), r]));
+      const byId = new Map<string, Reached>();
+      for (const id of ids) {
+        const record = byKey.get(keyOf(kind, id));
+        if (!record) await refuse(request, kind, fieldOf.get(`${kind}:${id}`) ?? kind, id);
+        else byId.set(id, record);
+      }
       resolved.set(kind, byId);
     }
     for (const pair of pairs) {
       const owners = resolved.get(pair.kind)?.get(pair.id)?.owners[pair.parentKind] ?? [];
-      if (!owners.includes(pair.parentId)) await refuse(request, pair.kind, pair.field, pair.id);
+      if (!owners.some((owner) => owner.toLowerCase() === pair.parentId.toLowerCase())) {
+        await refuse(request, pair.kind, pair.field, pair.id);
+      }
     }
     request.reach = resolved;
   });
