@@ -7,11 +7,11 @@ import type { Page } from '@playwright/test';
 import { expect, signInAs, test } from './fixtures.ts';
 
 /**
- * Holds a file back until the page has asked for `wanted` (or, if it never does, for 10 s), as a phone's network
- * would hold it. The page names the screen's files in its head (decision 0047), so on this machine they arrive
- * before the entry has even run: only a held file shows whether the requests wait for it. The order is decided by
- * the requests themselves, not by how fast the machine is (issue 44): a page that asks only once the file has
- * run is held the full 10 s and then fails the order check.
+ * Holds a file back until the page has asked for `wanted`, as a phone's network would hold it. The page names the
+ * screen's files in its head (decision 0047), so on this machine they arrive before the entry has even run: only a
+ * held file shows whether the requests wait for it. The order is decided by the requests themselves, not by how
+ * fast the machine is (issue 44): a page that asks only once the file has run never gets it, and the screen's own
+ * expectation fails.
  */
 async function holdUntilRequested(page: Page, file: RegExp, wanted: (url: string) => boolean, count: number) {
   let asked = 0;
@@ -25,7 +25,7 @@ async function holdUntilRequested(page: Page, file: RegExp, wanted: (url: string
     if (asked >= count) release();
   });
   await page.route(file, async (route) => {
-    await Promise.race([requested, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    await requested;
     await route.continue();
   });
 }

@@ -17,7 +17,7 @@ import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs } from './support/auth.ts';
 import { TEST_NOW } from './support/constants.ts';
 import { systemToken } from './support/fhir.ts';
-import { type Fixture, HOME, ROWS, setUpRouteTable, type Who } from './support/route-table.ts';
+import { type Fixture, HOME, officeBody, ROWS, setUpRouteTable, type Who } from './support/route-table.ts';
 
 const PUBLIC_URL = 'https://portal.test';
 let t: TestApp;
@@ -172,15 +172,7 @@ describe('hostile text, deep JSON, long names and slow bodies', () => {
       const res = await injectAs(t.app, tokens.admin, {
         method: 'POST',
         url: '/api/mdo/v1/md-offices',
-        payload: {
-          name,
-          address1: '1 Main St',
-          city: 'Columbus',
-          state: 'OH',
-          zip: '43215',
-          phoneNumber: '(614) 555-0100',
-          isKeyAccount: false,
-        },
+        payload: officeBody(name),
       });
       count(res.statusCode);
       expect(res.statusCode, JSON.stringify(name)).toBe(400);

@@ -35,6 +35,17 @@ export function practiceScopeSql(userId: string): SQL {
     )`;
 }
 
+/**
+ * The practices a user works with or manages, the widest practice-level reach (lib/reach/resolvers.ts): an office
+ * user's own practices; the provider's users manage every practice of their tenant (decision 0015).
+ */
+export function practiceReachSql(userId: string): SQL {
+  return sql`select o.id from md_offices o join users u on u.id = ${userId}
+    where u.disabled_at is null and o.tenant_id = u.tenant_id and o.deleted_at is null and (
+      u.role in ('provider.admin', 'provider.sales') or (u.role = 'mdo.user' and ${officeUserOwns})
+    )`;
+}
+
 export function patientScopeSql(userId: string): SQL {
   // Driven from the user's own links (their practice, memberships, open support grants), never a scan of the
   // tenant's practices: one or two practices however many the tenant has (bench:growth, docs/performance.md).

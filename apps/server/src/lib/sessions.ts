@@ -13,20 +13,19 @@ export interface SessionRef {
   familyId: string;
 }
 
-/** The families among `families` that are still alive (a non-revoked, unexpired token of an enabled user). */
-export async function liveFamilies(db: Executor, families: readonly string[]): Promise<Set<string>> {
+/**
+ * The families among `families` that are still alive (a non-revoked, unexpired token of an enabled user), only
+ * those of `userId` when given.
+ */
+export async function liveFamilies(db: Executor, families: readonly string[], userId?: string): Promise<Set<string>> {
   if (families.length === 0) return new Set();
   const result = (await db.execute(sql`select distinct r.family_id as id from refresh_tokens r
       join users u on u.id = r.user_id
     where r.family_id = any(${arrayParam(families, 'uuid')}) and r.revoked_at is null and r.expires_at > now()
-      and u.disabled_at is null`)) as unknown as { rows: { id: string }[] };
+      and u.disabled_at is null ${userId ? sql`and r.user_id = ${userId}` : sql``}`)) as unknown as { rows: { id: string }[] };
   return new Set(result.rows.map((r) => r.id));
 }
 
 export async function isSessionLive(db: Executor, session: SessionRef): Promise<boolean> {
-  const result = (await db.execute(sql`select 1 from refresh_tokens r join users u on u.id = r.user_id
-    where r.family_id = ${session.familyId} and r.user_id = ${session.userId} and r.revoked_at is null
-      and r.expires_at > now() and u.disabled_at is null
-    limit 1`)) as unknown as { rows: unknown[] };
-  return result.rows.length > 0;
+  return (await liveFamilies(db, [session.familyId], session.userId)).size > 0;
 }

@@ -155,7 +155,7 @@ const keepMatrixCoverage = (db: Database, t: Ids) =>
     .onConflictDoUpdate({ target: s.coverages.id, set: { endedAt: null, endedBy: null } });
 const u = (f: Fixture, w: Who) => `${v1}/users/${f.me(w)}`;
 const sender = { senderName: 'Matrix Test' };
-const officeBody = (name: string) => ({
+export const officeBody = (name: string) => ({
   name,
   address1: '1 Main St',
   city: 'Columbus',

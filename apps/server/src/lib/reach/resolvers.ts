@@ -19,7 +19,7 @@
 import type { ReferenceKind } from '@hcp/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import { arrayParam, type Executor } from '../../db/client.ts';
-import { patientScopeSql } from '../office-scope.ts';
+import { patientScopeSql, practiceReachSql } from '../office-scope.ts';
 
 export interface Caller {
   userId: string;
@@ -36,15 +36,6 @@ export interface Reached {
 type Resolver = (db: Executor, caller: Caller, ids: string[]) => Promise<Reached[]>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The practices a user works with or manages (see the header), as a subquery. */
-export function practiceReachSql(userId: string): SQL {
-  return sql`select o.id from md_offices o join users u on u.id = ${userId}
-    where u.disabled_at is null and o.tenant_id = u.tenant_id and o.deleted_at is null and (
-      u.role in ('provider.admin', 'provider.sales')
-      or (u.role = 'mdo.user' and (o.id = u.md_office_id or exists (
-        select 1 from office_members m where m.md_office_id = o.id and m.md_staff_id = u.md_staff_id))))`;
-}
 
 async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
