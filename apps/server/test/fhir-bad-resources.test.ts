@@ -1,7 +1,7 @@
 /**
  * Hostile resources at the FHIR write side (issue 19): for Patient, MedicationRequest, Task and Communication, 200
  * generated bad resources each (fast-check): required elements dropped, elements of the wrong JSON type, unknown
- * and prototype-pollution keys, codes outside the vocabulary, malformed dates, bodies that are not a resource
+ * and prototype-pollution keys, codes outside the vocabulary, malformed dates and days that do not exist, bodies that are not a resource
  * or not JSON, references to nothing, over-long text. Each is sent as a create or a conditional update and must
  * be answered 400, 413 or 422 as an OperationOutcome (never 5xx, never 2xx), and the row counts of every table
  * the write side touches must be unchanged afterwards: nothing half-written. FHIR_BAD_RUNS sets the cases.
@@ -41,7 +41,7 @@ const SHAPES = {
     required: ['identifier', 'status', 'subject', 'payload'],
     strings: [['status'], ['subject', 'reference'], ['payload', 0, 'contentString'], ['identifier', 0, 'value']],
     codes: [['status']],
-    dates: [] as (string | number)[][],
+    dates: [['sent']],
     references: [['subject', 'reference']],
   },
   Task: {
@@ -70,6 +70,38 @@ const wrongForString = fc.oneof(
   fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }), fc.string(), { minKeys: 1, maxKeys: 2 }),
 );
 const anyJson: fc.Arbitrary<Json> = fc.jsonValue() as fc.Arbitrary<Json>;
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/**
+ * Issue 43: dates shaped like dates that name no day (February 30, month 13, day 00, year 0000, 24:00, a zone past
+ * ±14:00), alone or with a time; each must be refused, never rolled over into the next month.
+ */
+const impossibleDate: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.oneof(
+      fc
+        .tuple(fc.integer({ min: 1900, max: 2030 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 3 }))
+        // Past the month's last day (February 29 only in a year that is not a leap year).
+        .map(([y, m, extra]) => {
+          const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+          const last = m === 2 && leap ? 29 : (DAYS[m - 1] as number);
+          return `${y}-${pad2(m)}-${pad2(Math.min(last + extra, 99))}`;
+        }),
+      fc.tuple(fc.integer({ min: 1900, max: 2030 }), fc.constantFrom(0, 13, 19, 99)).map(([y, m]) => `${y}-${pad2(m)}-01`),
+      fc.integer({ min: 1900, max: 2030 }).map((y) => `${y}-01-00`),
+      fc.constantFrom('0000-01-01', '1900-02-29', '2023-02-29', '2100-02-29'),
+    ),
+    fc.constantFrom('', 'T10:00:00Z', 'T00:00:00+01:00'),
+  )
+  .map(([day, time]) => `${day}${time}`);
+const impossibleTime = fc.constantFrom(
+  '2026-01-15T24:00:00Z',
+  '2026-01-15T10:60:00Z',
+  '2026-01-15T10:00:61Z',
+  '2026-01-15T10:00:00+15:00',
+  '2026-01-15T10:00:00+05:99',
+);
 
 /** One bad body as the text sent, and what makes it bad (printed when a case fails). */
 function badResource(type: TypeName): fc.Arbitrary<{ why: string; text: string }> {
@@ -125,6 +157,11 @@ function badResource(type: TypeName): fc.Arbitrary<{ why: string; text: string }
               setPath(body, path, text);
               return as(`${path.join('.')} not a date: ${JSON.stringify(text)}`, body);
             }),
+          fc.tuple(fc.constantFrom(...shape.dates), fc.oneof(impossibleDate, impossibleTime)).map(([path, text]) => {
+            const body = base();
+            setPath(body, path, text);
+            return as(`${path.join('.')} a day that does not exist: ${text}`, body);
+          }),
         ]
       : []),
     fc

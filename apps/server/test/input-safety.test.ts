@@ -9,14 +9,14 @@
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { TEXT_SAFETY_MESSAGES, type Tokens } from '@hcp/contract';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
 import { TOO_DEEP_MESSAGE } from '../src/plugins/input-safety.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs } from './support/auth.ts';
 import { TEST_NOW } from './support/constants.ts';
-import { systemToken } from './support/fhir.ts';
+import { communication, countFhirRows, medicationRequest, patient, systemToken } from './support/fhir.ts';
 import { type Fixture, HOME, officeBody, ROWS, setUpRouteTable, type Who } from './support/route-table.ts';
 
 const PUBLIC_URL = 'https://portal.test';
@@ -178,6 +178,147 @@ describe('hostile text, deep JSON, long names and slow bodies', () => {
       expect(res.statusCode, JSON.stringify(name)).toBe(400);
       expect(res.json().error.details).toEqual([{ path: 'body.name', message: TEXT_SAFETY_MESSAGES.singleLine }]);
     }
+  });
+
+  it('refuses a day that does not exist in every FHIR date it reads and in _lastUpdated, writing nothing', async () => {
+    const [rx] = await t.database.db
+      .execute(sql`select rx.patient_id, rx.md_office_id, st.npi from prescriptions rx
+        join md_staff st on st.id = rx.prescriber_id join md_offices o on o.id = rx.md_office_id
+        join tenants tn on tn.id = o.tenant_id where tn.key = 'main' and st.npi is not null limit 1`)
+      .then((r) => (r as unknown as { rows: Record<string, string>[] }).rows);
+    const fhir = (method: string, url: string, payload?: unknown) =>
+      t.app.inject({
+        method: method as 'GET',
+        url: `/fhir/R4${url}`,
+        headers: { authorization: `Bearer ${fhirBearer}`, 'content-type': 'application/fhir+json' },
+        ...(payload ? { payload: payload as object } : {}),
+      });
+    const before = await countFhirRows(t);
+    const writes = [
+      ['Patient.birthDate', '/Patient', patient(rx?.md_office_id as string, 'day-p', { birthDate: '2026-02-30' })],
+      [
+        'MedicationRequest.authoredOn',
+        '/MedicationRequest',
+        medicationRequest(rx?.npi as string, 'day-m', rx?.patient_id as string, { authoredOn: '2026-02-30' }),
+      ],
+      [
+        'MedicationRequest.authoredOn',
+        '/MedicationRequest',
+        medicationRequest(rx?.npi as string, 'day-m2', rx?.patient_id as string, { authoredOn: '2026-02-30T10:00:00Z' }),
+      ],
+      ['Communication.sent', '/Communication', communication('day-c', rx?.patient_id as string, { sent: '2026-02-30' })],
+      [
+        'Communication.sent',
+        '/Communication',
+        communication('day-c2', rx?.patient_id as string, { sent: '2026-01-15T24:00:00Z' }),
+      ],
+    ] as const;
+    for (const [element, url, resource] of writes) {
+      const res = await fhir('POST', url, resource);
+      count(res.statusCode);
+      expect(res.statusCode, `${element} ${res.body}`).toBe(400);
+      expect(res.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ code: 'invalid', expression: [element] }] });
+    }
+    expect(await countFhirRows(t)).toEqual(before);
+    for (const value of [
+      '2026-02-30',
+      'ge0000-01-01',
+      'lt2026-13-01',
+      'ge2026-01-15T24:00Z',
+      'ne2026-01-01',
+      'ge2026-01-01T10:00:00+15:00',
+    ]) {
+      const res = await fhir('GET', `/Patient?_lastUpdated=${encodeURIComponent(value)}`);
+      count(res.statusCode);
+      expect(res.statusCode, `${value} ${res.body}`).toBe(400);
+      expect(res.json()).toMatchObject({
+        resourceType: 'OperationOutcome',
+        issue: [{ code: 'invalid', expression: ['_lastUpdated'] }],
+      });
+    }
+    // What does exist still searches, at every precision FHIR gives a date (the year 1 included).
+    for (const value of [
+      'ge0001-01-01',
+      '2024-02-29',
+      'lt2026',
+      'ge2026-11',
+      'ge2026-01-15T10:00Z',
+      'le2026-01-15T10:00:00.5-05:00',
+    ]) {
+      const res = await fhir('GET', `/Patient?_lastUpdated=${encodeURIComponent(value)}&_count=1`);
+      count(res.statusCode);
+      expect(res.statusCode, `${value} ${res.body}`).toBe(200);
+    }
+  });
+
+  it('refuses every malformed multipart upload with a 4xx in the error shape, keeping no file', async () => {
+    const auth = await injectAs(t.app, tokens.prescriber, {
+      method: 'POST',
+      url: `/api/mdo/v1/users/${tokens.prescriber.userID}/appeal-auth`,
+      payload: { prescriptionId: fixture.ownAppealRx },
+    });
+    expect(auth.statusCode, auth.body).toBe(200);
+    const { token, appeal } = auth.json() as { token: string; appeal: { id: string } };
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2048, 0x20)]);
+    const part = (boundary: string, disposition: string, content: Buffer = pdf) =>
+      Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\nContent-Type: application/pdf\r\n\r\n`),
+        content,
+        Buffer.from('\r\n'),
+      ]);
+    const file = 'form-data; name="otherFile"; filename="a.pdf"';
+    const close = (boundary: string) => Buffer.from(`--${boundary}--\r\n`);
+    const CASES: [string, string, Buffer][] = [
+      ['no boundary', 'multipart/form-data', Buffer.concat([part('b1', file), close('b1')])],
+      ['an empty boundary', 'multipart/form-data; boundary=', Buffer.concat([part('b1', file), close('b1')])],
+      ['another boundary in the body', 'multipart/form-data; boundary=b2', Buffer.concat([part('b1', file), close('b1')])],
+      ['no closing boundary', 'multipart/form-data; boundary=b1', part('b1', file)],
+      ['a cut-off part', 'multipart/form-data; boundary=b1', part('b1', file).subarray(0, 60)],
+      ['an empty body', 'multipart/form-data; boundary=b1', Buffer.alloc(0)],
+      ['no part headers', 'multipart/form-data; boundary=b1', Buffer.from('--b1\r\n%PDF-1.7\r\n--b1--\r\n')],
+      [
+        'a part without a name',
+        'multipart/form-data; boundary=b1',
+        Buffer.concat([part('b1', 'form-data; filename="a.pdf"'), close('b1')]),
+      ],
+      [
+        'a boundary over 70 characters',
+        `multipart/form-data; boundary=${'b'.repeat(200)}`,
+        Buffer.concat([part('b'.repeat(200), file), close('b'.repeat(200))]),
+      ],
+      [
+        'NUL in an encoded file name',
+        'multipart/form-data; boundary=b1',
+        Buffer.concat([part('b1', `form-data; name="otherFile"; filename*=UTF-8''a%00b.pdf`), close('b1')]),
+      ],
+      [
+        'NUL in a file name',
+        'multipart/form-data; boundary=b1',
+        Buffer.concat([part('b1', 'form-data; name="otherFile"; filename="a\u0000b.pdf"'), close('b1')]),
+      ],
+      [
+        'a field that is not a file',
+        'multipart/form-data; boundary=b1',
+        Buffer.concat([Buffer.from('--b1\r\nContent-Disposition: form-data; name="x"\r\n\r\nhello\r\n'), close('b1')]),
+      ],
+    ];
+    const filesBefore = await t.database.db.select({ id: s.appealFiles.id }).from(s.appealFiles);
+    const wrong: string[] = [];
+    for (const [why, contentType, payload] of CASES) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/mdo/v1/appeal/${appeal.id}/file-upload`,
+        headers: { 'content-type': contentType, 'x-appeal-token': token },
+        payload,
+      });
+      count(res.statusCode);
+      const body = res.json() as { error?: { code?: string; message?: string } };
+      if (res.statusCode < 400 || res.statusCode >= 500 || !body.error?.code || !body.error.message) {
+        wrong.push(`${why}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(await t.database.db.select({ id: s.appealFiles.id }).from(s.appealFiles)).toEqual(filesBefore);
   });
 
   it('answers a body that never finishes with 408 and closes its socket once the request time-out has passed', async () => {

@@ -35,6 +35,7 @@ export * from './rules/dates.ts';
 export * from './rules/environment.ts';
 export * from './rules/errors.ts';
 export * from './rules/events.ts';
+export * from './rules/fhir-dates.ts';
 // Named: the module's `pad` is its own and dates.ts's helper, not the contract's.
 export { toIsoDate, utcIsoDate } from './rules/iso-dates.ts';
 export * from './rules/masking.ts';

@@ -23,8 +23,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
 import { signedInContext } from '../../lib/route-helpers.ts';
-import type { IncomingFile, OutgoingFile } from './attachments.ts';
+import type { OutgoingFile } from './attachments.ts';
 import type { LinkedAppealFiles } from './linked-files.ts';
+import { uploadedFiles } from './multipart-files.ts';
 import type { AppealsService } from './service.ts';
 
 /** A file name as an RFC 5987 value (encodeURIComponent leaves ' ( ) * as they are, which that syntax does not allow). */
@@ -142,12 +143,8 @@ export const appealsRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the files as multipart/form-data.');
       // Each part streams into storage as it arrives (the service checks it on the way).
-      async function* files(): AsyncIterable<IncomingFile> {
-        for await (const part of request.files()) {
-          yield { field: part.fieldname, filename: part.filename, content: part.file, truncated: () => part.file.truncated };
-        }
-      }
-      return service.upload(tokenOf(request.headers), request.params.id, files(), ctxOf(request));
+      const files = uploadedFiles(request.headers['content-type'], () => request.files());
+      return service.upload(tokenOf(request.headers), request.params.id, files, ctxOf(request));
     },
   );
 

@@ -1,5 +1,5 @@
 /** What every FHIR route shares: the media type, the system-token guard, search parameters and searchset Bundles. */
-import { scopeCovers } from '@hcp/contract';
+import { parseFhirDate, scopeCovers } from '@hcp/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
@@ -112,7 +112,7 @@ export function searchset(
   };
 }
 
-const DATE_PARAM = /^(eq|ge|gt|le|lt)?(\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?)$/;
+const DATE_PARAM = /^(eq|ge|gt|le|lt)?(.*)$/s;
 
 /** identifier, _lastUpdated and status of a search as the repository's filter, or a 400 naming the parameter. */
 export function recordFilter(query: SearchQuery, statuses: readonly string[] | null): RecordFilter {
@@ -125,17 +125,16 @@ export function recordFilter(query: SearchQuery, statuses: readonly string[] | n
   if (query._lastUpdated !== undefined) {
     const values = Array.isArray(query._lastUpdated) ? query._lastUpdated : [query._lastUpdated];
     filter.lastUpdated = values.flatMap((value) => {
-      const match = DATE_PARAM.exec(value);
-      const start = match?.[2] ? new Date(match[2].length === 10 ? `${match[2]}T00:00:00Z` : match[2]) : null;
-      if (!match?.[2] || !start || Number.isNaN(start.getTime())) {
-        throw new FhirError(400, 'invalid', '_lastUpdated must be a date with an optional prefix (ge2026-11-01).', [
+      const match = DATE_PARAM.exec(value) as RegExpExecArray;
+      // A date names the range its precision covers (a year, a month, a day, a minute, a second, a millisecond);
+      // the contract's calendar rule refuses a day that does not exist rather than rolling it over.
+      const range = parseFhirDate(match[2] as string, 'search');
+      if (!range) {
+        throw new FhirError(400, 'invalid', '_lastUpdated must be a date that exists, with an optional prefix (ge2026-11-01).', [
           '_lastUpdated',
         ]);
       }
-      // A date names the range its precision covers (a day, a minute, a second, a millisecond).
-      const text = match[2];
-      const span = text.length === 10 ? 86_400_000 : match[4] === undefined ? 60_000 : match[5] === undefined ? 1000 : 1;
-      const end = new Date(start.getTime() + span);
+      const { start, end } = range;
       switch (match[1] ?? 'eq') {
         case 'ge':
           return [{ op: 'ge' as const, at: start }];

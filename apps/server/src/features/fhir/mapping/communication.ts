@@ -4,7 +4,7 @@
  */
 import { COMMENT_MAX_LENGTH } from '@hcp/contract';
 import type { Communication } from '@medplum/fhirtypes';
-import { type BusinessIdentifier, businessIdentifier, meta, referencedId, unprocessable } from './common.ts';
+import { type BusinessIdentifier, businessIdentifier, fhirDateOf, meta, referencedId, unprocessable } from './common.ts';
 
 export interface CommentFields {
   patientId: string;
@@ -45,8 +45,8 @@ export function fromCommunication(resource: Communication): { identifier: Busine
   if (body.length > COMMENT_MAX_LENGTH) {
     unprocessable('Communication.payload', `The message is longer than ${COMMENT_MAX_LENGTH} characters.`);
   }
-  const sentAt = resource.sent ? new Date(resource.sent) : null;
-  if (sentAt && (Number.isNaN(sentAt.getTime()) || sentAt.getTime() > Date.now() + 300_000)) {
+  const sentAt = resource.sent === undefined ? null : fhirDateOf(resource.sent, 'dateTime', 'Communication.sent').start;
+  if (sentAt && sentAt.getTime() > Date.now() + 300_000) {
     unprocessable('Communication.sent', 'Communication.sent is not a past time.');
   }
   return { identifier, fields: { patientId, prescriptionId, practiceId, body, sentAt } };

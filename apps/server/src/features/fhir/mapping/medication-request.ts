@@ -4,7 +4,7 @@
  */
 import { NDC_SYSTEM, NPI_SYSTEM } from '@hcp/contract';
 import type { MedicationRequest } from '@medplum/fhirtypes';
-import { type BusinessIdentifier, businessIdentifier, meta, referencedId, unprocessable } from './common.ts';
+import { type BusinessIdentifier, businessIdentifier, fhirDateOf, meta, referencedId, unprocessable } from './common.ts';
 
 export interface PrescriptionFields {
   patientId: string;
@@ -73,8 +73,8 @@ export function fromMedicationRequest(resource: MedicationRequest): {
     unprocessable('MedicationRequest.medicationCodeableConcept.coding', 'The NDC is not a valid product code.');
   }
   if (!resource.authoredOn) unprocessable('MedicationRequest.authoredOn', 'MedicationRequest.authoredOn is required.');
-  const prescribedAt = new Date(resource.authoredOn);
-  if (Number.isNaN(prescribedAt.getTime()) || prescribedAt.getTime() > Date.now() + 86_400_000) {
+  const prescribedAt = fhirDateOf(resource.authoredOn, 'dateTime', 'MedicationRequest.authoredOn').start;
+  if (prescribedAt.getTime() > Date.now() + 86_400_000) {
     unprocessable('MedicationRequest.authoredOn', 'MedicationRequest.authoredOn is not a past date.');
   }
   const dispense = resource.dispenseRequest;

@@ -1,6 +1,6 @@
 /** Patient <-> the portal's patient of a practice (`managingOrganization` names the practice). */
 import type { Patient } from '@medplum/fhirtypes';
-import { type BusinessIdentifier, businessIdentifier, meta, referencedId, unprocessable } from './common.ts';
+import { type BusinessIdentifier, businessIdentifier, fhirDateOf, meta, referencedId, unprocessable } from './common.ts';
 
 export interface PatientFields {
   practiceId: string;
@@ -32,7 +32,9 @@ export function fromPatient(resource: Patient): { identifier: BusinessIdentifier
   if (!lastName) unprocessable('Patient.name.family', 'Patient.name.family is required.');
   if (!firstName) unprocessable('Patient.name.given', 'Patient.name.given is required.');
   if (lastName.length > 100 || firstName.length > 100) unprocessable('Patient.name', 'Patient.name is too long.');
-  if (!resource.birthDate || !/^\d{4}-\d{2}-\d{2}$/.test(resource.birthDate)) {
+  if (!resource.birthDate) unprocessable('Patient.birthDate', 'Patient.birthDate must be a full date (YYYY-MM-DD).');
+  fhirDateOf(resource.birthDate, 'date', 'Patient.birthDate');
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(resource.birthDate)) {
     unprocessable('Patient.birthDate', 'Patient.birthDate must be a full date (YYYY-MM-DD).');
   }
   if (resource.birthDate > new Date().toISOString().slice(0, 10)) {
