@@ -7,7 +7,7 @@
  * without internals, and a snapshot of every table taken before and after a route's cases proves nothing was
  * written. Prints the cases tried and how many were 5xx (goal 0). BAD_INPUT_RUNS sets the cases per route.
  */
-import { errorBodySchema, generateRequestId, type Tokens } from '@hcp/contract';
+import { errorBodySchema, generateRequestId, SINGLE_LINE_FORMAT, type Tokens } from '@hcp/contract';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,6 +82,10 @@ const HOSTILE_TEXT = [
 ];
 /** What no string of any request may hold (issue 43): each makes a valid text invalid wherever it stands. */
 const UNSAFE_TEXT = ['\u0000', '\u0007', '\u001b[2J', '\ud800', '\udfff', 'a\u0000b'];
+/** What a one-line field (`format: single-line` in the OpenAPI document: names, address lines) may not hold either. */
+const NOT_ONE_LINE = ['\r\n', '\n', '\t', '\u202e', '\u2066', '\u200f', '\u0085'];
+const isSingleLine = (schema: JsonSchema): boolean =>
+  schema.format === SINGLE_LINE_FORMAT || (schema.anyOf ?? schema.oneOf ?? schema.allOf ?? []).some(isSingleLine);
 const hugeText = fc.constantFrom('A'.repeat(70_000), '☃'.repeat(20_000), `${'x'.repeat(5_000)}\n`.repeat(20));
 const hostileString = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...HOSTILE_TEXT) },
@@ -250,6 +254,16 @@ function badBodies(target: Target): fc.Arbitrary<{ kind: string; text: string }>
           .tuple(fc.constantFrom(...UNSAFE_TEXT), fc.nat(valid.length))
           .map(([poison, at]) => withValue(target.base, leaf.path, valid.slice(0, at) + poison + valid.slice(at), 'unsafe text')),
       );
+      if (isSingleLine(leaf.schema)) {
+        // Inside the text, not at its ends: the field is trimmed, so a break at an end would be taken away.
+        breakers.push(
+          fc
+            .tuple(fc.constantFrom(...NOT_ONE_LINE), fc.integer({ min: 1, max: Math.max(1, valid.length - 1) }))
+            .map(([poison, at]) =>
+              withValue(target.base, leaf.path, `${valid.slice(0, at)}${poison}${valid.slice(at)}`, 'not one line'),
+            ),
+        );
+      }
     }
   }
   const notAnObject = fc

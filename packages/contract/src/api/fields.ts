@@ -47,17 +47,29 @@ export const zipSchema = z.string().trim().refine(isZip, { message: 'Enter a 5-d
 export const stateSchema = z.enum(US_STATES, { message: 'Choose a US state.' });
 /** A person's name: the longest real ones are well under 100 characters (issue 43: no limit let 900,000 through). */
 export const FULL_NAME_MAX = 100;
+/**
+ * Says in the OpenAPI document that a text field is one line (no line breaks, tabs or text-direction characters), so
+ * a reader of the API and the generated bad-input cases (issue 43) know it without reading the code.
+ */
+export const SINGLE_LINE_FORMAT = 'single-line';
 export const fullNameSchema = z
   .string()
   .trim()
   .max(FULL_NAME_MAX, { message: `Keep the name under ${FULL_NAME_MAX} characters.` })
-  .refine(isFullName, { message: 'Enter a first and last name (letters, hyphens and apostrophes only).' });
+  .refine(isFullName, { message: 'Enter a first and last name (letters, hyphens and apostrophes only).' })
+  .meta({ format: SINGLE_LINE_FORMAT });
 /**
  * One line of plain text up to `max` characters (a practice's name, an address line, a city): what reaches a mail
  * subject or a fax cover sheet cannot carry line breaks or text-direction characters (issue 43).
  */
-export const singleLineSchema = (max: number, tooLong: string) =>
-  z.string().trim().max(max, { message: tooLong }).refine(isSingleLineText, { message: TEXT_SAFETY_MESSAGES.singleLine });
+export const singleLineSchema = (max: number, tooLong: string, required?: { min?: number; message: string }) =>
+  z
+    .string(required ? { message: required.message } : undefined)
+    .trim()
+    .min(required?.min ?? 0, { message: required?.message })
+    .max(max, { message: tooLong })
+    .refine(isSingleLineText, { message: TEXT_SAFETY_MESSAGES.singleLine })
+    .meta({ format: SINGLE_LINE_FORMAT });
 export const lettersDigitsSpacesDotsSchema = z
   .string()
   .refine(isLettersDigitsSpacesDots, { message: 'Use letters, digits, spaces and dots only.' });

@@ -3,6 +3,7 @@
  * credentials with a signed JWT assertion, RFC 7523) and reach the FHIR API of their tenant. Calls of our design.
  */
 import { z } from 'zod';
+import { singleLineSchema } from './fields.ts';
 
 /** SMART v1 system scopes: system/<Resource|*>.<read|write|*>. */
 export const SMART_SCOPE_PATTERN = /^system\/(\*|[A-Z][A-Za-z]+)\.(read|write|\*)$/;
@@ -30,7 +31,7 @@ export const jwksSchema = z.object({ keys: z.array(jwkSchema).min(1).max(10) });
 /** POST integration-clients: a name, the client's public keys (a key set, or the https address of one), its scopes. */
 export const integrationClientInputSchema = z
   .object({
-    name: z.string().trim().min(2, { message: 'Name the client.' }).max(120),
+    name: singleLineSchema(120, 'Keep the name under 120 characters.', { min: 2, message: 'Name the client.' }),
     jwks: jwksSchema.optional(),
     jwksUrl: z
       .url({ protocol: /^https$/, message: 'The key set address must be https.' })

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { normalizeNdc, STANDING_RULE_ACTIONS, STANDING_RULE_LIMITS, standingRuleProblem } from '../rules/standing-rules.ts';
-import { optionalTextSchema, pickedIdSchema } from './fields.ts';
+import { optionalTextSchema, pickedIdSchema, singleLineSchema } from './fields.ts';
 import { ref } from './references.ts';
 
 /** An optional pick: an empty choice ('' from a select) is none. */
@@ -21,11 +21,10 @@ const optionalId = (message: string) => {
 /** What a person fills in; the server checks that the prescriber and patient belong to the practice. */
 export const standingRuleInputSchema = z
   .object({
-    name: z
-      .string({ message: 'Give the rule a name.' })
-      .trim()
-      .min(1, { message: 'Give the rule a name.' })
-      .max(STANDING_RULE_LIMITS.nameMax, { message: `Keep the name under ${STANDING_RULE_LIMITS.nameMax} characters.` }),
+    name: singleLineSchema(STANDING_RULE_LIMITS.nameMax, `Keep the name under ${STANDING_RULE_LIMITS.nameMax} characters.`, {
+      min: 1,
+      message: 'Give the rule a name.',
+    }),
     practiceId: ref('practice', pickedIdSchema('Choose a practice.')),
     action: z.enum(STANDING_RULE_ACTIONS, { message: 'Choose what the rule does.' }),
     prescriberId: ref('hcp', optionalId('Choose a prescriber.'), { of: 'practiceId' }),

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { EVENT_TYPES } from '../rules/events.ts';
+import { singleLineSchema } from './fields.ts';
 import { ref } from './references.ts';
 
 /** What a pharmacy can subscribe to: one name per kind of decision. */
@@ -91,7 +92,7 @@ const webhookUrl = z
 
 export const webhookEndpointInputSchema = z.object({
   url: webhookUrl,
-  description: z.string().trim().max(200).optional(),
+  description: singleLineSchema(200, 'Keep the description under 200 characters.').optional(),
   events: z
     .array(z.enum(WEBHOOK_EVENTS, { message: 'Unknown event.' }))
     .min(1, { message: 'Choose at least one event.' })
@@ -102,7 +103,7 @@ export type WebhookEndpointInput = z.infer<typeof webhookEndpointInputSchema>;
 export const webhookEndpointUpdateSchema = z
   .object({
     url: webhookUrl.optional(),
-    description: z.string().trim().max(200).optional(),
+    description: singleLineSchema(200, 'Keep the description under 200 characters.').optional(),
     events: webhookEndpointInputSchema.shape.events.optional(),
     enabled: z.boolean().optional(),
   })
