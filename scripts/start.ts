@@ -18,4 +18,7 @@ if (state !== 'fresh') {
     process.exit(result.status ?? 1);
   }
 }
+// The demo: a webhook receiver or key set tried out on this machine listens on loopback, which the outbound guard
+// refuses everywhere else (decision 0050). Said here, by name; set OUTBOUND_ALLOWED_NETWORKS to change it.
+if (process.env.OUTBOUND_ALLOWED_NETWORKS === undefined) process.env.OUTBOUND_ALLOWED_NETWORKS = '127.0.0.0/8,::1/128';
 await import('../apps/server/src/main.ts');

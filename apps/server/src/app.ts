@@ -68,6 +68,7 @@ import { createHousekeeping, type Housekeeping, scheduleEvery } from './lib/hous
 import { takeLease } from './lib/leases.ts';
 import { ITEMS_CHANNEL } from './lib/live.ts';
 import { createMailer, devMailTransport, type MailTransport, smtpMailTransport } from './lib/mailer.ts';
+import { createOutboundGuard, type OutboundGuard } from './lib/outbound/guard.ts';
 import { createReadRouting } from './lib/read-routing.ts';
 import { resolveSigningKey } from './lib/signing-key.ts';
 import { createSystemTokens } from './lib/system-tokens.ts';
@@ -178,6 +179,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       }
     });
   }
+  // The one door for the HTTP calls this server makes (decision 0050): webhooks, key sets, the fax gateway, storage.
+  const outbound = createOutboundGuard({ allowedNetworks: config.outboundAllowedNetworks });
+  app.addHook('onClose', async () => outbound.close());
   const mailTransport = deps.mailTransport ?? defaultMailTransport(config, app);
   const mailer = createMailer(db, mailTransport, app.log);
   registerAuthGuard(app, { signer, denyList });
@@ -192,12 +196,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     signingKey,
     refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
     ...(metrics ? { signals: metrics } : {}),
-    google: createGoogleVerifier({ clientId: config.googleClientId, jwksUrl: config.googleJwksUrl }),
+    google: createGoogleVerifier({ clientId: config.googleClientId, jwksUrl: config.googleJwksUrl, guard: outbound }),
   });
 
   const now = deps.now ?? (() => new Date());
   const fileLinks = createFileLinks(signingKey);
-  const fileStore = createFileStore(config.fileStore, db);
+  const fileStore = createFileStore(config.fileStore, db, outbound.fetch);
   const appeals = createAppealsService({ db, signingKey, now, store: fileStore });
   const instanceId = randomUUID();
   app.decorate(
@@ -257,14 +261,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   const systemTokens = createSystemTokens(signingKey);
   await app.register(integrationsRoutes, {
-    clients: createIntegrationClients({ db }),
-    tokenEndpoint: createTokenEndpoint({ db, tokens: systemTokens }),
+    clients: createIntegrationClients({ db, guard: outbound }),
+    tokenEndpoint: createTokenEndpoint({ db, tokens: systemTokens, guard: outbound }),
     publicUrl: config.publicUrl,
     perMinute: config.authRateLimitPerMinute,
   });
   await app.register(fhirRoutes, { prefix: '/fhir/R4', db, tokens: systemTokens, publicUrl: config.publicUrl });
   await app.register(webhookRoutes, {
-    endpoints: createWebhookEndpoints({ db, allowHttp: config.webhooks.allowHttp }),
+    endpoints: createWebhookEndpoints({ db, allowHttp: config.webhooks.allowHttp, guard: outbound }),
   });
   // Where links in messages to pharmacies and offices point.
   const portalUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
@@ -274,6 +278,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     links: { baseUrl: portalUrl, url: fileLinks.url },
     pollMs: config.webhooks.pollMs,
     limits: config.webhooks,
+    guard: outbound,
     listen: (onNotify) => deps.database.listen(DECISIONS_CHANNEL, onNotify),
   });
   app.decorate('webhookWorker', webhookWorker);
@@ -282,7 +287,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     sender: createNoticeSender({
       db,
       mail: mailTransport,
-      fax: deps.faxTransport ?? defaultFaxTransport(config, app),
+      fax: deps.faxTransport ?? defaultFaxTransport(config, app, outbound),
       log: app.log,
       now,
     }),
@@ -305,9 +310,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   return app;
 }
 
-function defaultFaxTransport(config: Config, app: FastifyInstance): FaxTransport {
+function defaultFaxTransport(config: Config, app: FastifyInstance, outbound: OutboundGuard): FaxTransport {
   if (!config.faxGateway) return devFaxTransport({ dataDir: config.dataDir, log: app.log, writeFile: config.devMailLog });
-  return httpFaxTransport({ ...config.faxGateway, timeoutMs: NOTICE_RETRY.timeoutMs });
+  return httpFaxTransport({ ...config.faxGateway, timeoutMs: NOTICE_RETRY.timeoutMs, fetch: outbound.fetch });
 }
 
 function defaultMailTransport(config: Config, app: FastifyInstance): MailTransport {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { FileStoreConfig } from './lib/file-store/index.ts';
 import { parseS3Url } from './lib/file-store/s3.ts';
 import { parseOtlpHeaders } from './lib/otlp-headers.ts';
+import { parseNetworks } from './lib/outbound/guard.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -70,6 +71,20 @@ const envSchema = z.object({
   OTEL_SERVICE_NAME: z.string().min(1).default('hcp-portal'),
   /** Read by fileStoreOf (its errors never repeat the value: it carries a secret). */
   S3_URL: z.string().optional(),
+  /**
+   * Internal networks the server may call after all (lib/outbound/guard.ts): tests' and the demo's receivers on
+   * loopback, an operator's fax gateway or object storage on its own network. Empty: none, in every environment.
+   */
+  OUTBOUND_ALLOWED_NETWORKS: z
+    .string()
+    .default('')
+    .superRefine((value, ctx) => {
+      try {
+        parseNetworks(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `has ${(error as Error).message}` });
+      }
+    }),
 });
 
 /** Every variable the server reads: deployment files may set only these (test/deploy-files.test.ts). */
@@ -124,6 +139,8 @@ export interface Config {
   digests: { pollSeconds: number; intervalMinutes: number };
   /** The fax gateway for practices' cover sheets; without it faxes are written to DATA_DIR/dev-fax. */
   faxGateway: { url: string; key: string } | undefined;
+  /** Networks the outbound guard lets through although they are internal (OUTBOUND_ALLOWED_NETWORKS). */
+  outboundAllowedNetworks: ReturnType<typeof parseNetworks>;
   /** How long a prescriber's decision is held before the pharmacy hears of it, and can be undone (0: no undo). */
   undoWindowSeconds: number;
   /** How often open live-update streams' sessions are checked: a stream outlives its session by at most this. */
@@ -209,6 +226,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     digests: { pollSeconds: e.DIGEST_POLL_SECONDS, intervalMinutes: e.DIGEST_INTERVAL_MINUTES },
     faxGateway: faxGatewayOf(e.FAX_GATEWAY_URL, e.FAX_GATEWAY_KEY),
+    outboundAllowedNetworks: parseNetworks(e.OUTBOUND_ALLOWED_NETWORKS),
     undoWindowSeconds: e.UNDO_WINDOW_SECONDS,
     liveSessionCheckMs: e.LIVE_SESSION_CHECK_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

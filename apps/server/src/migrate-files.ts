@@ -6,10 +6,12 @@
 import { runWithDatabase } from './cli.ts';
 import { diskUploadsDir, moveDiskAttachments } from './features/appeals/disk-attachments.ts';
 import { createFileStore } from './lib/file-store/index.ts';
+import { createOutboundGuard } from './lib/outbound/guard.ts';
 
 await runWithDatabase(async (config, database) => {
   await database.migrate();
-  const store = createFileStore(config.fileStore, database.db);
+  const outbound = createOutboundGuard({ allowedNetworks: config.outboundAllowedNetworks });
+  const store = createFileStore(config.fileStore, database.db, outbound.fetch);
   const result = await moveDiskAttachments({ db: database.db, store, dataDir: config.dataDir });
   return (
     `${result.moved} attachments moved from ${diskUploadsDir(config.dataDir)} to the ${store.kind} file store` +

@@ -20,6 +20,7 @@ import { createAppealsService } from '../src/features/appeals/service.ts';
 import { validated } from '../src/features/fhir/validate.ts';
 import { createFileLinks } from '../src/lib/file-links.ts';
 import { createFileStore, type FileStore } from '../src/lib/file-store/index.ts';
+import { createOutboundGuard } from '../src/lib/outbound/guard.ts';
 import { demoAppealKey } from '../src/seed/generate.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
@@ -36,7 +37,8 @@ beforeAll(async () => {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'hcp-appeals-'));
   t = await buildTestApp({ now: () => TEST_NOW, env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000', DATA_DIR: dataDir } });
   appeals = await t.database.db.select().from(s.appeals).orderBy(s.appeals.id);
-  store = createFileStore(t.config.fileStore, t.database.db);
+  // The database store (the test app's): it makes no outbound call, so the guard is never asked.
+  store = createFileStore(t.config.fileStore, t.database.db, createOutboundGuard({ allowedNetworks: [] }).fetch);
 });
 /** Whether the file store holds content under a stored name. */
 const stored = async (key: string | undefined) => (await store.get(key as string)) !== null;

@@ -9,6 +9,8 @@ import type { DatabaseHandle } from '../src/db/client.ts';
 import { CHUNK_BYTES, createDatabaseFileStore } from '../src/lib/file-store/database.ts';
 import { type FileStore, parseS3Url } from '../src/lib/file-store/index.ts';
 import { createS3FileStore, PART_BYTES } from '../src/lib/file-store/s3.ts';
+import { createOutboundGuard, parseNetworks } from '../src/lib/outbound/guard.ts';
+import { LOOPBACK_NETWORKS } from './support/app.ts';
 import { createTestDatabase } from './support/database.ts';
 import { type LocalS3, startLocalS3 } from './support/s3.ts';
 
@@ -36,6 +38,8 @@ async function keysOf(store: FileStore, before: Date): Promise<string[]> {
 
 let database: DatabaseHandle;
 let s3: LocalS3;
+/** The local S3 listens on loopback: allowed through the outbound guard by name, as in the test app. */
+const loopbackGuard = createOutboundGuard({ allowedNetworks: parseNetworks(LOOPBACK_NETWORKS) });
 beforeAll(async () => {
   database = await createTestDatabase('empty');
   s3 = await startLocalS3();
@@ -43,6 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await database?.close();
   await s3?.close();
+  await loopbackGuard.close();
 });
 
 const stores: [string, () => FileStore, number][] = [
@@ -52,7 +57,7 @@ const stores: [string, () => FileStore, number][] = [
     () => {
       const location = parseS3Url(s3.url);
       if (typeof location === 'string') throw new Error(location);
-      return createS3FileStore(location);
+      return createS3FileStore(location, loopbackGuard.fetch);
     },
     PART_BYTES,
   ],

@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { type OutboundGuard, OutboundRefusedError } from './outbound/guard.ts';
 
 export interface Fax {
   /** The recipient's fax number as the practice gave it. */
@@ -32,15 +33,20 @@ export function dialable(number: string): string {
   return digits.length === 10 ? `+1${digits}` : `+${digits}`;
 }
 
-export function httpFaxTransport(options: { url: string; key: string; timeoutMs: number }): FaxTransport {
+export function httpFaxTransport(options: {
+  url: string;
+  key: string;
+  timeoutMs: number;
+  /** The outbound guard's fetch: the gateway is called through the one door (an internal one needs OUTBOUND_ALLOWED_NETWORKS). */
+  fetch: OutboundGuard['fetch'];
+}): FaxTransport {
   return {
     name: 'http',
     async send(fax) {
-      let response: Response;
+      let response: Awaited<ReturnType<OutboundGuard['fetch']>>;
       try {
-        response = await fetch(options.url, {
+        response = await options.fetch(options.url, {
           method: 'POST',
-          redirect: 'manual',
           signal: AbortSignal.timeout(options.timeoutMs),
           headers: {
             authorization: `Bearer ${options.key}`,
@@ -55,6 +61,10 @@ export function httpFaxTransport(options: { url: string; key: string; timeoutMs:
         });
       } catch (error) {
         const timedOut = (error as Error).name === 'TimeoutError';
+        // A gateway address the guard refuses is a setting to fix, not a moment to wait out.
+        if (error instanceof OutboundRefusedError) {
+          throw new PermanentFaxError('The fax gateway address is inside a private network (see OUTBOUND_ALLOWED_NETWORKS).');
+        }
         throw new Error(
           timedOut ? `The fax gateway did not answer within ${options.timeoutMs / 1000} s.` : 'Could not reach the fax gateway.',
         );

@@ -75,8 +75,17 @@ export function devMailTransport(options: { dataDir: string; log: FastifyBaseLog
 }
 
 /** SMTP_URL such as smtp://user:pass@mail.example.com:587 or smtps://…:465 (nodemailer reads both). */
+export const SMTP_TIMEOUTS = { connectMs: 10_000, greetingMs: 10_000, socketMs: 30_000 } as const;
+
 export function smtpMailTransport(options: { url: string; from: string }): MailTransport & { close(): void } {
-  const transporter = nodemailer.createTransport(options.url);
+  // nodemailer waits up to 2 min to connect and 10 min on a silent socket by default; a mail (a sign-in code) that
+  // cannot go in seconds should fail so the caller can say so (decision 0050).
+  const transporter = nodemailer.createTransport({
+    url: options.url,
+    connectionTimeout: SMTP_TIMEOUTS.connectMs,
+    greetingTimeout: SMTP_TIMEOUTS.greetingMs,
+    socketTimeout: SMTP_TIMEOUTS.socketMs,
+  });
   return {
     name: 'smtp',
     async send(mail) {

@@ -7,6 +7,9 @@ import type { DatabaseHandle } from '../../src/db/client.ts';
 import type { Mail, MailTransport } from '../../src/lib/mailer.ts';
 import { createTestDatabase, type Template } from './database.ts';
 
+/** Loopback, IPv4 and IPv6: where every receiver a test starts listens. */
+export const LOOPBACK_NETWORKS = '127.0.0.0/8,::1/128';
+
 export interface TestApp {
   app: FastifyInstance;
   database: DatabaseHandle;
@@ -40,6 +43,9 @@ export async function buildTestApp(
     DIGEST_POLL_SECONDS: '0',
     // Decisions go out at once unless a test asks for the undo window (undo.test.ts).
     UNDO_WINDOW_SECONDS: '0',
+    // Tests' webhook receivers, key sets, fax gateways and object storage listen on loopback: allowed by name here,
+    // as the demo does; outbound-guard.test.ts builds its app without it.
+    OUTBOUND_ALLOWED_NETWORKS: LOOPBACK_NETWORKS,
     ...options.env,
   });
   const logs: Record<string, unknown>[] = [];

@@ -1,10 +1,12 @@
 /** The real server as a child process (crash-safety and load suites): start, wait ready, kill -9, stop. */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DASHBOARD } from '@hcp/contract';
 import { DEMO_PASSWORD } from '../../src/seed/index.ts';
+import { LOOPBACK_NETWORKS } from './app.ts';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -48,6 +50,8 @@ export class Server {
           HOUSEKEEPING_INTERVAL_SECONDS: '0',
           IDEMPOTENCY_ABANDON_SECONDS: '2',
           DEV_MAIL_LOG: 'off',
+          // Receivers of these tests listen on loopback (allowed by name, as in the test app).
+          OUTBOUND_ALLOWED_NETWORKS: LOOPBACK_NETWORKS,
           ...this.env,
         },
         stdio: ['ignore', 'ignore', 'pipe'],

@@ -3,7 +3,9 @@
  * trust it only after checking its signature against Google's published keys (JWKS, cached by jose),
  * the issuer, the audience (our client id), the expiry and that Google verified the e-mail address.
  */
-import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { type JWTVerifyGetKey, jwtVerify } from 'jose';
+import type { OutboundGuard } from '../../lib/outbound/guard.ts';
+import { remoteKeySet } from '../../lib/outbound/key-sets.ts';
 
 export const GOOGLE_ISSUERS = ['https://accounts.google.com', 'accounts.google.com'];
 
@@ -18,13 +20,17 @@ export interface GoogleVerifier {
   verify(idToken: string): Promise<GoogleIdentity | null>;
 }
 
-export function createGoogleVerifier(options: { clientId: string | undefined; jwksUrl: string }): GoogleVerifier {
+export function createGoogleVerifier(options: {
+  clientId: string | undefined;
+  jwksUrl: string;
+  guard: OutboundGuard;
+}): GoogleVerifier {
   let keys: JWTVerifyGetKey | null = null;
   return {
     clientId: options.clientId,
     async verify(idToken) {
       if (!options.clientId) return null;
-      keys ??= createRemoteJWKSet(new URL(options.jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000 });
+      keys ??= remoteKeySet(options.guard, options.jwksUrl);
       try {
         const { payload } = await jwtVerify(idToken, keys, {
           issuer: GOOGLE_ISSUERS,

@@ -7,7 +7,8 @@ import type { Database } from '../../db/client.ts';
 import { actorAllowedBy } from '../../lib/actor.ts';
 import { entryOf, writeAudit } from '../../lib/audit.ts';
 import { randomToken } from '../../lib/crypto.ts';
-import { notFound } from '../../lib/errors.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import type { OutboundGuard } from '../../lib/outbound/guard.ts';
 import type { SignedInContext } from '../../lib/route-helpers.ts';
 import * as repo from './repository.ts';
 
@@ -46,7 +47,7 @@ export async function registerClient(
   return toClient(row);
 }
 
-export function createIntegrationClients(deps: { db: Database }) {
+export function createIntegrationClients(deps: { db: Database; guard: OutboundGuard }) {
   const { db } = deps;
   const admin = (ctx: SignedInContext) => actorAllowedBy(db, ctx.userId, isAdminUser, 'Page');
   return {
@@ -56,6 +57,9 @@ export function createIntegrationClients(deps: { db: Database }) {
     },
     async create(ctx: SignedInContext, input: IntegrationClientInput) {
       const actor = await admin(ctx);
+      // The key set is fetched by the server when the client signs in: not from inside our network (issue 43).
+      const problem = input.jwksUrl ? deps.guard.urlProblem(input.jwksUrl) : null;
+      if (problem) throw new AppError('VALIDATION_FAILED', problem, [{ path: 'body.jwksUrl', message: problem }]);
       return registerClient(db, { ...input, tenantId: actor.tenantId, createdBy: actor.id });
     },
     async disable(ctx: SignedInContext, id: string) {

@@ -11,9 +11,11 @@ import {
   scopeCovers,
   tokenRequestSchema,
 } from '@hcp/contract';
-import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors, type JSONWebKeySet, jwtVerify } from 'jose';
+import { createLocalJWKSet, decodeJwt, errors, type JSONWebKeySet, jwtVerify } from 'jose';
 import type { Database } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
+import type { OutboundGuard } from '../../lib/outbound/guard.ts';
+import { keySetCache } from '../../lib/outbound/key-sets.ts';
 import type { SystemTokens } from '../../lib/system-tokens.ts';
 import * as repo from './repository.ts';
 
@@ -24,14 +26,18 @@ export type TokenAnswer =
   | { ok: true; body: { access_token: string; token_type: 'bearer'; expires_in: number; scope: string } }
   | { ok: false; status: 400 | 401; body: { error: string; error_description: string } };
 
+/** One answer whatever stopped the read, so the token endpoint tells nobody what lies inside our network. */
+export const KEY_SET_UNREADABLE = "The client's key set (jwksUrl) could not be read.";
+
 const refuse = (status: 400 | 401, error: string, description: string): TokenAnswer => ({
   ok: false,
   status,
   body: { error, error_description: description },
 });
 
-export function createTokenEndpoint(deps: { db: Database; tokens: SystemTokens }) {
+export function createTokenEndpoint(deps: { db: Database; tokens: SystemTokens; guard: OutboundGuard }) {
   const { db } = deps;
+  const remoteKeys = keySetCache(deps.guard);
 
   async function answer(form: unknown, tokenUrl: string): Promise<TokenAnswer & { clientId?: string }> {
     const parsed = tokenRequestSchema.safeParse(form);
@@ -51,9 +57,7 @@ export function createTokenEndpoint(deps: { db: Database; tokens: SystemTokens }
       return { ...refuse(401, 'invalid_client', 'Unknown or disabled client.'), ...(issuer ? { clientId: issuer } : {}) };
     const withClient = (a: TokenAnswer) => ({ ...a, clientId: client.clientId });
 
-    const keys = client.jwks
-      ? createLocalJWKSet(client.jwks as JSONWebKeySet)
-      : createRemoteJWKSet(new URL(client.jwksUrl as string), { timeoutDuration: 5_000, cooldownDuration: 30_000 });
+    const keys = client.jwks ? createLocalJWKSet(client.jwks as JSONWebKeySet) : remoteKeys(client.jwksUrl as string);
     let claims: { exp?: number; jti?: string };
     try {
       ({ payload: claims } = await jwtVerify(request.client_assertion, keys, {
@@ -65,8 +69,12 @@ export function createTokenEndpoint(deps: { db: Database; tokens: SystemTokens }
         requiredClaims: ['exp', 'jti'],
       }));
     } catch (error) {
-      if (!(error instanceof errors.JOSEError)) throw error;
-      return withClient(refuse(401, 'invalid_client', `The client assertion was refused (${error.code}).`));
+      if (error instanceof errors.JOSEError && error.code !== 'ERR_JWKS_TIMEOUT') {
+        return withClient(refuse(401, 'invalid_client', `The client assertion was refused (${error.code}).`));
+      }
+      // The client's key set could not be read: refused by the outbound guard, no connection, TLS or DNS failure,
+      // too slow or too large. The client's problem to fix, in the OAuth shape, never a 500 (issue 43).
+      return withClient(refuse(401, 'invalid_client', KEY_SET_UNREADABLE));
     }
     const now = Math.floor(Date.now() / 1000);
     if ((claims.exp as number) > now + SMART_ASSERTION_MAX_SECONDS + SKEW_SECONDS) {

@@ -10,6 +10,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Database } from '../../db/client.ts';
+import type { OutboundGuard } from '../outbound/guard.ts';
 import { createDatabaseFileStore } from './database.ts';
 import { createS3FileStore, type S3Location } from './s3.ts';
 
@@ -30,8 +31,9 @@ export interface FileStore {
 
 export type FileStoreConfig = { kind: 'database' } | { kind: 's3'; location: S3Location };
 
-export function createFileStore(config: FileStoreConfig, db: Database): FileStore {
-  return config.kind === 's3' ? createS3FileStore(config.location) : createDatabaseFileStore(db);
+/** `fetchVia` is the outbound guard's fetch (object storage is called through the one door like every other call). */
+export function createFileStore(config: FileStoreConfig, db: Database, fetchVia: OutboundGuard['fetch']): FileStore {
+  return config.kind === 's3' ? createS3FileStore(config.location, fetchVia) : createDatabaseFileStore(db);
 }
 
 export { parseS3Url, type S3Location } from './s3.ts';

@@ -7,6 +7,8 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { AwsClient } from 'aws4fetch';
+import type { Response as GuardedResponse } from 'undici';
+import type { OutboundGuard } from '../outbound/guard.ts';
 import type { FileStore } from './index.ts';
 
 export const PART_BYTES = 5 * 1024 * 1024;
@@ -48,7 +50,7 @@ export function parseS3Url(value: string): S3Location | string {
 }
 
 /** S3 answers errors as XML with a Code; that (never the key) goes into our error. */
-async function s3Error(what: string, response: Response): Promise<Error> {
+async function s3Error(what: string, response: GuardedResponse): Promise<Error> {
   const body = await response.text().catch(() => '');
   const code = /<Code>([^<]+)<\/Code>/.exec(body)?.[1] ?? 'no code';
   return new Error(`Object storage refused ${what}: HTTP ${response.status} (${code}).`);
@@ -62,7 +64,11 @@ const xmlText = (value: string) =>
     .replace(/&apos;/g, "'")
     .replace(/&amp;/g, '&');
 
-export function createS3FileStore(location: S3Location): FileStore {
+/** Each call to object storage: a 5 MiB part is well inside it on any working link. */
+export const S3_CALL_TIMEOUT_MS = 60_000;
+
+/** Object storage is called through the outbound guard like every other call (lib/outbound/guard.ts). */
+export function createS3FileStore(location: S3Location, fetchVia: OutboundGuard['fetch']): FileStore {
   const client = new AwsClient({
     accessKeyId: location.accessKeyId,
     secretAccessKey: location.secretAccessKey,
@@ -73,8 +79,30 @@ export function createS3FileStore(location: S3Location): FileStore {
   const folder = `${location.prefix}attachments/`;
   const objectUrl = (key: string) => `${bucketUrl}/${folder}${encodeURIComponent(key)}`;
 
+  /**
+   * Signed by aws4fetch, sent through `fetchVia` with the same body (the signature covers its hash). The time limit
+   * runs until the answer's headers: a download then streams at the pace of whoever reads it.
+   */
+  const call = async (url: string, init: RequestInit) => {
+    const signed = await client.sign(url, init);
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new DOMException('Object storage did not answer in time.', 'TimeoutError')),
+      S3_CALL_TIMEOUT_MS,
+    );
+    try {
+      return await fetchVia(signed.url, {
+        method: signed.method,
+        headers: Object.fromEntries(signed.headers),
+        ...(init.body === undefined || init.body === null ? {} : { body: init.body as string | Buffer }),
+        signal: controller.signal,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   const send = async (what: string, url: string, init: RequestInit = {}, okStatuses: number[] = []) => {
-    const response = await client.fetch(url, init);
+    const response = await call(url, init);
     if (!response.ok && !okStatuses.includes(response.status)) throw await s3Error(what, response);
     return response;
   };
@@ -101,7 +129,7 @@ export function createS3FileStore(location: S3Location): FileStore {
       if (xml.includes('<Error>')) throw new Error('Object storage could not complete the upload.');
     },
     async abort(key: string, upload: { id: string }) {
-      await client.fetch(`${objectUrl(key)}?uploadId=${encodeURIComponent(upload.id)}`, { method: 'DELETE' });
+      await call(`${objectUrl(key)}?uploadId=${encodeURIComponent(upload.id)}`, { method: 'DELETE' });
     },
   };
 

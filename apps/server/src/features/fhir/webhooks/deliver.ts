@@ -9,6 +9,7 @@ import { retryDelayMs } from '@hcp/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import type { Database } from '../../../db/client.ts';
+import { type OutboundGuard, OutboundRefusedError } from '../../../lib/outbound/guard.ts';
 import * as repo from './repository.ts';
 
 export interface DeliveryLimits {
@@ -32,14 +33,18 @@ export function signatureHeader(
   return secrets.map((secret) => new Webhook(secret).sign(id, at, body)).join(' ');
 }
 
+/** What a delivery to an internal address records (the same for every kind of internal address: no scanning). */
+export const NOT_CALLED_MESSAGE = 'Not sent: the address is inside a private network.';
+
 type Attempt = { ok: true; httpStatus: number } | { ok: false; httpStatus: number | null; error: string };
 
-async function post(delivery: repo.ClaimedDelivery, timeoutMs: number): Promise<Attempt> {
+async function post(delivery: repo.ClaimedDelivery, timeoutMs: number, guard: OutboundGuard): Promise<Attempt> {
   const at = new Date();
   try {
-    const response = await fetch(delivery.url, {
+    // Through the outbound guard: an address inside our network is refused before any connection (issue 43), so the
+    // deliveries list cannot be used to scan internal ports.
+    const response = await guard.fetch(delivery.url, {
       method: 'POST',
-      redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
       headers: {
         'content-type': 'application/fhir+json',
@@ -56,12 +61,23 @@ async function post(delivery: repo.ClaimedDelivery, timeoutMs: number): Promise<
     return { ok: false, httpStatus: response.status, error: `The receiver answered ${response.status}.` };
   } catch (error) {
     const name = (error as Error).name;
-    const error_ = name === 'TimeoutError' ? `No answer within ${timeoutMs / 1000} s.` : 'Could not connect to the receiver.';
+    const error_ =
+      name === 'TimeoutError'
+        ? `No answer within ${timeoutMs / 1000} s.`
+        : error instanceof OutboundRefusedError
+          ? NOT_CALLED_MESSAGE
+          : 'Could not connect to the receiver.';
     return { ok: false, httpStatus: null, error: error_ };
   }
 }
 
-export function createDeliverer(deps: { db: Database; log: FastifyBaseLogger; limits: DeliveryLimits; batch?: number }) {
+export function createDeliverer(deps: {
+  db: Database;
+  log: FastifyBaseLogger;
+  limits: DeliveryLimits;
+  guard: OutboundGuard;
+  batch?: number;
+}) {
   const { db, log, limits } = deps;
   const leaseMs = limits.timeoutMs * 3 + 5_000;
 
@@ -99,7 +115,9 @@ export function createDeliverer(deps: { db: Database; log: FastifyBaseLogger; li
   return async function deliverDue(): Promise<number> {
     const leaseToken = randomUUID();
     const claimed = await repo.claimDue(db, leaseToken, leaseMs, deps.batch ?? 20);
-    await Promise.all(claimed.map(async (delivery) => settle(delivery, leaseToken, await post(delivery, limits.timeoutMs))));
+    await Promise.all(
+      claimed.map(async (delivery) => settle(delivery, leaseToken, await post(delivery, limits.timeoutMs, deps.guard))),
+    );
     return claimed.length;
   };
 }

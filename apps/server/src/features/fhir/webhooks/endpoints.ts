@@ -19,6 +19,7 @@ import type { Database } from '../../../db/client.ts';
 import { actorAllowedBy } from '../../../lib/actor.ts';
 import { entryOf, writeAudit } from '../../../lib/audit.ts';
 import { AppError, notFound } from '../../../lib/errors.ts';
+import type { OutboundGuard } from '../../../lib/outbound/guard.ts';
 import type { SignedInContext } from '../../../lib/route-helpers.ts';
 import * as repo from './repository.ts';
 
@@ -64,15 +65,18 @@ export function toDelivery(row: repo.DeliveryRow): WebhookDelivery {
   };
 }
 
-export function createWebhookEndpoints(deps: { db: Database; allowHttp: boolean }) {
+export function createWebhookEndpoints(deps: { db: Database; allowHttp: boolean; guard: OutboundGuard }) {
   const { db } = deps;
   const admin = (ctx: SignedInContext) => actorAllowedBy(db, ctx.userId, isAdminUser, 'Page');
 
+  /**
+   * https (outside development), and not an internal address however it is written (issue 43): refused here so the
+   * admin hears it at once; a name is checked again each time it is called, whatever it then resolves to.
+   */
   function checkUrl(url: string | undefined) {
-    if (url && !deps.allowHttp && !url.startsWith('https://')) {
-      const message = 'The address must be https.';
-      throw new AppError('VALIDATION_FAILED', message, [{ path: 'body.url', message }]);
-    }
+    if (!url) return;
+    const message = !deps.allowHttp && !url.startsWith('https://') ? 'The address must be https.' : deps.guard.urlProblem(url);
+    if (message) throw new AppError('VALIDATION_FAILED', message, [{ path: 'body.url', message }]);
   }
 
   async function withCounts(rows: repo.EndpointRow[]) {

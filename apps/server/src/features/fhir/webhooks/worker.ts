@@ -6,6 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../../db/client.ts';
+import type { OutboundGuard } from '../../../lib/outbound/guard.ts';
 import { createDeliverer, type DeliveryLimits } from './deliver.ts';
 import { type AttachmentLinks, dispatchDecisions } from './dispatch.ts';
 
@@ -23,10 +24,12 @@ export function createWebhookWorker(deps: {
   links: AttachmentLinks;
   pollMs: number;
   limits: DeliveryLimits;
+  /** The one door for outbound calls (lib/outbound/guard.ts). */
+  guard: OutboundGuard;
   /** Subscribes to decision commits of every instance (NOTIFY), so a decision goes out at once, not at the next poll. */
   listen?: (onNotify: () => void) => Promise<() => Promise<void>>;
 }): WebhookWorker {
-  const deliverDue = createDeliverer({ db: deps.db, log: deps.log, limits: deps.limits });
+  const deliverDue = createDeliverer({ db: deps.db, log: deps.log, limits: deps.limits, guard: deps.guard });
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let wakeAgain = false;
