@@ -82,6 +82,17 @@ const HOSTILE_TEXT = [
 ];
 /** What no string of any request may hold (issue 43): each makes a valid text invalid wherever it stands. */
 const UNSAFE_TEXT = ['\u0000', '\u0007', '\u001b[2J', '\ud800', '\udfff', 'a\u0000b'];
+/** Days shaped like YYYY-MM-DD that the calendar does not have (`format: date` fields): refused, never rolled over. */
+const IMPOSSIBLE_DAYS = [
+  '2026-02-30',
+  '2026-02-29',
+  '2100-02-29',
+  '2026-04-31',
+  '2026-13-01',
+  '2026-00-10',
+  '2026-01-00',
+  '0000-01-01',
+];
 /** What a one-line field (`format: single-line` in the OpenAPI document: names, address lines) may not hold either. */
 const NOT_ONE_LINE = ['\r\n', '\n', '\t', '\u202e', '\u2066', '\u200f', '\u0085'];
 const isSingleLine = (schema: JsonSchema): boolean =>
@@ -254,6 +265,9 @@ function badBodies(target: Target): fc.Arbitrary<{ kind: string; text: string }>
           .tuple(fc.constantFrom(...UNSAFE_TEXT), fc.nat(valid.length))
           .map(([poison, at]) => withValue(target.base, leaf.path, valid.slice(0, at) + poison + valid.slice(at), 'unsafe text')),
       );
+      if (leaf.schema.format === 'date' || (leaf.schema.anyOf ?? []).some((branch) => branch.format === 'date')) {
+        breakers.push(fc.constantFrom(...IMPOSSIBLE_DAYS).map((day) => withValue(target.base, leaf.path, day, 'no such day')));
+      }
       if (isSingleLine(leaf.schema)) {
         // Inside the text, not at its ends: the field is trimmed, so a break at an end would be taken away.
         breakers.push(
@@ -332,7 +346,11 @@ async function snapshot(t: TestApp): Promise<Record<string, string>> {
 let t: TestApp;
 let tokens: Record<Who, Tokens>;
 let fixture: Fixture;
-let doc: { paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>> };
+interface Operation {
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+  parameters?: { in: string; name: string; schema?: JsonSchema }[];
+}
+let doc: { paths: Record<string, Record<string, Operation>> };
 const totals = { routes: 0, cases: 0, status5xx: 0, byStatus: new Map<number, number>() };
 
 beforeAll(async () => {
@@ -442,6 +460,39 @@ describe('bad input', () => {
       'POST /auth/logout',
     ]);
     expect(documented.filter((key) => !covered.has(key) && !elsewhere.has(key))).toEqual([]);
+  });
+
+  it('finds a limit in the contract for every string any request can carry (body, query and path, every route)', () => {
+    // Issue 43: names took 900,000 characters. A string is bounded when the document says how: a maximum length, a
+    // closed set of values, or a pattern (uuids, codes). Read from the document, so a field added tomorrow is held to it.
+    const unbounded: string[] = [];
+    const walk = (node: JsonSchema | undefined, where: string) => {
+      if (!node || typeof node !== 'object') return;
+      const bounded = node.maxLength !== undefined || node.enum || node.const !== undefined || node.pattern;
+      if (node.type === 'string' && !bounded) unbounded.push(where);
+      for (const [key, child] of Object.entries(node)) {
+        if (child && typeof child === 'object') walk(child as JsonSchema, `${where}/${key}`);
+      }
+    };
+    let strings = 0;
+    const count = (node: unknown) =>
+      JSON.stringify(node, (_k, v) => {
+        if (v && typeof v === 'object' && (v as JsonSchema).type === 'string') strings += 1;
+        return v;
+      });
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const body = op.requestBody?.content?.['application/json']?.schema;
+        walk(body, `${method.toUpperCase()} ${path} body`);
+        count(body);
+        for (const parameter of op.parameters ?? []) {
+          walk(parameter.schema, `${method.toUpperCase()} ${path} ${parameter.in}.${parameter.name}`);
+          count(parameter.schema);
+        }
+      }
+    }
+    expect(strings).toBeGreaterThan(300);
+    expect(unbounded).toEqual([]);
   });
 
   it(`answers ${RUNS} hostile bodies per write route with 4xx in the error shape and writes nothing`, async () => {

@@ -268,3 +268,62 @@ describe('FHIR bad resources', () => {
     },
   );
 });
+
+/**
+ * Issue 43: every search parameter the CapabilityStatement declares (and an undeclared one), for every type with a
+ * search, given hostile values: NUL and other control characters, a lone surrogate (invalid UTF-8 once encoded),
+ * text-direction characters, days that do not exist, values past their limits, and a parameter repeated. Each is
+ * answered 200 or 400 as FHIR JSON, never 5xx. Read from /metadata, so a parameter declared tomorrow is covered.
+ */
+describe('FHIR hostile searches', () => {
+  const HOSTILE_VALUES = [
+    '%00',
+    'a%00b|x',
+    '%00%7C%00',
+    '%ED%A0%80',
+    '%E2%80%AE',
+    '%07',
+    'x%0D%0Ay',
+    'ge2026-02-30',
+    '2026-13-01',
+    'ge0000-01-01',
+    'lt2026-01-15T24:00Z',
+    'eq9999-12-31T23:59:59+14:00',
+    encodeURIComponent('|'),
+    encodeURIComponent('urn:x|'),
+    'x'.repeat(5_000),
+    '-1',
+    '1e309',
+    'Organization/%00',
+    encodeURIComponent('Organization/../../etc/passwd'),
+    '%',
+  ];
+  it('answers every declared search parameter with hostile values 200 or 400, never 5xx', async () => {
+    const metadata = await t.app.inject({ method: 'GET', url: '/fhir/R4/metadata' });
+    const resources = metadata.json().rest[0].resource as { type: string; searchParam?: { name: string }[] }[];
+    const searchable = resources.filter((r) => r.searchParam?.length);
+    expect(searchable.length).toBeGreaterThanOrEqual(6);
+    const statuses = new Map<number, number>();
+    const wrong: string[] = [];
+    let cases = 0;
+    for (const { type, searchParam } of searchable) {
+      for (const name of [...(searchParam ?? []).map((p) => p.name), 'notAParameter']) {
+        for (const value of HOSTILE_VALUES) {
+          for (const query of [`${name}=${value}`, `${name}=${value}&${name}=${value}`]) {
+            cases += 1;
+            const res = await t.app.inject({
+              method: 'GET',
+              url: `/fhir/R4/${type}?${query}`,
+              headers: { authorization: `Bearer ${token}` },
+            });
+            statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+            const json = res.headers['content-type']?.includes('application/fhir+json');
+            if (![200, 400].includes(res.statusCode) || !json) wrong.push(`${type}?${query.slice(0, 80)} -> ${res.statusCode}`);
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    console.info(`FHIR hostile searches: ${cases} cases, answers ${JSON.stringify(Object.fromEntries(statuses))}`);
+  });
+});

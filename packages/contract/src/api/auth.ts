@@ -1,8 +1,8 @@
 /** Authentication payloads and answers (spec §3, §7 Authentication). */
 import { z } from 'zod';
 import { DASHBOARD } from '../routes.ts';
-import { emailSchema, newPasswordSchema, passwordSchema } from './fields.ts';
-import { ref } from './references.ts';
+import { emailSchema, newPasswordSchema, passwordSchema, tokenTextSchema } from './fields.ts';
+import { ref, SELF_ID_MAX } from './references.ts';
 
 export const RESET_SOURCE = 'MD';
 
@@ -55,7 +55,7 @@ export const mfaCodeSchema = z
 /** Spec §3: the code travels as mfaCode, which is 'the same as authCode' — either name is accepted. */
 export const mfaRequestSchema = z
   .object({
-    authToken: z.string().min(1),
+    authToken: tokenTextSchema.min(1),
     mfaCode: mfaCodeSchema.optional(),
     authCode: mfaCodeSchema.optional(),
     dashboard: z.literal(DASHBOARD).optional(),
@@ -73,7 +73,7 @@ export function mfaCodeOf(request: Pick<MfaRequest, 'mfaCode' | 'authCode'>): st
 }
 
 export const refreshRequestSchema = z.object({
-  refreshToken: z.string().min(1),
+  refreshToken: tokenTextSchema.min(1),
   dashboard: z.literal(DASHBOARD).optional(),
 });
 export type RefreshRequest = z.infer<typeof refreshRequestSchema>;
@@ -83,16 +83,16 @@ export type RefreshResponse = z.infer<typeof refreshResponseSchema>;
 
 export const logoutRequestSchema = z.object({
   /** The user signing out: only their own tokens are revoked (the tokens are the credential, not a session). */
-  userId: ref('self', z.string()),
-  accessToken: z.string(),
-  refreshToken: z.string(),
+  userId: ref('self', z.string().max(SELF_ID_MAX)),
+  accessToken: tokenTextSchema,
+  refreshToken: tokenTextSchema,
 });
 export type LogoutRequest = z.infer<typeof logoutRequestSchema>;
 
 export const passwordResetRequestSchema = z.object({ email: emailSchema, source: z.literal(RESET_SOURCE) });
 export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
 
-export const updatePasswordByTokenSchema = z.object({ token: z.string().min(1), password: newPasswordSchema });
+export const updatePasswordByTokenSchema = z.object({ token: tokenTextSchema.min(1), password: newPasswordSchema });
 export type UpdatePasswordByToken = z.infer<typeof updatePasswordByTokenSchema>;
 
 /**
@@ -119,7 +119,7 @@ export function mfaFailureMessage(status: number): string {
 }
 
 /** A new code for the same challenge (the user token stays the same). */
-export const mfaResendRequestSchema = z.object({ authToken: z.string().min(1), dashboard: z.literal(DASHBOARD).optional() });
+export const mfaResendRequestSchema = z.object({ authToken: tokenTextSchema.min(1), dashboard: z.literal(DASHBOARD).optional() });
 export type MfaResendRequest = z.infer<typeof mfaResendRequestSchema>;
 export const MFA_RESEND = { maxResends: 3, minSecondsBetween: 30 } as const;
 export const MFA_RESEND_MESSAGES = {
@@ -129,7 +129,7 @@ export const MFA_RESEND_MESSAGES = {
 
 /** Body of the Google sign-in call (the ID token is in the path); the device's remember-me token skips MFA. */
 export const googleLoginRequestSchema = z
-  .object({ dashboard: z.literal(DASHBOARD).optional(), rememberMeToken: z.string().optional() })
+  .object({ dashboard: z.literal(DASHBOARD).optional(), rememberMeToken: z.string().max(512).optional() })
   .default({});
 
 /** What the login page needs before the user types anything. */

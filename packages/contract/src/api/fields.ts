@@ -29,6 +29,8 @@ export function numberField<T extends z.ZodType<number>>(schema: T) {
  * never type ids, so a bad one means nothing was picked (issue 21: 'Must be a valid id.' reached screens).
  */
 export const idSchema = z.string().uuid({ message: 'Choose one from the list.' });
+/** The length of a uuid in its text form (8-4-4-4-12). */
+export const UUID_LENGTH = 36;
 /** The same, naming what to choose ('Choose a practice.'). */
 export const pickedIdSchema = (message: string) => z.string().uuid({ message });
 export const emailSchema = z
@@ -42,8 +44,16 @@ export const newPasswordSchema = z
   .string()
   .min(12, { message: 'Password must be at least 12 characters.' })
   .max(256, { message: 'Password must be at most 256 characters.' });
-export const usPhoneSchema = z.string().trim().refine(isUsPhone, { message: 'Enter a phone number as (555) 555-5555.' });
-export const zipSchema = z.string().trim().refine(isZip, { message: 'Enter a 5-digit ZIP code (optionally +4).' });
+const PHONE_MESSAGE = 'Enter a phone number as (555) 555-5555.';
+export const usPhoneSchema = z.string().trim().max(25, { message: PHONE_MESSAGE }).refine(isUsPhone, { message: PHONE_MESSAGE });
+const ZIP_MESSAGE = 'Enter a 5-digit ZIP code (optionally +4).';
+export const zipSchema = z.string().trim().max(10, { message: ZIP_MESSAGE }).refine(isZip, { message: ZIP_MESSAGE });
+/**
+ * A token the server issued (a sign-in step, a refresh token, a reset link's token, a signed JWT): opaque to the
+ * client, and never longer than this (issue 43: every string of a request has a limit in the contract).
+ */
+export const TOKEN_MAX = 4096;
+export const tokenTextSchema = z.string().max(TOKEN_MAX);
 export const stateSchema = z.enum(US_STATES, { message: 'Choose a US state.' });
 /** A person's name: the longest real ones are well under 100 characters (issue 43: no limit let 900,000 through). */
 export const FULL_NAME_MAX = 100;
@@ -74,28 +84,41 @@ export const lettersDigitsSpacesDotsSchema = z
   .string()
   .refine(isLettersDigitsSpacesDots, { message: 'Use letters, digits, spaces and dots only.' });
 export const alphanumericSchema = z.string().refine(isAlphanumeric, { message: 'Use letters and digits only.' });
-export const npiSchema = z.string().trim().refine(isNpi, { message: 'Enter a valid 10-digit NPI.' });
+export const npiSchema = z
+  .string()
+  .trim()
+  .max(10, { message: 'Enter a valid 10-digit NPI.' })
+  .refine(isNpi, { message: 'Enter a valid 10-digit NPI.' });
 /** The API's calendar date, strict YYYY-MM-DD. */
-export const isoDateSchema = z.string().refine((v) => parseIsoDate(v) !== null, {
-  message: 'Use a real date as YYYY-MM-DD.',
-});
+export const isoDateSchema = z
+  .string()
+  .max(10, { message: 'Use a real date as YYYY-MM-DD.' })
+  .refine((v) => parseIsoDate(v) !== null, { message: 'Use a real date as YYYY-MM-DD.' })
+  // JSON Schema's own name for a calendar date: readers of the API, and the generated bad-input cases, know it.
+  .meta({ format: 'date' });
 /** A date typed by a person in any of the ten accepted US formats. */
-export const usDateInputSchema = z.string().refine((v) => parseDateInput(v) !== null, {
-  message: 'Date input not valid.',
-});
+export const usDateInputSchema = z
+  .string()
+  .max(10, { message: 'Date input not valid.' })
+  .refine((v) => parseDateInput(v) !== null, { message: 'Date input not valid.' });
 
 /**
  * An optional form field: blank text (or null) means "not given" and becomes null; anything else must
  * pass `schema`, with that schema's message.
  */
 export function optionalField<T extends z.ZodType<unknown, string>>(schema: T) {
+  // The inner field's limit, said on the outside too: the OpenAPI document (and the bad-input cases read from it)
+  // would otherwise show an optional field as unbounded. The inner schema still checks it, with its own message.
+  const inner = schema as { maxLength?: number | null; format?: string | null };
+  const maxLength = inner.maxLength ?? (inner.format === 'uuid' ? UUID_LENGTH : undefined);
   return z
     .string()
     .trim()
     .transform((v) => (v === '' ? null : v))
     .pipe(schema.nullable())
     .nullable()
-    .default(null);
+    .default(null)
+    .meta(maxLength === undefined ? {} : { maxLength });
 }
 
 /** Optional free text (a note): trimmed, blank reads as none (null), at most `max` characters. */

@@ -112,4 +112,6 @@ export const ACCESS_GRANTING_OWNERS: Record<string, { fields: AccessGrantingFiel
 };
 
 /** The path of every per-user route: the signed-in user's own id (another user's answers 404). */
-export const selfParamsSchema = z.object({ userId: ref('self', z.string()) });
+/** The signed-in user's own id, as the spec puts it in paths: a uuid, but any text is answered 404 like another's. */
+export const SELF_ID_MAX = 64;
+export const selfParamsSchema = z.object({ userId: ref('self', z.string().max(SELF_ID_MAX)) });

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { normalizeNdc, STANDING_RULE_ACTIONS, STANDING_RULE_LIMITS, standingRuleProblem } from '../rules/standing-rules.ts';
-import { optionalTextSchema, pickedIdSchema, singleLineSchema } from './fields.ts';
+import { optionalTextSchema, pickedIdSchema, singleLineSchema, UUID_LENGTH } from './fields.ts';
 import { ref } from './references.ts';
 
 /** An optional pick: an empty choice ('' from a select) is none. */
@@ -13,6 +13,7 @@ const optionalId = (message: string) => {
   const id = pickedIdSchema(message);
   return z
     .string({ message })
+    .max(UUID_LENGTH, { message })
     .refine((v) => v === '' || id.safeParse(v).success, { message })
     .nullish()
     .transform((v) => (v ? v : null));
