@@ -45,6 +45,14 @@ describe('notice texts', () => {
     expect(mail.text).toContain('1 item is waiting in all.');
     expect(mail.text).toContain('turn off "E-mail me when the pharmacy sends new requests" in Preferences');
   });
+  it('keeps a practice name stored with line breaks or text-direction characters on one line (issue 43)', () => {
+    const name = 'Lake\r\nBcc: x@example.com \u202eciniLC\u0007';
+    const mail = officeDigestMail({ ...counts, practiceName: name, link: 'https://portal.test/action-needed' });
+    expect(mail.subject).toBe('HCP Portal: 3 new requests for Lake Bcc: x@example.com ciniLC');
+    expect(mail.text.split('\n')[0]).toBe('Lake Bcc: x@example.com ciniLC has 3 new requests from the pharmacy:');
+    const fax = officeDigestFax({ ...counts, practiceName: name, link: 'l', expires: 'e', sentAt: 's' });
+    expect(fax.intro).toBe('To: Lake Bcc: x@example.com ciniLC · s · 3 new requests');
+  });
   it('lays the fax out as title, counts, the link and when it stops working', () => {
     const fax = officeDigestFax({
       ...counts,

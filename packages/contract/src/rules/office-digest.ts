@@ -6,6 +6,7 @@
  */
 import type { CommunicationMode } from '../api/practices.ts';
 import { ACTION_TYPE_LABELS, ACTION_TYPES, type ActionType } from './action-types.ts';
+import { asOneLine } from './text-safety.ts';
 
 export const DIGEST_INTERVAL_MINUTES = 15;
 /** Communication modes that get the e-mail digest. */
@@ -51,9 +52,10 @@ export function officeDigestMail(input: { practiceName: string; newRequests: New
   text: string;
 } {
   const total = totalOf(input.newRequests);
-  const subject = `HCP Portal: ${plural(total, 'new request', 'new requests')} for ${input.practiceName}`;
+  const practiceName = asOneLine(input.practiceName);
+  const subject = `HCP Portal: ${plural(total, 'new request', 'new requests')} for ${practiceName}`;
   const text = [
-    `${input.practiceName} has ${plural(total, 'new request', 'new requests')} from the pharmacy:`,
+    `${practiceName} has ${plural(total, 'new request', 'new requests')} from the pharmacy:`,
     ...countLines(input.newRequests).map((line) => `- ${line}`),
     '',
     `${plural(input.waiting, 'item is', 'items are')} waiting in all. Sign in to see them:`,
@@ -79,7 +81,7 @@ export function officeDigestFax(input: {
   const total = totalOf(input.newRequests);
   return {
     title: 'HCP Portal — new requests from the pharmacy',
-    intro: `To: ${input.practiceName} · ${input.sentAt} · ${plural(total, 'new request', 'new requests')}`,
+    intro: `To: ${asOneLine(input.practiceName)} · ${input.sentAt} · ${plural(total, 'new request', 'new requests')}`,
     counts: countLines(input.newRequests),
     waiting: `${plural(input.waiting, 'item is', 'items are')} waiting in all.`,
     linkLines: [

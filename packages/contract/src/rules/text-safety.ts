@@ -38,6 +38,17 @@ export function hasUnsafeCharacters(value: string): boolean {
   return C0_BUT_LINE_BREAKS.test(value) || hasLoneSurrogate(value);
 }
 
+const NOT_ONE_LINE_RUNS = new RegExp(`(?:${NOT_ONE_LINE.source})+`, 'g');
+
+/**
+ * Text as one line for a mail subject or a printed line: every control and text-direction character becomes a space.
+ * Names are refused with them at the door (`isSingleLineText`); this keeps one stored before that rule from adding a
+ * line to a mail subject or turning a fax cover sheet's text around.
+ */
+export function asOneLine(value: string): string {
+  return value.replace(NOT_ONE_LINE_RUNS, ' ').replace(/ {2,}/g, ' ').trim();
+}
+
 export function isSingleLineText(value: string): boolean {
   return !NOT_ONE_LINE.test(value) && !hasUnsafeCharacters(value);
 }
