@@ -317,7 +317,7 @@ describe('FHIR hostile searches', () => {
               headers: { authorization: `Bearer ${token}` },
             });
             statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
-            const json = res.headers['content-type']?.includes('application/fhir+json');
+            const json = String(res.headers['content-type']).includes('application/fhir+json');
             if (![200, 400].includes(res.statusCode) || !json) wrong.push(`${type}?${query.slice(0, 80)} -> ${res.statusCode}`);
           }
         }

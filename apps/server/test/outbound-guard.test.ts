@@ -15,11 +15,9 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import type { Tokens } from '@hcp/contract';
-import { CLIENT_ASSERTION_TYPE } from '@hcp/contract';
 import { eq } from 'drizzle-orm';
 import { generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientAssertion } from '../../../scripts/smart-client.ts';
 import * as s from '../src/db/schema.ts';
 import { NOT_CALLED_MESSAGE } from '../src/features/fhir/webhooks/deliver.ts';
 import { registerClient } from '../src/features/integrations/clients.ts';
@@ -37,6 +35,7 @@ import {
 import { refillRequests } from './support/action-needed.ts';
 import { buildTestApp, LOOPBACK_NETWORKS, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
+import { requestToken } from './support/fhir.ts';
 
 /** Answers for names, as a DNS server would give them; every other name does not exist. */
 const NAMES: Record<string, { address: string; family: number }[]> = {
@@ -139,23 +138,11 @@ async function tokenWithKeySetAt(t: TestApp, jwksUrl: string) {
     tenantId: tenant?.id as string,
     createdBy: null,
   });
-  const assertion = await clientAssertion({
-    tokenUrl: 'https://portal.test/oauth2/token',
+  return requestToken(t, {
     clientId: client.clientId,
-    kid: 'k',
-    alg: 'ES384',
     privateKey,
-  });
-  return t.app.inject({
-    method: 'POST',
-    url: '/oauth2/token',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_assertion_type: CLIENT_ASSERTION_TYPE,
-      client_assertion: assertion,
-      scope: 'system/Task.read',
-    }).toString(),
+    publicUrl: 'https://portal.test',
+    scope: 'system/Task.read',
   });
 }
 

@@ -20,14 +20,34 @@ export async function systemToken(
     tenantId: options.tenantId,
     createdBy: null,
   });
+  const res = await requestToken(t, {
+    clientId: client.clientId,
+    privateKey,
+    publicUrl: options.publicUrl,
+    scope: options.scope ?? options.scopes.join(' '),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return { token: res.json().access_token as string, clientId: client.clientId };
+}
+
+/** The SMART token request of a client whose key 'k' (ES384) signs the assertion; the answer as it came. */
+export async function requestToken(
+  t: TestApp,
+  options: {
+    clientId: string;
+    privateKey: Parameters<typeof clientAssertion>[0]['privateKey'];
+    publicUrl: string;
+    scope: string;
+  },
+) {
   const assertion = await clientAssertion({
     tokenUrl: `${options.publicUrl}/oauth2/token`,
-    clientId: client.clientId,
+    clientId: options.clientId,
     kid: 'k',
     alg: 'ES384',
-    privateKey,
+    privateKey: options.privateKey,
   });
-  const res = await t.app.inject({
+  return t.app.inject({
     method: 'POST',
     url: '/oauth2/token',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -35,11 +55,9 @@ export async function systemToken(
       grant_type: 'client_credentials',
       client_assertion_type: CLIENT_ASSERTION_TYPE,
       client_assertion: assertion,
-      scope: options.scope ?? options.scopes.join(' '),
+      scope: options.scope,
     }).toString(),
   });
-  expect(res.statusCode, res.body).toBe(200);
-  return { token: res.json().access_token as string, clientId: client.clientId };
 }
 
 // ---- valid resources of each written type (tests change them) ----
