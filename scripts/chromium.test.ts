@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { chromiumMissingMessage } from './chromium.ts';
+import { chromiumMissingMessage, chromiumPlan } from './chromium.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -12,6 +12,15 @@ describe('npm test without Chromium', () => {
     expect(chromiumMissingMessage('/usr/bin/chromium', false)).toContain(
       'Run: sudo apt-get update && sudo apt-get install -y chromium',
     );
+  });
+
+  it('installs it itself only where it may (root, apt-get, the default path), else asks', () => {
+    const machine = { present: false, isRoot: true, hasApt: true, customPath: false };
+    expect(chromiumPlan({ ...machine, present: true })).toBe('ready');
+    expect(chromiumPlan(machine)).toBe('install');
+    expect(chromiumPlan({ ...machine, isRoot: false })).toBe('ask');
+    expect(chromiumPlan({ ...machine, hasApt: false })).toBe('ask');
+    expect(chromiumPlan({ ...machine, customPath: true })).toBe('ask');
   });
 
   it('stops at once with that message and a failing exit code', () => {
