@@ -2,13 +2,9 @@
  * Date input parsing and display (spec §3, §5). Plain calendar values: a date typed by a person is a
  * calendar day, not an instant, so parsing returns {year, month, day} and never goes through time zones.
  */
-import { pad, toIsoDate, utcIsoDate } from './iso-dates.ts';
+import { type CalendarDate, pad, toIsoDate, utcIsoDate } from './iso-dates.ts';
 
-export interface CalendarDate {
-  year: number;
-  month: number;
-  day: number;
-}
+export type { CalendarDate } from './iso-dates.ts';
 
 /** The ten accepted input formats of spec §5, for messages and documentation. */
 export const DATE_INPUT_FORMATS = [

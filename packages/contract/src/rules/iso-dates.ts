@@ -2,7 +2,13 @@
  * YYYY-MM-DD, the days the API speaks in. Apart from the rest of dates.ts because the first load needs these (the Rx
  * list's early request, decision 0046) and a module travels whole with the chunk that first needs it.
  */
-import type { CalendarDate } from './dates.ts';
+
+/** A day of the calendar, no time and no zone (here, not in dates.ts, so that this small file imports nothing). */
+export interface CalendarDate {
+  year: number;
+  month: number;
+  day: number;
+}
 
 export const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
 

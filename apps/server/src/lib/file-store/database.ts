@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { and, asc, eq, gt, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { storedFileChunks, storedFiles } from '../../db/schema.ts';
-import type { FileStore } from './index.ts';
+import type { FileStore } from './file-store.ts';
 
 export const CHUNK_BYTES = 256 * 1024;
 const PAGE = 500;

@@ -8,26 +8,13 @@
  * Keys are opaque ids made by the caller (a random UUID per upload): a store never overwrites, so a replaced
  * attachment is a new key and the old one is removed once the new row is committed.
  */
-import type { Readable } from 'node:stream';
 import type { Database } from '../../db/client.ts';
 import type { OutboundGuard } from '../outbound/guard.ts';
 import { createDatabaseFileStore } from './database.ts';
+import type { FileStore } from './file-store.ts';
 import { createS3FileStore, type S3Location } from './s3.ts';
 
-export interface FileStore {
-  readonly kind: 'database' | 's3';
-  /**
-   * Streams `content` in under a new `key` and answers its size. When `content` fails part way (the client went
-   * away, a check in the stream refused it), the error is passed on and nothing is left under the key.
-   */
-  put(key: string, content: AsyncIterable<Uint8Array>): Promise<{ sizeBytes: number }>;
-  /** The content, streamed; null when nothing complete is stored under the key. */
-  get(key: string): Promise<Readable | null>;
-  /** Removes the key's content; removing what is not there is fine. */
-  remove(key: string): Promise<void>;
-  /** Every key stored before `before` (complete or not), a page at a time: the orphan sweep's input. */
-  keysBefore(before: Date): AsyncIterable<string[]>;
-}
+export type { FileStore } from './file-store.ts';
 
 export type FileStoreConfig = { kind: 'database' } | { kind: 's3'; location: S3Location };
 

@@ -9,7 +9,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { AwsClient } from 'aws4fetch';
 import type { Response as GuardedResponse } from 'undici';
 import type { OutboundGuard } from '../outbound/guard.ts';
-import type { FileStore } from './index.ts';
+import type { FileStore } from './file-store.ts';
 
 export const PART_BYTES = 5 * 1024 * 1024;
 

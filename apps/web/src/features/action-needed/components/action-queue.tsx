@@ -20,6 +20,7 @@ import { type MouseEvent, useEffect, useId, useMemo, useRef, useState } from 're
 import { useLocation, useNavigate } from 'react-router';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { useActionQueue } from '../api/get-action-queue.ts';
+import { failure } from '../utils/decision-values.ts';
 import { QUEUE_LOADING_TEXT } from '../utils/labels.ts';
 import { alternativeIndexOf, QUEUE_KEY_HELP, type QueueCommand } from '../utils/queue-keys.ts';
 import { useDecisionToast } from '../utils/use-decision-toast.ts';
@@ -33,7 +34,6 @@ import { KeyHelpDialog } from './key-help-dialog.tsx';
 import { CategoryNav, OwnerFilter } from './list-filters.tsx';
 import { patientName } from './patient-card.tsx';
 import { type DecideHere, QueueDecideHere, QueueRow } from './queue-row.tsx';
-import { failure } from './refill-panel.tsx';
 
 interface Row {
   item: ActionQueueItem;

@@ -5,12 +5,11 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { useSendAlternativeMed } from '../api/send-alternative-med.ts';
+import { failure, NO_SUBSTITUTE } from '../utils/decision-values.ts';
 import styles from './action-needed.module.css';
 import { DecisionButtons, decisionFormKeys } from './decision-form.tsx';
-import { failure } from './refill-panel.tsx';
 import { sendChoice, useSendConfirmation } from './send-confirmation.tsx';
 
-export const NO_SUBSTITUTE = '__no_substitute__';
 const schema = z.object({
   choice: z
     .string({ message: 'Choose an alternative, or no substitution.' })

@@ -6,9 +6,9 @@ import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { useEarlierChartNotes } from '../api/get-earlier-chart-notes.ts';
 import { useSendChartNotes } from '../api/send-chart-notes.ts';
+import { failure } from '../utils/decision-values.ts';
 import styles from './action-needed.module.css';
 import { DecisionButtons, decisionFormKeys } from './decision-form.tsx';
-import { failure } from './refill-panel.tsx';
 import { sendChoice, useSendConfirmation } from './send-confirmation.tsx';
 
 const chartSchema = z.object({

@@ -5,9 +5,10 @@ import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useResolvePhoneExceptions } from '../api/resolve-phone-exceptions.ts';
+import { failure } from '../utils/decision-values.ts';
 import styles from './action-needed.module.css';
 import { patientName } from './patient-card.tsx';
-import { failure, type PanelProps } from './refill-panel.tsx';
+import type { PanelProps } from './refill-panel.tsx';
 import { sendChoice, useSendConfirmation } from './send-confirmation.tsx';
 
 const schema = z.object({ phoneNumber: usPhoneSchema });

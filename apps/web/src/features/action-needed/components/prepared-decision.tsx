@@ -19,9 +19,9 @@ import { Dialog } from '../../../components/dialog.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { usePrepareDecision, useWithdrawPrepared } from '../api/prepare-decision.ts';
 import { useSignPrepared } from '../api/sign-prepared.ts';
+import { NO_SUBSTITUTE } from '../utils/decision-values.ts';
 import { preparedText } from '../utils/prepared-text.ts';
 import styles from './action-needed.module.css';
-import { NO_SUBSTITUTE } from './alternative-form.tsx';
 import { RefillsSigFields } from './refills-sig-fields.tsx';
 
 /** What was prepared; the prescriber signs it as prepared, its preparer (or anyone of the practice) withdraws it. */

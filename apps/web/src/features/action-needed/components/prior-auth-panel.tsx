@@ -3,12 +3,13 @@ import { useState } from 'react';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { useConfirmMdSignature } from '../api/confirm-md-signature.ts';
 import { useDismissPriorAuth } from '../api/dismiss-prior-auth.ts';
+import { failure } from '../utils/decision-values.ts';
 import { PRIOR_AUTH_METHOD_TEXT, PRIOR_AUTH_STATUS_TEXT } from '../utils/labels.ts';
 import styles from './action-needed.module.css';
 import { ChartNotesForm } from './chart-notes-form.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { decisionTarget } from './decision-form.tsx';
-import { failure, type PanelProps } from './refill-panel.tsx';
+import type { PanelProps } from './refill-panel.tsx';
 
 export function PriorAuthPanel({ entry, user, onDone }: PanelProps) {
   const rx = entry.prescription;

@@ -4,7 +4,6 @@ import {
   formatUsDate,
   localTodayIso,
   mayTakeAction,
-  normalizeError,
   parseDateInput,
   postponeDateProblem,
   REFILL_DENIAL_REASONS,
@@ -28,6 +27,7 @@ import { useAuthorizeRefillFax } from '../api/authorize-refill-fax.ts';
 import { useDenyRefill } from '../api/deny-refill.ts';
 import type { Entry } from '../api/get-action-needed.ts';
 import { usePostponeRefill } from '../api/postpone-refill.ts';
+import { failure } from '../utils/decision-values.ts';
 import { drugLabel } from '../utils/special-drugs.ts';
 import styles from './action-needed.module.css';
 import { ConfirmDialog } from './confirm-dialog.tsx';
@@ -75,8 +75,6 @@ export interface PanelProps {
 }
 
 export const PRESCRIBER_SIGNS = 'A prescriber of the practice authorizes or denies refills. You can postpone this request.';
-
-export const failure = (error: unknown) => (error ? normalizeError(error, 'Could not send it. Please try again.').message : null);
 
 export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
   // Authorise and deny are the prescriber's decision (one rule for all of them, decision 0020).

@@ -15,8 +15,8 @@ const isXifaxan = (rx: DrugFields) => XIFAXAN_NDCS.some((ndc) => ndc === rx.pres
 /** The drug name shown on a card: the special products carry their brand names consistently. */
 export function displayDrugName(rx: DrugFields): string {
   if (isXifaxan(rx)) return 'Xifaxan';
-  if (/impel/i.test(rx.drugName)) return rx.drugName.replace(/\s*\(impel\)/i, '').trim() + ' (Impel)';
-  if (/oysterpoint/i.test(rx.drugName)) return rx.drugName.replace(/\s*\(oysterpoint\)/i, '').trim() + ' (OysterPoint)';
+  if (/impel/i.test(rx.drugName)) return `${rx.drugName.replace(/\s*\(impel\)/i, '').trim()} (Impel)`;
+  if (/oysterpoint/i.test(rx.drugName)) return `${rx.drugName.replace(/\s*\(oysterpoint\)/i, '').trim()} (OysterPoint)`;
   return rx.drugName;
 }
 
