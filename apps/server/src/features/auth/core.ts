@@ -51,27 +51,6 @@ export interface AuthServiceDeps {
   signals?: { signInFailed(reason: 'bad-password' | 'unknown-email' | 'locked' | 'mfa'): void; lockedOut(): void };
 }
 
-export interface RequestContext {
-  ip: string | null;
-  requestId: string;
-  /** Host name of the request (no port): decides the brand being signed in to. */
-  hostname: string;
-  /** protocol://host[:port] of the request, to build the other brand's address. */
-  origin: { protocol: string; port: string };
-}
-
-export interface AuthServiceDeps {
-  db: Database;
-  signer: TokenSigner;
-  denyList: DenyList;
-  mailer: Mailer;
-  signingKey: string;
-  refreshTokenTtlSeconds: number;
-  google: GoogleVerifier;
-  /** Told of each refused sign-in and lockout (the /metrics counters); no one's identity goes with it. */
-  signals?: { signInFailed(reason: 'bad-password' | 'unknown-email' | 'locked' | 'mfa'): void; lockedOut(): void };
-}
-
 /** Audit rows of sign-in are about one user's own account (or no account, for unknown e-mails). */
 export function auditUser(
   executor: Executor,
