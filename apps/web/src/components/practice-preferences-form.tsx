@@ -1,6 +1,4 @@
 import {
-  COMMUNICATION_MODE_LABELS,
-  COMMUNICATION_MODES,
   type MdOffice,
   type MdOfficeCommPrefs,
   mdOfficeCommPrefsSchema,
@@ -11,13 +9,10 @@ import {
 } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
-import { showSaveFailure } from '../lib/form-errors.ts';
 import { useUpdateMdOfficeCommPrefs } from '../lib/practices/update-md-office-comm-prefs.ts';
+import { CommPrefsForm } from './comm-prefs-form.tsx';
 import styles from './practice-preferences-form.module.css';
 import { optionsOf, RadioGroup } from './radio-group.tsx';
-import { SubmitRow } from './submit-row.tsx';
-import { UnsavedChangesGuard } from './unsaved-changes.tsx';
 
 type Values = Omit<MdOfficeCommPrefs, 'notOnboarded'> & { onboarded: boolean };
 const valuesOf = (office: MdOffice): Values => ({
@@ -33,46 +28,30 @@ const schema = mdOfficeCommPrefsSchema
 /** How a practice wants to be contacted, how it handles prior authorizations and refill requests, and whether it is onboarded. */
 export function PracticePreferencesForm({ office }: { office: MdOffice }) {
   const save = useUpdateMdOfficeCommPrefs(office.id);
-  const { register, handleSubmit, formState, setError, reset } = useForm<Values>({
-    resolver: zodResolver(schema),
-    defaultValues: valuesOf(office),
-  });
-  const errors = formState.errors;
-  const onSubmit = handleSubmit(async ({ onboarded, ...prefs }) => {
-    try {
-      const saved = await save.mutateAsync({ ...prefs, notOnboarded: !onboarded });
-      reset(valuesOf(saved));
-      toast.success('Communication preferences saved.');
-    } catch (error) {
-      showSaveFailure(error, setError);
-    }
-  });
+  const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: valuesOf(office) });
+  const errors = form.formState.errors;
   return (
-    <form className={styles.stack} onSubmit={onSubmit} noValidate aria-label="Communication preferences">
-      <UnsavedChangesGuard when={formState.isDirty && !formState.isSubmitting} />
-      <RadioGroup
-        legend="Communication mode"
-        options={optionsOf(COMMUNICATION_MODES, COMMUNICATION_MODE_LABELS)}
-        error={errors.communicationMode?.message}
-        {...register('communicationMode')}
-      />
+    <CommPrefsForm
+      form={form}
+      className={styles.stack}
+      save={async ({ onboarded, ...prefs }) => valuesOf(await save.mutateAsync({ ...prefs, notOnboarded: !onboarded }))}
+    >
       <RadioGroup
         legend="Prior authorization handling"
         options={optionsOf(PA_HANDLING_OPTIONS, PA_HANDLING_LABELS)}
         error={errors.paHandling?.message}
-        {...register('paHandling')}
+        {...form.register('paHandling')}
       />
       <RadioGroup
         legend="Refill requests"
         options={optionsOf(REFILL_REQUEST_OPTIONS, REFILL_REQUEST_LABELS)}
         error={errors.refillRequestOption?.message}
-        {...register('refillRequestOption')}
+        {...form.register('refillRequestOption')}
       />
       <label className={styles.check}>
-        <input type="checkbox" {...register('onboarded')} />
+        <input type="checkbox" {...form.register('onboarded')} />
         Onboarded
       </label>
-      <SubmitRow label={'Save preferences'} busy={formState.isSubmitting} error={errors.root?.server?.message} />
-    </form>
+    </CommPrefsForm>
   );
 }

@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import styles from '../../../components/form-card.module.css';
 import { FullPageLoader } from '../../../components/full-page-loader.tsx';
+import { NewPasswordFields } from '../../../components/new-password-fields.tsx';
 import { Page } from '../../../components/page.tsx';
-import { TextField } from '../../../components/text-field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { usePasswordToken, useUpdatePasswordByToken } from '../api/password-reset.ts';
 
@@ -45,21 +45,11 @@ function ResetForm({ token }: { token: string }) {
       onSubmit={handleSubmit(({ newPassword }) => mutation.mutate({ token, password: newPassword }))}
     >
       <FormAlert message={failure ? normalizeError(failure).message : null} />
-      <TextField
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.newPassword?.message}
-        {...register('newPassword')}
+      <NewPasswordFields
+        newPassword={register('newPassword')}
+        confirm={register('confirm')}
+        errors={{ newPassword: errors.newPassword?.message, confirm: errors.confirm?.message }}
       />
-      <TextField
-        label="Repeat the new password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.confirm?.message}
-        {...register('confirm')}
-      />
-      <p>At least 12 characters. A few unrelated words make a strong password that is easy to remember.</p>
       <button type="submit" className={styles.submit} disabled={mutation.isPending}>
         {mutation.isPending ? 'Saving…' : 'Save new password'}
       </button>

@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import styles from '../../../components/form-card.module.css';
+import { NewPasswordFields } from '../../../components/new-password-fields.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useChangePassword } from '../api/change-password.ts';
@@ -50,19 +51,10 @@ function ChangePasswordForm({ userId }: { userId: string }) {
         error={errors.currentPassword?.message}
         {...register('currentPassword')}
       />
-      <TextField
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.newPassword?.message}
-        {...register('newPassword')}
-      />
-      <TextField
-        label="Repeat the new password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.confirm?.message}
-        {...register('confirm')}
+      <NewPasswordFields
+        newPassword={register('newPassword')}
+        confirm={register('confirm')}
+        errors={{ newPassword: errors.newPassword?.message, confirm: errors.confirm?.message }}
       />
       <button type="submit" className={styles.submit} disabled={mutation.isPending}>
         {mutation.isPending ? 'Saving…' : 'Change password'}
