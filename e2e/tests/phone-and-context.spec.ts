@@ -13,8 +13,19 @@ async function fitsWidth(page: Page, path: string): Promise<{ path: string; over
   await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
   // Let lazy content settle (tables, date pickers); the live-updates stream never lets the network idle.
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-  await page.waitForTimeout(250);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  // Measured once the layout holds still for three frames (decided by the page's frames, not a fixed wait).
+  const overflow = await page.evaluate(async () => {
+    const measure = () => document.documentElement.scrollWidth - window.innerWidth;
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    let last = measure();
+    for (let same = 0; same < 3; ) {
+      await frame();
+      const now = measure();
+      same = now === last ? same + 1 : 0;
+      last = now;
+    }
+    return last;
+  });
   return { path, overflow };
 }
 

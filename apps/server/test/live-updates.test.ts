@@ -70,7 +70,7 @@ const until = async (check: () => boolean, ms: number) => {
 };
 
 describe('live updates', () => {
-  it('tells the practice’s people within 2 s that items changed, and nobody else', async () => {
+  it('tells the practice’s people that items changed, pushed by the decision, and nobody else', async () => {
     const morgan = await signIn(t.app, 'dr.morgan@demo.hcp');
     const lee = await signIn(t.app, 'staff.lee@demo.hcp');
     // Another practice's prescriber (signed in without the e-mailed code here).
@@ -89,7 +89,6 @@ describe('live updates', () => {
       expect(JSON.parse(streams.admin.events[0]?.data ?? '{}')).toEqual({ practices: 0 });
 
       const rx = (await refillRequests(t.app, morgan))[0]?.prescription.id;
-      const started = Date.now();
       const res = await injectAs(t.app, morgan, {
         method: 'POST',
         url: `/api/mdo/v1/prescriptions/${rx}/refills-postponed`,
@@ -101,8 +100,9 @@ describe('live updates', () => {
       });
       expect(res.statusCode).toBe(200);
       const items = (s: Stream) => s.events.filter((e) => e.event === 'items');
-      expect(await until(() => items(streams.morgan).length > 0 && items(streams.lee).length > 0, 2000)).toBe(true);
-      expect(Date.now() - started).toBeLessThan(2000);
+      // Decided by the events themselves: the hub has no poll, so an event at all was pushed by the decision's
+      // NOTIFY (issue 44: no wall-clock bound here; the test's own time-out is the limit).
+      expect(await until(() => items(streams.morgan).length > 0 && items(streams.lee).length > 0, 20_000)).toBe(true);
       // One event for the burst, and nothing in it but the fact.
       expect(items(streams.morgan)).toEqual([{ event: 'items', data: '{"changed":true}' }]);
       await new Promise((r) => setTimeout(r, 500));

@@ -236,13 +236,23 @@ describe('fax cover sheets', () => {
   it('opens the list once for the practice’s own people; used, expired, another practice’s or malformed links are refused', async () => {
     await db().update(s.mdOffices).set({ communicationMode: 'both' }).where(eq(s.mdOffices.id, morgan.id));
     const mailsBefore = digestsTo('office@morgan.test').length;
+    const faxNoticeIds = async () =>
+      (
+        await db()
+          .select({ id: s.officeNotices.id })
+          .from(s.officeNotices)
+          .where(and(eq(s.officeNotices.mdOfficeId, morgan.id), eq(s.officeNotices.channel, 'fax')))
+      ).map((n) => n.id);
     const newLink = async () => {
+      const before = new Set(await faxNoticeIds());
       await requested(morganRx[1]?.id as string, 'priorAuth');
       advance(20);
       expect(await t.app.officeDigests.runOnce()).toBe(1);
-      const line = pdfText(gateway.faxes.filter((f) => f.to === '+15555550101').at(-1)?.pdf as Buffer).find((l) =>
-        l.includes('/notice/'),
-      );
+      // The cover sheet of this round's notice, by its reference (issue 44: the last fax to the number was sometimes
+      // another round's, whose code was used already).
+      const [notice] = (await faxNoticeIds()).filter((id) => !before.has(id));
+      const fax = gateway.faxes.find((f) => f.reference === notice);
+      const line = pdfText(fax?.pdf as Buffer).find((l) => l.includes('/notice/'));
       return line?.split('/notice/')[1] as string;
     };
     const code = await newLink();

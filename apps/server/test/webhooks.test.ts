@@ -386,7 +386,6 @@ describe('waking the worker', () => {
       listener.secrets = [(created.json() as WebhookEndpointWithSecret).secret];
       const doctor = await signIn(woken.app, 'dr.morgan@demo.hcp');
       const rx = (await refillRequestsOf(woken.app, doctor))[0]?.prescription.id;
-      const started = Date.now();
       const res = await injectAs(woken.app, doctor, {
         method: 'POST',
         url: `/api/mdo/v1/prescriptions/${rx}/refills-postponed`,
@@ -394,10 +393,10 @@ describe('waking the worker', () => {
         headers: { 'x-request-id': generateRequestId() },
       });
       expect(res.statusCode).toBe(200);
-      const deadline = Date.now() + 10_000;
-      while (listener.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      // The next poll is 60 s away and this test may take 30 s at most: a delivery at all was woken by NOTIFY. Decided
+      // by the receiver's event, not a wall-clock bound (issue 44).
+      while (listener.received.length === 0) await new Promise((r) => setTimeout(r, 20));
       expect(listener.received[0]?.verified).toBe(true);
-      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       await listener.close();
       await woken.close();
