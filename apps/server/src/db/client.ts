@@ -8,12 +8,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
-import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzleNodePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgQueryResultHKT, PgTransactionConfig } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { isDatabaseUnavailable } from '../lib/dependency-errors.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -202,6 +203,12 @@ function poolListener(options: pg.PoolConfig, channel: string, onNotify: (payloa
   };
 }
 
+/**
+ * Ten connections per instance, and no wait past 5 s for one: when the database cannot be reached a request answers
+ * 503 in seconds instead of hanging (decision 0051).
+ */
+export const POOL_OPTIONS = { max: 10, connectionTimeoutMillis: 5_000 } as const;
+
 /** Session-level advisory lock held while migrating, so instances starting together migrate one at a time. */
 export const MIGRATION_LOCK_ID = 7_304_210;
 
@@ -213,6 +220,7 @@ export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): Database
   });
   const { stats, logger } = countingLogger();
   const db = drizzleNodePg(pool, { schema, logger }) as unknown as Database;
+  releaseBrokenTransactions(db, pool);
   const listeners = new Set<ReturnType<typeof poolListener>>();
   const handle: DatabaseHandle = {
     db,
@@ -251,6 +259,12 @@ export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): Database
   // Query time for /metrics: each pooled connection's queries are timed once someone listens, in both of pg's forms
   // (a promise; or a callback, which is how the pool itself runs `pool.query`).
   pool.on('connect', (client) => {
+    // A connection that dies while checked out (inside a transaction, between its statements) emits 'error' on its
+    // client, where the pool listens only while it is idle; unhandled, that event ended the process (issue 45). The
+    // statement in flight fails on its own and the request answers 503; the pool drops the broken connection.
+    client.on('error', (error) => {
+      process.emitWarning(`database connection lost: ${error.message}`, { code: 'HCP_DB_CONNECTION' });
+    });
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       nameIfPrepared(args);
@@ -280,6 +294,47 @@ export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): Database
     };
   });
   return handle;
+}
+
+/**
+ * Drizzle's pool transaction takes a connection and sends `begin` before its try/finally: when the connection dies
+ * at that moment (a failover, a restart, `pg_terminate_backend`), the connection is never given back, and a few such
+ * moments leave the pool empty and every request waiting (issue 45: "Failed query: begin", then hangs). The same
+ * transaction, with the connection always given back, and destroyed rather than reused when it broke.
+ */
+function releaseBrokenTransactions(db: Database, pool: pg.Pool): void {
+  // The session's own parts (private in Drizzle's types) make the transaction's session, as Drizzle does.
+  type Parts = ConstructorParameters<typeof NodePgSession>;
+  type Session = { transaction: unknown; dialect: Parts[1]; schema: Parts[2]; options: Parts[3] };
+  const session = (db as unknown as { session: Session }).session;
+  session.transaction = async <T>(
+    transaction: (tx: NodePgTransaction<Schema, never>) => Promise<T>,
+    config?: PgTransactionConfig,
+  ): Promise<T> => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      const own = new NodePgSession(client, session.dialect, session.schema, session.options);
+      const tx = new NodePgTransaction(session.dialect, own, session.schema as never) as NodePgTransaction<Schema, never>;
+      await tx.execute(sql`begin`);
+      if (config) await tx.setTransaction(config);
+      try {
+        const result = await transaction(tx);
+        await tx.execute(sql`commit`);
+        return result;
+      } catch (error) {
+        await tx.execute(sql`rollback`).catch((rollbackFailed: Error) => {
+          broken = rollbackFailed;
+        });
+        throw error;
+      }
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) broken = error as Error;
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
 }
 
 /** A marked statement from Drizzle (`{ text, ... }` config) goes with its name (PREPARED_MARKER). */
@@ -313,9 +368,9 @@ export async function openDatabase(options: {
   dataDir: string;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const primary = wrapPool(new pg.Pool({ connectionString: options.databaseUrl, max: 10 }));
+    const primary = wrapPool(new pg.Pool({ connectionString: options.databaseUrl, ...POOL_OPTIONS }));
     if (!options.databaseReadUrl) return primary;
-    return withReplica(primary, wrapPool(new pg.Pool({ connectionString: options.databaseReadUrl, max: 10 })));
+    return withReplica(primary, wrapPool(new pg.Pool({ connectionString: options.databaseReadUrl, ...POOL_OPTIONS })));
   }
   const dir = path.join(options.dataDir, 'pglite');
   await ensureWritableDir(dir);

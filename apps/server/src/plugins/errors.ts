@@ -4,6 +4,7 @@
  */
 import type { ErrorBody, ErrorCode, ErrorDetail } from '@hcp/contract';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '../lib/dependency-errors.ts';
 import { AppError } from '../lib/errors.ts';
 
 export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side. Please try again.';
@@ -74,6 +75,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return sendError(reply, error.statusCode, 'BAD_REQUEST', error.message || 'Bad request.');
+    }
+    if (isDatabaseUnavailable(error)) {
+      // A moment without the database (a failover, a restart, a dropped connection): the client tries again.
+      request.log.warn({ err: { message: (error as Error).message } }, 'database unavailable');
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      return sendError(reply, 503, 'SERVICE_UNAVAILABLE', UNAVAILABLE_MESSAGE);
     }
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, 500, 'INTERNAL', INTERNAL_ERROR_MESSAGE);
