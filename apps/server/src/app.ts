@@ -109,6 +109,13 @@ export interface AppDeps {
 }
 
 export const REQUEST_ID_HEADER = 'x-request-id';
+/** Redis answers in well under a millisecond here; 500 ms is an outage, not a slow moment. */
+export const REDIS_OPTIONS = {
+  lazyConnect: false,
+  commandTimeout: 500,
+  connectTimeout: 2_000,
+  maxRetriesPerRequest: 1,
+} as const;
 /** Headers arrive in one go from any real client: 20 s is generous (the request time-out bounds the body). */
 const HEADERS_TIMEOUT_MS = 20_000;
 
@@ -157,14 +164,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await registerOpenApi(app);
 
   // Shared state for several instances lives in Redis when configured (DESIGN §2).
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
+  // Every command has a time-out (one queued while Redis reconnects included): each use decides what an outage
+  // means (decision 0052) instead of waiting for Redis to come back.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, REDIS_OPTIONS) : null;
   if (redis) app.addHook('onClose', async () => void (await redis.quit()));
   await app.register(rateLimit, { global: false, ...(redis ? { redis, nameSpace: 'hcp:rl:' } : {}) });
 
   const db = deps.database.db;
   const signingKey = await resolveSigningKey(config);
   const signer = createTokenSigner(signingKey, config.accessTokenTtlSeconds);
-  const denyList = redis ? redisDenyList(redis) : databaseDenyList(db);
+  const denyList = redis ? redisDenyList(redis, db, { warn: (message) => app.log.warn(message) }) : databaseDenyList(db);
   const reads = createReadRouting({
     primary: db,
     replica: deps.database.replica ?? null,

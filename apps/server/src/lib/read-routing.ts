@@ -49,7 +49,8 @@ export function createReadRouting(deps: {
       if (until > now()) return true;
       wroteUntil.delete(userId);
     }
-    return deps.redis ? (await deps.redis.exists(`${KEY}${userId}`)) === 1 : false;
+    // Without Redis's answer (down, or past its time-out) the primary answers: never a list older than one's write.
+    return deps.redis ? (await deps.redis.exists(`${KEY}${userId}`).catch(() => 1)) === 1 : false;
   }
 
   return {
@@ -58,7 +59,8 @@ export function createReadRouting(deps: {
     async noteWrite(userId) {
       if (!replica) return;
       wroteUntil.set(userId, now() + STICKY_MS);
-      await deps.redis?.set(`${KEY}${userId}`, '1', 'PX', STICKY_MS);
+      // Best effort (decision 0052): while Redis is away every instance reads such users from the primary anyway.
+      await deps.redis?.set(`${KEY}${userId}`, '1', 'PX', STICKY_MS).catch(() => undefined);
     },
 
     async auditedList(userId, entry, build) {
