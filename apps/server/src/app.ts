@@ -69,6 +69,7 @@ import { takeLease } from './lib/leases.ts';
 import { ITEMS_CHANNEL } from './lib/live.ts';
 import { createMailer, devMailTransport, type MailTransport, smtpMailTransport } from './lib/mailer.ts';
 import { createOutboundGuard, type OutboundGuard } from './lib/outbound/guard.ts';
+import { redisStoreWithLocalFallback } from './lib/rate-limit-store.ts';
 import { createReadRouting } from './lib/read-routing.ts';
 import { resolveSigningKey } from './lib/signing-key.ts';
 import { createSystemTokens } from './lib/system-tokens.ts';
@@ -167,8 +168,29 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Every command has a time-out (one queued while Redis reconnects included): each use decides what an outage
   // means (decision 0052) instead of waiting for Redis to come back.
   const redis = config.redisUrl ? new Redis(config.redisUrl, REDIS_OPTIONS) : null;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
-  await app.register(rateLimit, { global: false, ...(redis ? { redis, nameSpace: 'hcp:rl:' } : {}) });
+  if (redis) {
+    // A connection that fails is reported here (else ioredis prints "Unhandled error event"); commands fail or time
+    // out on their own and each use falls back as decided. Once per message until Redis is back.
+    let reported = '';
+    redis.on('error', (error: Error) => {
+      if (error.message !== reported) app.log.warn(`redis: ${error.message}`);
+      reported = error.message;
+    });
+    redis.on('ready', () => {
+      reported = '';
+    });
+    app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  }
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis
+      ? {
+          store: redisStoreWithLocalFallback(redis, 'hcp:rl:', (error) =>
+            app.log.warn(`rate limit counted by this instance alone: ${error.message}`),
+          ),
+        }
+      : {}),
+  });
 
   const db = deps.database.db;
   const signingKey = await resolveSigningKey(config);

@@ -1,6 +1,6 @@
 /**
- * Revocation survives Redis (issue 45, part 4; decision 0052): the database holds every revocation and Redis answers
- * in front of it. A Redis that lost its data (restarted empty, flushed, new), one that is down and one that accepts
+ * Redis lost, down or frozen (issue 45; decision 0052). Revocation survives it: the database holds every revocation
+ * and Redis answers in front of it. Sign-in rate limits hold per instance while it is away. A Redis that lost its data (restarted empty, flushed, new), one that is down and one that accepts
  * connections but never answers: a revoked token is refused in every case, a live one accepted, and each call
  * returns (a hang would be this file's own time-out). Against the machine's Redis, each deny list in a namespace of
  * its own; "down" and "frozen" are a closed port and a listener that never answers, so the shared Redis is untouched.
@@ -110,6 +110,49 @@ describe.runIf(hasRedis || process.env.CI)('the deny list with Redis in front of
       expect((await injectAs(t.app, tokens, { method: 'GET', url })).statusCode).toBe(401);
     } finally {
       await t.close();
+    }
+  });
+
+  it('holds the sign-in rate limit per instance while Redis is down or frozen, never a 500 or a hang', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const held: Socket[] = [];
+    const frozen: Server = createServer((socket) => {
+      held.push(socket);
+      socket.on('data', () => undefined);
+    });
+    await new Promise<void>((r) => frozen.listen(0, '127.0.0.1', r));
+    try {
+      for (const [name, url] of [
+        ['down', `redis://127.0.0.1:${closedPort}`],
+        ['frozen', `redis://127.0.0.1:${(frozen.address() as AddressInfo).port}`],
+      ] as const) {
+        const t = await buildTestApp({ env: { REDIS_URL: url, AUTH_RATE_LIMIT_PER_MINUTE: '3' } });
+        try {
+          const statuses: number[] = [];
+          for (let attempt = 0; attempt < 5; attempt += 1) {
+            const res = await t.app.inject({
+              method: 'POST',
+              url: '/auth-service/login',
+              payload: { email: 'nobody@demo.hcp', password: 'wrong-password', dashboard: 'MD Dashboard' },
+            });
+            statuses.push(res.statusCode);
+            if (res.statusCode === 429) expect(res.headers['retry-after'], name).toBeDefined();
+          }
+          expect(statuses, name).toEqual([401, 401, 401, 429, 429]);
+          expect(
+            t.logs.some((line) => String(line.msg).startsWith('rate limit counted by this instance alone')),
+            name,
+          ).toBe(true);
+        } finally {
+          await t.close();
+        }
+      }
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((r) => frozen.close(r));
     }
   });
 });
