@@ -19,6 +19,30 @@ import { createTestDatabase } from './support/database.ts';
 import { REDIS_URL, redisReachable } from './support/services.ts';
 
 const hasRedis = await redisReachable();
+
+/** A Redis that is down (a closed port) and one that is frozen (accepts, never answers), as URLs. */
+async function redisAway() {
+  const closed = createServer();
+  await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+  const closedPort = (closed.address() as AddressInfo).port;
+  await new Promise((r) => closed.close(r));
+  const held: Socket[] = [];
+  const frozen: Server = createServer((socket) => {
+    held.push(socket);
+    socket.on('data', () => undefined);
+  });
+  await new Promise<void>((r) => frozen.listen(0, '127.0.0.1', r));
+  return {
+    urls: [
+      ['down', `redis://127.0.0.1:${closedPort}`],
+      ['frozen', `redis://127.0.0.1:${(frozen.address() as AddressInfo).port}`],
+    ] as const,
+    close: async () => {
+      for (const socket of held) socket.destroy();
+      await new Promise((r) => frozen.close(r));
+    },
+  };
+}
 const inAnHour = () => new Date(Date.now() + 3_600_000);
 
 describe.runIf(hasRedis || process.env.CI)('the deny list with Redis in front of the database', () => {
@@ -62,22 +86,10 @@ describe.runIf(hasRedis || process.env.CI)('the deny list with Redis in front of
   });
 
   it('asks the database while Redis is down or frozen: a revoked token is never accepted, and no call hangs', async () => {
-    const closed = createServer();
-    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
-    const closedPort = (closed.address() as AddressInfo).port;
-    await new Promise((r) => closed.close(r));
-    const held: Socket[] = [];
-    const frozen: Server = createServer((socket) => {
-      held.push(socket);
-      socket.on('data', () => undefined);
-    });
-    await new Promise<void>((r) => frozen.listen(0, '127.0.0.1', r));
+    const away = await redisAway();
     try {
-      for (const [name, url] of [
-        ['down', `redis://127.0.0.1:${closedPort}`],
-        ['frozen', `redis://127.0.0.1:${(frozen.address() as AddressInfo).port}`],
-      ]) {
-        const list = redisDenyList(redisAt(url as string), database.db, { prefix: `test:revoked:${randomUUID()}:` });
+      for (const [name, url] of away.urls) {
+        const list = redisDenyList(redisAt(url), database.db, { prefix: `test:revoked:${randomUUID()}:` });
         const [revoked, live] = [randomUUID(), randomUUID()];
         await list.revoke(revoked, 'family', inAnHour());
         expect(await list.isRevoked([revoked]), name).toBe(true);
@@ -86,8 +98,7 @@ describe.runIf(hasRedis || process.env.CI)('the deny list with Redis in front of
         expect(list.answeredBy.database, name).toBe(2);
       }
     } finally {
-      for (const socket of held) socket.destroy();
-      await new Promise((r) => frozen.close(r));
+      await away.close();
     }
   });
 
@@ -114,21 +125,9 @@ describe.runIf(hasRedis || process.env.CI)('the deny list with Redis in front of
   });
 
   it('holds the sign-in rate limit per instance while Redis is down or frozen, never a 500 or a hang', async () => {
-    const closed = createServer();
-    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
-    const closedPort = (closed.address() as AddressInfo).port;
-    await new Promise((r) => closed.close(r));
-    const held: Socket[] = [];
-    const frozen: Server = createServer((socket) => {
-      held.push(socket);
-      socket.on('data', () => undefined);
-    });
-    await new Promise<void>((r) => frozen.listen(0, '127.0.0.1', r));
+    const away = await redisAway();
     try {
-      for (const [name, url] of [
-        ['down', `redis://127.0.0.1:${closedPort}`],
-        ['frozen', `redis://127.0.0.1:${(frozen.address() as AddressInfo).port}`],
-      ] as const) {
+      for (const [name, url] of away.urls) {
         const t = await buildTestApp({ env: { REDIS_URL: url, AUTH_RATE_LIMIT_PER_MINUTE: '3' } });
         try {
           const statuses: number[] = [];
@@ -151,8 +150,7 @@ describe.runIf(hasRedis || process.env.CI)('the deny list with Redis in front of
         }
       }
     } finally {
-      for (const socket of held) socket.destroy();
-      await new Promise((r) => frozen.close(r));
+      await away.close();
     }
   });
 });
