@@ -260,11 +260,10 @@ export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): Database
   // (a promise; or a callback, which is how the pool itself runs `pool.query`).
   pool.on('connect', (client) => {
     // A connection that dies while checked out (inside a transaction, between its statements) emits 'error' on its
-    // client, where the pool listens only while it is idle; unhandled, that event ended the process (issue 45). The
-    // statement in flight fails on its own and the request answers 503; the pool drops the broken connection.
-    client.on('error', (error) => {
-      process.emitWarning(`database connection lost: ${error.message}`, { code: 'HCP_DB_CONNECTION' });
-    });
+    // client, where the pool listens only while it is idle; unhandled, that event ended the process (issue 45). Here
+    // it is only absorbed: the statement in flight fails on its own (the request answers 503 and says so in the log),
+    // the pool drops the broken connection, and an idle one is reported by the pool's own listener above.
+    client.on('error', () => undefined);
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       nameIfPrepared(args);
