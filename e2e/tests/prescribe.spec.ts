@@ -66,12 +66,19 @@ test('an unsent prescription survives a reload, and can be discarded', async ({ 
   await page.goto('/prescribe');
   await page.getByLabel('Directions (sig)').fill('Apply twice daily to the affected area');
   await expect(page.getByText('Draft saved')).toBeVisible();
+  // The page after a reload waits for its draft: the test waits for that answer, not a fixed time (issue 44: on a
+  // loaded machine the reload's code, user and draft took longer than the default 5 s wait).
+  const draftRead = () => page.waitForResponse((r) => r.url().includes('/prescription-draft') && r.request().method() === 'GET');
+  let read = draftRead();
   await page.reload();
+  await read;
   await expect(page.getByText('Your unsent prescription was restored.')).toBeVisible();
   await expect(page.getByLabel('Directions (sig)')).toHaveValue('Apply twice daily to the affected area');
   await page.getByRole('button', { name: 'Discard draft' }).click();
   await expect(page.getByLabel('Directions (sig)')).toHaveValue('');
+  read = draftRead();
   await page.reload();
+  await read;
   await expect(page.getByLabel('Directions (sig)')).toHaveValue('');
   await expect(page.getByText('Your unsent prescription was restored.')).toHaveCount(0);
 });
