@@ -395,8 +395,7 @@ describe('waking the worker', () => {
       expect(res.statusCode).toBe(200);
       // The next poll is 60 s away and this test may take 30 s at most: a delivery at all was woken by NOTIFY. Decided
       // by the receiver's event, not a wall-clock bound (issue 44).
-      while (listener.received.length === 0) await new Promise((r) => setTimeout(r, 20));
-      expect(listener.received[0]?.verified).toBe(true);
+      expect((await listener.first()).verified).toBe(true);
     } finally {
       await listener.close();
       await woken.close();

@@ -23,6 +23,8 @@ export interface Receiver {
   secrets: string[];
   /** What to answer to the n-th request (0-based); 204 by default. */
   answer: (n: number, id: string) => number;
+  /** Resolves with the first delivery once one has arrived (an event to wait on, not a poll). */
+  first(): Promise<Received>;
   close(): Promise<void>;
 }
 
@@ -32,8 +34,13 @@ export async function startReceiver(): Promise<Receiver> {
     received: [],
     secrets: [],
     answer: () => 204,
+    first: () => arrived,
     close: async () => undefined,
   };
+  let arrivedNow: (first: Received) => void = () => undefined;
+  const arrived = new Promise<Received>((resolve) => {
+    arrivedNow = resolve;
+  });
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (c: Buffer) => chunks.push(c));
@@ -62,6 +69,7 @@ export async function startReceiver(): Promise<Receiver> {
         answered,
         receivedAt: Date.now(),
       });
+      arrivedNow(receiver.received[0] as Received);
       response.writeHead(answered).end();
     });
   });
