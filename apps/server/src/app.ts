@@ -310,7 +310,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     pollMs: config.webhooks.pollMs,
     limits: config.webhooks,
     guard: outbound,
-    listen: (onNotify) => deps.database.listen(DECISIONS_CHANNEL, onNotify),
+    // A lost LISTEN connection may have missed a wake-up: the worker looks once it is back.
+    listen: (onNotify) => deps.database.listen(DECISIONS_CHANNEL, onNotify, onNotify),
   });
   app.decorate('webhookWorker', webhookWorker);
   const officeDigests = createOfficeDigests({
@@ -329,7 +330,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   app.decorate('officeDigests', officeDigests);
   scheduleEvery(app, 'office digests', config.digests.pollSeconds, () => officeDigests.runOnce());
-  const liveHub = createLiveHub({ listen: (onNotify) => deps.database.listen(ITEMS_CHANNEL, onNotify) });
+  const liveHub = createLiveHub({
+    listen: (onNotify, onGap) => deps.database.listen(ITEMS_CHANNEL, onNotify, onGap),
+  });
   // Open streams would hold the server open: they end before it closes.
   app.addHook('preClose', async () => liveHub.close());
   await app.register(liveUpdatesRoutes, { db, hub: liveHub, sessionCheckMs: config.liveSessionCheckMs });

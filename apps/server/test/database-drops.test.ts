@@ -8,6 +8,7 @@
  * Rounds are counted, not timed: each round starts its requests and its termination together and waits for all.
  * Runs against the machine's PostgreSQL (DATABASE_URL or 127.0.0.1:5432), on a database of its own.
  */
+import type { AddressInfo } from 'node:net';
 import { ACTION_NEEDED_QUERY_TYPES, generateRequestId, type Tokens } from '@hcp/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ import { postponeDate, refillRequests } from './support/action-needed.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
 import { TEST_NOW } from './support/constants.ts';
+import { openLiveStream } from './support/live-stream.ts';
 
 const ADMIN_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const ROUNDS = 20;
@@ -126,4 +128,33 @@ describe.skipIf(!pgHere)('PostgreSQL drops every connection of the app, again an
       `\ndatabase drops: ${ROUNDS} rounds, ${dropped} connections ended, answers ${JSON.stringify(Object.fromEntries(statuses))}, ${workerFailures} worker rounds failed and the next ran, 0 crashes\n`,
     );
   }, 120_000);
+
+  it('tells an open live-update stream to refetch once its LISTEN connection is back (a NOTIFY may have been lost)', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const stream = await openLiveStream(base, morgan);
+    try {
+      const seen = (what: (e: { event: string; data: string }) => boolean) => stream.events.some(what);
+      await expect.poll(() => seen((e) => e.event === 'ready'), { timeout: 10_000 }).toBe(true);
+      expect(await dropAll()).toBeGreaterThan(0);
+      // The hub's LISTEN connection was among those ended: once it is back, the stream hears that it may have missed
+      // something (the event itself is the proof; the poll's bound is only this test's patience).
+      await expect
+        .poll(() => seen((e) => e.event === 'items' && e.data === '{"changed":true,"resync":true}'), { timeout: 30_000 })
+        .toBe(true);
+      // And the connection works again: a decision is heard as an ordinary change.
+      const before = stream.events.length;
+      const rx = (await refillRequests(t.app, morgan))[0]?.prescription.id;
+      const res = await injectAs(t.app, morgan, {
+        method: 'POST',
+        url: `/api/mdo/v1/prescriptions/${rx}/refills-postponed`,
+        headers: { 'x-request-id': generateRequestId() },
+        payload: { refillPostponedToDate: postponeDate(), senderName: 'Dr Morgan' },
+      });
+      expect(res.statusCode).toBe(200);
+      await expect.poll(() => stream.events.slice(before).some((e) => e.event === 'items'), { timeout: 30_000 }).toBe(true);
+    } finally {
+      stream.close();
+    }
+  }, 90_000);
 });

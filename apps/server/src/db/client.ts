@@ -87,10 +87,10 @@ export interface DatabaseHandle {
   ping(): Promise<void>;
   /**
    * Calls `onNotify` on every NOTIFY of `channel` from any instance (PostgreSQL LISTEN on a connection of its own;
-   * PGlite's in-process listen). Best effort: callers keep polling, so a dropped connection only delays them.
-   * Answers the unsubscribe.
+   * PGlite's in-process listen). A NOTIFY sent while the connection is down is lost: it reconnects by itself and
+   * then calls `onGap`, so the caller can make up for what it may have missed. Answers the unsubscribe.
    */
-  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onNotify: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -176,26 +176,61 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
   };
 }
 
-/** LISTEN on a connection of its own (not a pool slot), reconnecting after a drop until unsubscribed. */
-function poolListener(options: pg.PoolConfig, channel: string, onNotify: (payload: string) => void) {
+/** How long the LISTEN connection waits before trying again after a loss, doubling up to the last. */
+export const LISTEN_RETRY_MS = [250, 500, 1_000, 2_000, 5_000] as const;
+
+/**
+ * LISTEN on a connection of its own (not a pool slot). After a loss it tries again, with growing pauses, until it
+ * is back or unsubscribed, and then says so through `onGap` (what was sent meanwhile is lost).
+ */
+function poolListener(
+  options: pg.PoolConfig,
+  channel: string,
+  onNotify: (payload: string) => void,
+  onGap: () => void = () => undefined,
+) {
   let closed = false;
   let client: pg.Client | null = null;
-  const connect = async (): Promise<void> => {
-    if (closed) return;
+  const open = async (): Promise<void> => {
     const next = new pg.Client(options);
     next.on('notification', (message) => onNotify(message.payload ?? ''));
+    // Connect errors reject `connect()`; this handles a connection lost afterwards (never an unhandled 'error').
     next.on('error', (error) => {
+      if (client !== next) return;
       process.emitWarning(`LISTEN connection lost: ${error.message}`, { code: 'HCP_DB_LISTEN_CONNECTION' });
       client = null;
       next.end().catch(() => undefined);
-      setTimeout(() => void connect().catch(() => undefined), 1000).unref();
+      void reopen();
     });
-    await next.connect();
-    await next.query(`listen "${channel.replaceAll('"', '')}"`);
+    try {
+      await next.connect();
+      await next.query(`listen "${channel.replaceAll('"', '')}"`);
+    } catch (error) {
+      next.end().catch(() => undefined);
+      throw error;
+    }
+    if (closed) {
+      await next.end().catch(() => undefined);
+      return;
+    }
     client = next;
   };
+  const reopen = async (): Promise<void> => {
+    for (let attempt = 0; !closed; attempt += 1) {
+      const pause = LISTEN_RETRY_MS[Math.min(attempt, LISTEN_RETRY_MS.length - 1)];
+      await new Promise((resolve) => setTimeout(resolve, pause).unref());
+      if (closed) return;
+      try {
+        await open();
+        if (!closed) onGap();
+        return;
+      } catch {
+        // Still unreachable: the next pause is longer.
+      }
+    }
+  };
   return {
-    start: connect,
+    start: open,
     stop: async () => {
       closed = true;
       await client?.end().catch(() => undefined);
@@ -241,8 +276,8 @@ export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): Database
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    listen: async (channel, onNotify) => {
-      const listener = poolListener(pool.options, channel, onNotify);
+    listen: async (channel, onNotify, onGap) => {
+      const listener = poolListener(pool.options, channel, onNotify, onGap);
       listeners.add(listener);
       await listener.start();
       return async () => {

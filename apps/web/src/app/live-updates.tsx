@@ -10,8 +10,10 @@ const MAX_BACKOFF_MS = 30_000;
 
 /**
  * Keeps the open portal current (issue 20): the server's event stream says when the user's practices' items
- * changed, and the lists refetch at once. When the stream drops, it reconnects with growing pauses; refetching on
- * focus (spec §9) stays as the fallback meanwhile. Answers how many live changes have arrived.
+ * changed, and the lists refetch at once. When the stream drops, it reconnects with growing pauses, sending the id
+ * of the last event it heard (`Last-Event-ID`), and the server says `items` at once if anything may have changed in
+ * the gap (issue 45), so the screen is never silently stale; refetching on focus (spec §9) stays as well. Answers how
+ * many live changes have arrived.
  */
 function useLiveUpdates(userId: string): number {
   const queryClient = useQueryClient();
@@ -19,15 +21,17 @@ function useLiveUpdates(userId: string): number {
   useEffect(() => {
     const controller = new AbortController();
     let pause = 1000;
+    let heard = '';
     (async () => {
       while (!controller.signal.aborted) {
         try {
           const response = (await api.request(apiPaths.liveUpdates(userId), {
             as: 'stream',
-            headers: { accept: 'text/event-stream' },
+            headers: { accept: 'text/event-stream', ...(heard ? { 'last-event-id': heard } : {}) },
             signal: controller.signal,
           })) as Response;
-          await readEventStream(response, (event) => {
+          await readEventStream(response, (event, _data, lastEventId) => {
+            if (lastEventId) heard = lastEventId;
             if (event === 'ready') pause = 1000;
             if (event !== 'items') return;
             void queryClient.invalidateQueries({ queryKey: actionNeededQueryKey(userId) });

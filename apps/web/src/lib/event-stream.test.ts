@@ -31,4 +31,17 @@ describe('readEventStream', () => {
       ['message', 'plain'],
     ]);
   });
+
+  it('hands on the last id the stream set, which stays in force for the events after it', async () => {
+    const events: [string, string][] = [];
+    await readEventStream(
+      streamed(['id: 17\nevent: ready\ndata: {}\n\n', 'event: items\ndata: {}\n\n', 'id: 42\nevent: items\ndata: {}\n\n']),
+      (event, _data, id) => events.push([event, id]),
+    );
+    expect(events).toEqual([
+      ['ready', '17'],
+      ['items', '17'],
+      ['items', '42'],
+    ]);
+  });
 });

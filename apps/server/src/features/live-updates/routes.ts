@@ -5,6 +5,9 @@
  * the stream opens. The stream ends when the access token does (the client reconnects with a fresh one), and within
  * `LIVE_SESSION_CHECK_MS` (2 s by default) of its session ending (issue 42: logout, account disabled, role or practice removed...): one
  * query per instance and round checks every open stream's session in the database.
+ *
+ * Every event has an id; a reconnecting client sends the last one it heard (`Last-Event-ID`) and is told `items`
+ * with `resync: true` at once when it may have missed a change meanwhile (issue 45, decision 0053).
  */
 import { selfParamsSchema } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -17,6 +20,13 @@ import { authOf } from '../../plugins/auth.ts';
 import type { LiveHub } from './hub.ts';
 
 const HEARTBEAT_MS = 25_000;
+
+/** The id a reconnecting client last heard: a time in ms as the hub stamps it; anything else is no id. */
+export function lastEventId(header: string | string[] | undefined): number | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value || !/^\d{1,15}$/.test(value)) return null;
+  return Number(value);
+}
 export const liveUpdatesRoutes: FastifyPluginAsyncZod<{ db: Database; hub: LiveHub; sessionCheckMs: number }> = async (
   app,
   { db, hub, sessionCheckMs },
@@ -58,7 +68,10 @@ export const liveUpdatesRoutes: FastifyPluginAsyncZod<{ db: Database; hub: LiveH
       onRequest: app.requireAuth,
       schema: {
         tags: ['live-updates'],
-        description: 'Server-sent events (Accept: text/event-stream): `ready` once, then `items` when the items change.',
+        description:
+          'Server-sent events (Accept: text/event-stream): `ready` once, then `items` when the items change. Each ' +
+          'event has an id; send the last one heard as `Last-Event-ID` when reconnecting, and `items` with ' +
+          '`resync: true` follows `ready` at once if a change may have been missed meanwhile.',
         params: selfParamsSchema,
       },
     },
@@ -78,9 +91,12 @@ export const liveUpdatesRoutes: FastifyPluginAsyncZod<{ db: Database; hub: LiveH
         'x-accel-buffering': 'no',
         'x-request-id': request.id,
       });
-      const send = (event: string, data: unknown) => raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      const send = (event: string, data: unknown, id: number) =>
+        raw.write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       const unsubscribe = await hub.subscribe({ offices, send, end: () => raw.end() });
-      send('ready', { practices: offices.size });
+      send('ready', { practices: offices.size }, hub.now());
+      const heard = lastEventId(request.headers['last-event-id']);
+      if (heard !== null && hub.mayHaveMissed(offices, heard)) send('items', { changed: true, resync: true }, hub.now());
       const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
       const expiry = setTimeout(() => raw.end(), Math.max(0, claims.expiresAt.getTime() - Date.now()));
       const unwatch = watch(claims.familyId, () => raw.end());
