@@ -5,12 +5,13 @@
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { DASHBOARD } from '@hcp/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPRESS_THRESHOLD_BYTES } from '../src/plugins/compression.ts';
+import { COMPRESS_SYNC_MAX_BYTES, COMPRESS_THRESHOLD_BYTES } from '../src/plugins/compression.ts';
 import { DEMO_PASSWORD } from '../src/seed/index.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, login, signIn } from './support/auth.ts';
 
 let t: TestApp;
+const huge = 'y'.repeat(COMPRESS_SYNC_MAX_BYTES + 1);
 let morgan: Awaited<ReturnType<typeof signIn>>;
 const actionNeeded = () => `/api/mdo/v2/users/${morgan.userID}/action-needed?actionType=ACTION_NEEDED_ALL`;
 
@@ -20,6 +21,7 @@ beforeAll(async () => {
   const large = async () => ({ token: 'secret', echo: 'x'.repeat(8 * COMPRESS_THRESHOLD_BYTES) });
   t.app.get('/api/mdo/v1/test-large', large);
   t.app.post('/api/mdo/v1/test-large', large);
+  t.app.get('/api/mdo/v1/test-huge', async () => ({ huge }));
   morgan = await signIn(t.app, 'dr.morgan@demo.hcp');
 });
 afterAll(() => t.close());
@@ -39,6 +41,16 @@ describe('compressed reads', () => {
     expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
     expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString('utf8'))).toEqual(plain.json());
     expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    // Compressed in one call (issue 45, part 6), so the length is known: no chunked stream for a list this size.
+    expect(br.headers['content-length']).toBe(String(br.rawPayload.length));
+    expect(br.headers['transfer-encoding']).toBeUndefined();
+  });
+
+  it('streams what is larger than one synchronous call should take', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/mdo/v1/test-huge', headers: { 'accept-encoding': 'br' } });
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-length']).toBeUndefined();
+    expect(JSON.parse(brotliDecompressSync(res.rawPayload).toString('utf8')).huge).toHaveLength(huge.length);
   });
 
   it('falls back to gzip, and leaves answers under the threshold as they are', async () => {

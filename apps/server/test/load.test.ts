@@ -12,12 +12,17 @@
  * `LOAD_RATE=300 npm run test:load` is the target on a machine that gives the server its own cores.
  */
 import { generateRequestId } from '@hcp/contract';
+import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort, Server, signInOver } from './support/child-server.ts';
 import { createScratchDatabase, REDIS_URL } from './support/services.ts';
 
 const RATE = Number(process.env.LOAD_RATE ?? 100);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
+/** The busy practice (issue 45, part 6): its Action Needed list holds this many items. */
+const BUSY_ITEMS = Number(process.env.LOAD_BUSY_ITEMS ?? 260);
+const BUSY_RATE = Number(process.env.LOAD_BUSY_RATE ?? 150);
+const BUSY_SECONDS = Number(process.env.LOAD_BUSY_SECONDS ?? 30);
 const enabled = Boolean(process.env.LOAD_TEST) && Boolean(inject('databaseUrl'));
 
 interface Session {
@@ -105,17 +110,17 @@ const pick = () => {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-async function drive(bases: string[], sessions: Session[], context: Context) {
+async function drive(bases: string[], sessions: Session[], context: Context, rate = RATE, seconds = SECONDS) {
   const latencies: number[] = [];
   const byOp = new Map<string, number[]>();
   const errors: string[] = [];
   const pending: Promise<void>[] = [];
   const started = performance.now();
-  const total = RATE * SECONDS;
+  const total = rate * seconds;
   let sent = 0;
   // Open loop: every 10 ms, send what the schedule says is due by now.
   while (sent < total) {
-    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * RATE));
+    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate));
     for (; sent < due; sent += 1) {
       const op = pick();
       const base = bases[sent % bases.length] as string;
@@ -162,6 +167,70 @@ async function drive(bases: string[], sessions: Session[], context: Context) {
   };
 }
 
+/** Dr Morgan and Staff Lee signed in, and what the mix needs: a patient, a product, prescriptions to read. */
+async function signInAndLook(base: string): Promise<{ sessions: Session[]; context: Context }> {
+  const sessions = await Promise.all(['dr.morgan@demo.hcp', 'staff.lee@demo.hcp'].map((e) => signInOver(base, e)));
+  const morgan = sessions[0] as Session;
+  const list = (await (
+    await get(base, morgan, `/api/mdo/v2/users/${morgan.userId}/action-needed?actionType=ACTION_NEEDED_ALL`)
+  ).json()) as {
+    doctors: { patients: { id: string; prescriptions: { id: string }[] }[] }[];
+  };
+  const patients = list.doctors.flatMap((d) => d.patients);
+  const catalogue = (await (await get(base, morgan, '/api/mdo/v1/drug-catalogue?searchText=ator')).json()) as {
+    id: string;
+    isControlled: boolean;
+  }[];
+  const context: Context = {
+    prescriber: morgan,
+    patientId: patients[0]?.id as string,
+    productId: catalogue.find((p) => !p.isControlled)?.id as string,
+    rxIds: patients.flatMap((p) => p.prescriptions.map((rx) => rx.id)),
+  };
+  return { sessions, context };
+}
+
+/**
+ * A busy practice (issue 45, part 6): Dr Morgan's practice gets `items` prescriptions needing a refill
+ * authorisation (those it has, then copies of them), so its Action Needed list is that long.
+ */
+async function makeBusy(url: string, items: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const offices = (
+      await client.query<{ id: string }>(
+        `select m.md_office_id as id from office_members m join users u on u.md_staff_id = m.md_staff_id where u.email = 'dr.morgan@demo.hcp'`,
+      )
+    ).rows.map((r) => r.id);
+    await client.query(
+      'update prescriptions set needs_refill_auth = true, refill_postponed_until = null where md_office_id = any($1::uuid[])',
+      [offices],
+    );
+    const have = Number(
+      (
+        await client.query<{ n: string }>('select count(*) as n from prescriptions where md_office_id = any($1::uuid[])', [
+          offices,
+        ])
+      ).rows[0]?.n,
+    );
+    const columns = (
+      await client.query<{ name: string }>(
+        `select column_name as name from information_schema.columns where table_name = 'prescriptions' and column_name <> 'id' order by ordinal_position`,
+      )
+    ).rows.map((r) => `"${r.name}"`);
+    for (let added = 0; added < items - have; added += have) {
+      await client.query(
+        `insert into prescriptions (id, ${columns.join(', ')}) select gen_random_uuid(), ${columns.join(', ')}
+         from prescriptions where md_office_id = any($1::uuid[]) order by id limit $2`,
+        [offices, Math.min(have, items - have - added)],
+      );
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 const servers: Server[] = [];
 let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | null = null;
 afterAll(async () => {
@@ -180,24 +249,7 @@ describe.skipIf(!enabled)('load', () => {
     const a = new Server(await freePort(), common);
     servers.push(a);
     await a.start();
-    const sessions = await Promise.all(['dr.morgan@demo.hcp', 'staff.lee@demo.hcp'].map((e) => signInOver(a.base, e)));
-    const morgan = sessions[0] as Session;
-    const list = (await (
-      await get(a.base, morgan, `/api/mdo/v2/users/${morgan.userId}/action-needed?actionType=ACTION_NEEDED_ALL`)
-    ).json()) as {
-      doctors: { patients: { id: string; prescriptions: { id: string }[] }[] }[];
-    };
-    const patients = list.doctors.flatMap((d) => d.patients);
-    const catalogue = (await (await get(a.base, morgan, '/api/mdo/v1/drug-catalogue?searchText=ator')).json()) as {
-      id: string;
-      isControlled: boolean;
-    }[];
-    const context: Context = {
-      prescriber: morgan,
-      patientId: patients[0]?.id as string,
-      productId: catalogue.find((p) => !p.isControlled)?.id as string,
-      rxIds: patients.flatMap((p) => p.prescriptions.map((rx) => rx.id)),
-    };
+    const { sessions, context } = await signInAndLook(a.base);
     const one = await drive([a.base], sessions, context);
     // Two instances sharing PostgreSQL and Redis (rate limits, the token deny-list), the requests dealt between them.
     await a.stop();
@@ -216,5 +268,36 @@ describe.skipIf(!enabled)('load', () => {
     expect(one.errors.length + two.errors.length).toBe(0);
     expect(one.sent).toBe(RATE * SECONDS);
     expect(two.sent).toBe(RATE * SECONDS);
+  }, 900_000);
+
+  it(`a busy practice: ${BUSY_RATE} a second of the same mix with a ${BUSY_ITEMS}-item Action Needed list, one instance`, async () => {
+    const databaseUrl = inject('databaseUrl');
+    const busy = await createScratchDatabase(databaseUrl, 'hcp_busy');
+    const server = new Server(await freePort(), {
+      DATABASE_URL: busy.url,
+      DATA_DIR: `/tmp/${busy.name}`,
+      IDEMPOTENCY_ABANDON_SECONDS: '60',
+    });
+    try {
+      await server.start();
+      await makeBusy(busy.url, BUSY_ITEMS);
+      const { sessions, context } = await signInAndLook(server.base);
+      const morgan = sessions[0] as Session;
+      const list = await fetch(`${server.base}/api/mdo/v2/users/${morgan.userId}/action-needed?actionType=ACTION_NEEDED_ALL`, {
+        headers: { ...morgan.headers, 'accept-encoding': 'identity' },
+      });
+      const body = await list.text();
+      const items = (body.match(/"needsRefillAuth"/g) ?? []).length;
+      expect(items).toBeGreaterThanOrEqual(BUSY_ITEMS);
+      const run = await drive([server.base], sessions, context, BUSY_RATE, BUSY_SECONDS);
+      process.stdout.write(
+        `\nload, a busy practice (${items} items, ${Math.round(body.length / 1024)} KB of JSON): ${run.sent} requests at ${Math.round(run.sent / run.sendSeconds)}/s, ${run.errors.length} errors; p50 ${run.p50.toFixed(1)} ms, p95 ${run.p95.toFixed(1)} ms, p99 ${run.p99.toFixed(1)} ms (p50 per kind, ms: ${run.perOp})\n`,
+      );
+      expect(run.errors.filter(Boolean)).toEqual([]);
+      expect(run.sent).toBe(BUSY_RATE * BUSY_SECONDS);
+    } finally {
+      await server.stop();
+      await busy.drop();
+    }
   }, 900_000);
 });
