@@ -22,6 +22,7 @@ export async function startBenchApp(
       AUTH_RATE_LIMIT_PER_MINUTE: '100000',
       ACCESS_TOKEN_TTL_SECONDS: '3600',
       HOUSEKEEPING_INTERVAL_SECONDS: '0',
+      WARM_UP: 'off',
       // The webhook bench's receivers listen on loopback: allowed by name through the outbound guard.
       OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
       ...env,

@@ -24,7 +24,7 @@ export async function httpOverhead(seconds: number): Promise<void> {
   await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
   const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/readyz`;
 
-  const app = await buildApp(loadConfig({ LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent' }), { database });
+  const app = await buildApp(loadConfig({ LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', WARM_UP: 'off' }), { database });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/readyz`;
 

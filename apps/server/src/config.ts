@@ -64,6 +64,8 @@ const envSchema = z.object({
   FAX_GATEWAY_KEY: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
   UNDO_WINDOW_SECONDS: z.coerce.number().int().min(0).max(300).default(UNDO_WINDOW_SECONDS),
   LIVE_SESSION_CHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
+  /** /readyz waits for the warm-up (lib/warm-up.ts); off: ready as soon as the database answers. */
+  WARM_UP: flag.optional(),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
   METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url({ message: 'must be a URL such as http://otel-collector:4318' }).optional(),
@@ -145,6 +147,7 @@ export interface Config {
   undoWindowSeconds: number;
   /** How often open live-update streams' sessions are checked: a stream outlives its session by at most this. */
   liveSessionCheckMs: number;
+  warmUp: boolean;
   /** How long a request's headers and body may take to arrive (a slow upload included); then 408 and closed. */
   requestTimeoutMs: number;
   /** /metrics (Prometheus) answers a scraper sending this bearer token; unset, there are no metrics. */
@@ -229,6 +232,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     outboundAllowedNetworks: parseNetworks(e.OUTBOUND_ALLOWED_NETWORKS),
     undoWindowSeconds: e.UNDO_WINDOW_SECONDS,
     liveSessionCheckMs: e.LIVE_SESSION_CHECK_MS,
+    warmUp: e.WARM_UP ?? true,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     metricsToken: e.METRICS_TOKEN,
     fileStore: fileStoreOf(e.S3_URL),

@@ -38,6 +38,11 @@ export async function start(): Promise<{ app: FastifyInstance; database: Databas
       );
     }
     await app.listen({ port: config.port, host: config.host });
+    // Alive at once (/healthz); ready (/readyz) once connections are open and the routes warmed, in the background.
+    void app.warmUp().then(
+      (report) => app.log.info(report, 'warmed up: ready for traffic'),
+      (error: unknown) => app.log.warn({ err: error }, 'warm-up failed: ready for traffic all the same'),
+    );
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url =

@@ -23,6 +23,10 @@ const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const BUSY_ITEMS = Number(process.env.LOAD_BUSY_ITEMS ?? 260);
 const BUSY_RATE = Number(process.env.LOAD_BUSY_RATE ?? 150);
 const BUSY_SECONDS = Number(process.env.LOAD_BUSY_SECONDS ?? 30);
+/** A cold instance (issue 45, part 5): the mix from the moment it says it is ready. */
+const COLD_RATE = Number(process.env.LOAD_COLD_RATE ?? 200);
+const COLD_SECONDS = Number(process.env.LOAD_COLD_SECONDS ?? 12);
+const COLD_ROUNDS = Number(process.env.LOAD_COLD_ROUNDS ?? 1);
 const enabled = Boolean(process.env.LOAD_TEST) && Boolean(inject('databaseUrl'));
 
 interface Session {
@@ -116,6 +120,8 @@ async function drive(bases: string[], sessions: Session[], context: Context, rat
   const errors: string[] = [];
   const pending: Promise<void>[] = [];
   const started = performance.now();
+  /** When each request left (s after the start) and how long it took (ms). */
+  const timeline: [number, number][] = [];
   const total = rate * seconds;
   let sent = 0;
   // Open loop: every 10 ms, send what the schedule says is due by now.
@@ -132,6 +138,7 @@ async function drive(bases: string[], sessions: Session[], context: Context, rat
             await res.arrayBuffer();
             const ms = performance.now() - t0;
             latencies.push(ms);
+            timeline.push([(t0 - started) / 1000, ms]);
             const list = byOp.get(op.name) ?? [];
             list.push(ms);
             byOp.set(op.name, list);
@@ -156,7 +163,24 @@ async function drive(bases: string[], sessions: Session[], context: Context, rat
         ).toFixed(0)}`,
     )
     .join(', ');
+  /** p95 of the requests that left in each window of `seconds`. */
+  const p95ByWindow = (seconds: number) => {
+    const windows: number[][] = [];
+    for (const [at, ms] of timeline) {
+      const window = Math.floor(at / seconds);
+      windows[window] = [...(windows[window] ?? []), ms];
+    }
+    return [...windows].map((w) =>
+      Math.round(
+        percentile(
+          (w ?? []).sort((a, b) => a - b),
+          95,
+        ),
+      ),
+    );
+  };
   return {
+    p95ByWindow,
     perOp,
     sent,
     sendSeconds,
@@ -298,6 +322,39 @@ describe.skipIf(!enabled)('load', () => {
     } finally {
       await server.stop();
       await busy.drop();
+    }
+  }, 900_000);
+
+  it(`a cold instance: ${COLD_RATE} a second of the mix from the moment /readyz says ready, with and without its warm-up`, async () => {
+    const databaseUrl = inject('databaseUrl');
+    const cold = await createScratchDatabase(databaseUrl, 'hcp_cold');
+    const port = await freePort();
+    // Seeded once; then each round is a fresh process (cold code, no pooled connections), warmed up or not.
+    const seeder = new Server(port, { DATABASE_URL: cold.url, DATA_DIR: `/tmp/${cold.name}` });
+    const lines: string[] = [];
+    try {
+      await seeder.start();
+      const { sessions, context } = await signInAndLook(seeder.base);
+      await seeder.stop();
+      // Interleaved rounds: without, with, without, with...
+      for (let round = 0; round < COLD_ROUNDS; round += 1) {
+        for (const warmUp of ['off', 'on'] as const) {
+          const server = new Server(port, { DATABASE_URL: cold.url, DATA_DIR: `/tmp/${cold.name}`, WARM_UP: warmUp });
+          try {
+            await server.start();
+            const run = await drive([server.base], sessions, context, COLD_RATE, COLD_SECONDS);
+            expect(run.errors.filter(Boolean)).toEqual([]);
+            lines.push(
+              `load, a cold instance, warm-up ${warmUp}: p95 by 2 s from ready ${run.p95ByWindow(2).join(' / ')} ms; p50 ${run.p50.toFixed(1)} ms, p95 ${run.p95.toFixed(1)} ms over ${COLD_SECONDS} s at ${COLD_RATE}/s`,
+            );
+          } finally {
+            await server.stop();
+          }
+        }
+      }
+      process.stdout.write(`\n${lines.join('\n')}\n`);
+    } finally {
+      await cold.drop();
     }
   }, 900_000);
 });

@@ -7,10 +7,10 @@ import { access, constants, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { type SQL, sql } from 'drizzle-orm';
+import { getTableName, is, type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT, PgTransactionConfig } from 'drizzle-orm/pg-core';
+import { type PgDatabase, type PgQueryResultHKT, PgTable, type PgTransactionConfig } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
@@ -85,6 +85,11 @@ export interface DatabaseHandle {
   traceQuery?: ((query: unknown) => ((failed: boolean) => void) | undefined) | undefined;
   migrate(): Promise<void>;
   ping(): Promise<void>;
+  /**
+   * Opens every connection the pool may hold, each touching every table once (a new PostgreSQL backend loads a
+   * table's catalog entries on first use), for the warm-up of a new instance (lib/warm-up.ts). Answers how many.
+   */
+  warmConnections(): Promise<number>;
   /**
    * Calls `onNotify` on every NOTIFY of `channel` from any instance (PostgreSQL LISTEN on a connection of its own;
    * PGlite's in-process listen). A NOTIFY sent while the connection is down is lost: it reconnects by itself and
@@ -168,6 +173,11 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
     ping: async () => {
       await db.execute(sql`select 1`);
     },
+    // One in-process connection, nothing to open.
+    warmConnections: async () => {
+      await db.execute(sql`select 1`);
+      return 1;
+    },
     listen: async (channel, onNotify) => {
       const unsubscribe = await client.listen(channel, (payload) => onNotify(payload));
       return async () => unsubscribe();
@@ -244,6 +254,11 @@ function poolListener(
  */
 export const POOL_OPTIONS = { max: 10, connectionTimeoutMillis: 5_000 } as const;
 
+/** Every table of the schema, by its name in the database. */
+const TABLE_NAMES = (Object.values(schema) as unknown[])
+  .filter((value): value is PgTable => is(value, PgTable))
+  .map((table) => getTableName(table));
+
 /** Session-level advisory lock held while migrating, so instances starting together migrate one at a time. */
 export const MIGRATION_LOCK_ID = 7_304_210;
 
@@ -275,6 +290,16 @@ export function wrapPool(pool: pg.Pool, onClose?: () => Promise<void>): Database
     },
     ping: async () => {
       await db.execute(sql`select 1`);
+    },
+    warmConnections: async () => {
+      const touch = TABLE_NAMES.map((name) => `select from "${name}" limit 0`).join('; ');
+      const clients = await Promise.all(Array.from({ length: pool.options.max ?? POOL_OPTIONS.max }, () => pool.connect()));
+      try {
+        await Promise.all(clients.map((client) => client.query(touch)));
+      } finally {
+        for (const client of clients) client.release();
+      }
+      return clients.length;
     },
     listen: async (channel, onNotify, onGap) => {
       const listener = poolListener(pool.options, channel, onNotify, onGap);

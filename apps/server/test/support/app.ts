@@ -43,6 +43,8 @@ export async function buildTestApp(
     DIGEST_POLL_SECONDS: '0',
     // Decisions go out at once unless a test asks for the undo window (undo.test.ts).
     UNDO_WINDOW_SECONDS: '0',
+    // Ready at once: health.test.ts and the child servers check the warm-up itself.
+    WARM_UP: 'off',
     // Tests' webhook receivers, key sets, fax gateways and object storage listen on loopback: allowed by name here,
     // as the demo does; outbound-guard.test.ts builds its app without it.
     OUTBOUND_ALLOWED_NETWORKS: LOOPBACK_NETWORKS,

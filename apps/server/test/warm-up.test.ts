@@ -1,0 +1,106 @@
+/**
+ * A new instance says ready only once it is warm (issue 45, part 5; decision 0053): `/readyz` answers 503 with
+ * Retry-After until the warm-up has run, `/healthz` answers all along, and the warm-up reads nobody's data, writes
+ * nothing and leaves the request log alone. On PostgreSQL it opens every pooled connection.
+ */
+import { getTableName, is, sql } from 'drizzle-orm';
+import { PgTable } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { POOL_OPTIONS, wrapPool } from '../src/db/client.ts';
+import * as schema from '../src/db/schema.ts';
+import { createReadiness, sampleUrl, WARM_UP_ROUNDS } from '../src/lib/warm-up.ts';
+import { buildTestApp, type TestApp } from './support/app.ts';
+import { createScratchDatabase } from './support/services.ts';
+
+const tables = (Object.values(schema) as unknown[]).filter((v): v is PgTable => is(v, PgTable)).map((t) => getTableName(t));
+
+/** Every table's row count: the warm-up must leave each as it was. */
+async function rowCounts(t: TestApp): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of tables) {
+    const result = await t.database.db.execute<{ n: number }>(sql.raw(`select count(*)::int as n from "${table}"`));
+    counts[table] = Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n);
+  }
+  return counts;
+}
+
+describe('warming up before saying ready', () => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it('answers /readyz 503 with Retry-After until warm, /healthz all along, then ready', async () => {
+    t = await buildTestApp({ env: { WARM_UP: 'on' } });
+    const cold = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(cold.statusCode).toBe(503);
+    expect(cold.headers['retry-after']).toBe('1');
+    expect(cold.json().error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/^Warming up/) });
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+
+    const before = await rowCounts(t);
+    const logged = t.logs.length;
+    const report = await t.app.warmUp();
+    // Every signed-in read route, each round: the API's and FHIR's.
+    expect(report.connections).toBe(1);
+    expect(report.requests).toBeGreaterThanOrEqual(WARM_UP_ROUNDS * 30);
+    expect(report.requests % WARM_UP_ROUNDS).toBe(0);
+    // Nothing written (no audit row, no session, no rate-limit row), nothing logged request by request.
+    expect(await rowCounts(t)).toEqual(before);
+    expect(t.logs.slice(logged).filter((line) => line.req || line.res)).toEqual([]);
+    expect(t.logs.slice(logged).filter((line) => Number(line.level) >= 50)).toEqual([]);
+
+    const warm = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(warm.statusCode).toBe(200);
+    expect(warm.json()).toEqual({ status: 'ok', database: 'ok' });
+  });
+
+  it('serves all the same when the warm-up fails: warming is never a reason to stay out', async () => {
+    const readiness = createReadiness({
+      enabled: true,
+      warmConnections: async () => {
+        throw new Error('connection refused');
+      },
+    });
+    expect(readiness.warm).toBe(false);
+    await expect(readiness.warmUp(t.app)).rejects.toThrow('connection refused');
+    expect(readiness.warm).toBe(true);
+  });
+
+  it('fills path parameters so each route matches: a UUID for an id, a word for anything else', () => {
+    expect(sampleUrl('/api/mdo/v1/users/:userId/patients/:patientId')).toBe(
+      '/api/mdo/v1/users/00000000-0000-4000-8000-000000000000/patients/00000000-0000-4000-8000-000000000000',
+    );
+    expect(sampleUrl('/fhir/R4/Task/:id')).toBe('/fhir/R4/Task/00000000-0000-4000-8000-000000000000');
+    expect(sampleUrl('/api/mdo/v1/zip-info/:zip')).toBe('/api/mdo/v1/zip-info/warm-up');
+  });
+});
+
+const ADMIN_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+async function reachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+const pgHere = await reachable(ADMIN_URL);
+
+describe.skipIf(!pgHere)('on PostgreSQL', () => {
+  it('opens every pooled connection, each having touched every table', async () => {
+    const scratch = await createScratchDatabase(ADMIN_URL, 'hcp_warm');
+    const pool = new pg.Pool({ connectionString: scratch.url, ...POOL_OPTIONS, max: 4 });
+    const database = wrapPool(pool, () => scratch.drop());
+    try {
+      await database.migrate();
+      expect(pool.totalCount).toBeLessThan(4);
+      expect(await database.warmConnections()).toBe(4);
+      expect(pool.totalCount).toBe(4);
+      expect(pool.idleCount).toBe(4);
+    } finally {
+      await database.close();
+    }
+  });
+});
