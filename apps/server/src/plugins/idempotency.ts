@@ -7,12 +7,15 @@
  * request racing each other cannot both act: the second sees "in progress" and gets 409. The write's own
  * transaction records the answer before it commits, so a crash between commit and reply cannot make a retry
  * act again. A 5xx answer with nothing written releases the key so the same request can be retried; any other
- * answer (200, 400, 404, 409) is kept.
+ * answer (200, 400, 404, 409) is kept. When the database is what failed, the release itself may fail: it is tried
+ * again every RELEASE_RETRY_MS until the database answers (issue 45), so the client's retry of the same request
+ * works again within a moment of the database's return instead of waiting for the abandon time. "Being processed"
+ * answers say when to try again (Retry-After).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { API_HEADERS, isRequestId } from '@hcp/contract';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
@@ -41,6 +44,12 @@ declare module 'fastify' {
 
 /** A claimed key whose holder never answered (its process was killed) is taken over after this long. */
 export const ABANDONED_AFTER_SECONDS = 60;
+
+/** How often a release that failed (the database was away) is tried again. */
+export const RELEASE_RETRY_MS = 500;
+
+const beingProcessed = () =>
+  new AppError('CONFLICT', 'The same request is being processed. Try again in a moment.', [], { 'retry-after': '1' });
 
 /** Keys are kept a day: long enough for any client retry, short enough to keep the table small. */
 export const IDEMPOTENCY_KEY_HOURS = 24;
@@ -90,7 +99,7 @@ export function registerIdempotency(app: FastifyInstance, db: Database, options:
     if (claimed.length === 1) return mine(token);
 
     const [stored] = await db.select().from(idempotencyKeys).where(where);
-    if (!stored) throw new AppError('CONFLICT', 'The same request is being processed. Try again in a moment.');
+    if (!stored) throw beingProcessed();
     if (stored.method !== request.method || stored.path !== request.url) {
       throw new AppError('CONFLICT', 'This request id was already used for a different request.');
     }
@@ -111,7 +120,7 @@ export function registerIdempotency(app: FastifyInstance, db: Database, options:
         )
         .returning({ requestId: idempotencyKeys.requestId });
       if (taken.length === 1) return mine(takeover);
-      throw new AppError('CONFLICT', 'The same request is being processed. Try again in a moment.');
+      throw beingProcessed();
     }
     request.log.info({ replayOf: header }, 'idempotent replay');
     await reply
@@ -167,6 +176,36 @@ export function registerIdempotency(app: FastifyInstance, db: Database, options:
       return result;
     }, config)) as Database['transaction'];
 
+  /** Claims whose release failed, by their condition: tried again until the database answers. */
+  const unreleased = new Set<SQL>();
+  let retrying: NodeJS.Timeout | null = null;
+  const retryReleases = () => {
+    retrying = null;
+    for (const where of unreleased) {
+      db.delete(idempotencyKeys)
+        .where(where)
+        .then(
+          () => unreleased.delete(where),
+          () => undefined,
+        )
+        .finally(() => {
+          if (unreleased.size > 0 && !retrying) retrying = setTimeout(retryReleases, RELEASE_RETRY_MS).unref();
+        });
+    }
+  };
+  async function release(where: SQL, request: FastifyRequest) {
+    try {
+      await db.delete(idempotencyKeys).where(where);
+    } catch (error) {
+      request.log.warn({ err: { message: (error as Error).message } }, 'idempotency key not released yet: trying again');
+      unreleased.add(where);
+      retrying ??= setTimeout(retryReleases, RELEASE_RETRY_MS).unref();
+    }
+  }
+  app.addHook('onClose', async () => {
+    if (retrying) clearTimeout(retrying);
+  });
+
   app.addHook('onSend', async (request, reply, payload) => {
     const key = request.idempotencyKey;
     if (!key) return payload;
@@ -179,7 +218,7 @@ export function registerIdempotency(app: FastifyInstance, db: Database, options:
     if (reply.statusCode >= 500) {
       // Nothing was written: the same request may be tried again. A write that committed keeps its recorded
       // success answer even if something after the commit failed.
-      if (!key.recorded) await db.delete(idempotencyKeys).where(where);
+      if (!key.recorded) await release(where as SQL, request);
       return payload;
     }
     let body: unknown = null;
