@@ -20,21 +20,12 @@ import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
 import { TEST_NOW } from './support/constants.ts';
 import { openLiveStream } from './support/live-stream.ts';
+import { postgresReachable } from './support/services.ts';
 
 const ADMIN_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const ROUNDS = 20;
 
-async function reachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-const pgHere = await reachable(ADMIN_URL);
+const pgHere = await postgresReachable(ADMIN_URL);
 
 describe.skipIf(!pgHere)('PostgreSQL drops every connection of the app, again and again', () => {
   const name = `hcp_drops_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;

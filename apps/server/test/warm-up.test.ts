@@ -11,7 +11,7 @@ import { POOL_OPTIONS, wrapPool } from '../src/db/client.ts';
 import * as schema from '../src/db/schema.ts';
 import { createReadiness, sampleUrl, WARM_UP_ROUNDS } from '../src/lib/warm-up.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
-import { createScratchDatabase } from './support/services.ts';
+import { createScratchDatabase, postgresReachable } from './support/services.ts';
 
 const tables = (Object.values(schema) as unknown[]).filter((v): v is PgTable => is(v, PgTable)).map((t) => getTableName(t));
 
@@ -76,17 +76,7 @@ describe('warming up before saying ready', () => {
 });
 
 const ADMIN_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-async function reachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-const pgHere = await reachable(ADMIN_URL);
+const pgHere = await postgresReachable(ADMIN_URL);
 
 describe.skipIf(!pgHere)('on PostgreSQL', () => {
   it('opens every pooled connection, each having touched every table', async () => {

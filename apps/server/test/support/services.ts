@@ -16,6 +16,18 @@ export async function redisReachable(): Promise<boolean> {
   }
 }
 
+/** Whether PostgreSQL answers at `url` within 2 s (suites that need it skip otherwise). */
+export async function postgresReachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** An empty database on the server of `databaseUrl` (the child servers migrate and seed it); `drop` removes it. */
 export async function createScratchDatabase(databaseUrl: string, prefix: string) {
   const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
