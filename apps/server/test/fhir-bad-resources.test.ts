@@ -270,6 +270,71 @@ describe('FHIR bad resources', () => {
 });
 
 /**
+ * Issue 46: a modifier extension (or implicitRules) the server does not understand changes what the resource means,
+ * so it is refused with 422 naming where it is, and nothing is written; an ordinary extension is not a reason to
+ * refuse. Every written type, at the root and in a backbone element where the type has one.
+ */
+describe('FHIR modifier extensions', () => {
+  const modifier = [{ url: 'https://pharmacy.example/fhir/StructureDefinition/do-not-fill', valueBoolean: true }];
+  const NESTED: Partial<Record<TypeName, { element: string; path: string }>> = {
+    Task: { element: 'input', path: 'Task.input[0].modifierExtension[0]' },
+    Communication: { element: 'payload', path: 'Communication.payload[0].modifierExtension[0]' },
+  };
+  it.each(Object.keys(SHAPES) as TypeName[])('%s: refused 422 wherever it is, nothing written', async (type) => {
+    const before = await countFhirRows(t);
+    const cases: { why: string; body: Record<string, unknown>; path: string }[] = [
+      {
+        why: 'at the root',
+        body: { ...clone(valid[type] as Record<string, unknown>), modifierExtension: modifier },
+        path: `${type}.modifierExtension[0]`,
+      },
+      {
+        why: 'implicitRules',
+        body: { ...clone(valid[type] as Record<string, unknown>), implicitRules: 'https://pharmacy.example/rules' },
+        path: `${type}.implicitRules`,
+      },
+    ];
+    const nested = NESTED[type];
+    if (nested) {
+      const body = clone(valid[type] as Record<string, unknown>);
+      (body[nested.element] as Record<string, unknown>[])[0] = {
+        ...(body[nested.element] as Record<string, unknown>[])[0],
+        modifierExtension: modifier,
+      };
+      cases.push({ why: `in ${nested.element}`, body, path: nested.path });
+    }
+    for (const { why, body, path } of cases) {
+      for (const conditional of [false, true]) {
+        const res = await t.app.inject({
+          method: conditional ? 'PUT' : 'POST',
+          url: `/fhir/R4/${type}${conditional ? `?identifier=${encodeURIComponent(`urn:pharmacy:any|mod-${type}`)}` : ''}`,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/fhir+json' },
+          payload: body,
+        });
+        expect(res.statusCode, `${why}: ${res.body.slice(0, 300)}`).toBe(422);
+        const issue = res.json().issue[0];
+        expect(issue.code).toBe('not-supported');
+        expect(issue.expression).toEqual([path]);
+      }
+    }
+    expect(await countFhirRows(t)).toEqual(before);
+  });
+
+  it('accepts an ordinary extension it does not know', async () => {
+    const body = clone(valid.Patient as Record<string, unknown>);
+    body.identifier = [{ system: 'urn:pharmacy:patient', value: 'ext-ok' }];
+    body.extension = [{ url: 'https://pharmacy.example/fhir/StructureDefinition/loyalty-tier', valueString: 'gold' }];
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/fhir/R4/Patient',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/fhir+json' },
+      payload: body,
+    });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(201);
+  });
+});
+
+/**
  * Issue 43: every search parameter the CapabilityStatement declares (and an undeclared one), for every type with a
  * search, given hostile values: NUL and other control characters, a lone surrogate (invalid UTF-8 once encoded),
  * text-direction characters, days that do not exist, values past their limits, and a parameter repeated. Each is

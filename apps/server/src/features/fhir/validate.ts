@@ -34,6 +34,28 @@ function prototypeKeyPath(value: unknown, path: string): string | null {
   return null;
 }
 
+/**
+ * Modifier extensions change the meaning of what carries them, so FHIR requires a server to refuse one it does not
+ * understand (R4 §2.4.1.4), and the same for `implicitRules`. We understand none: the first found, at any depth, is
+ * named. Answered 422, as a resource that is well formed but cannot be processed as sent.
+ */
+export const UNDERSTOOD_MODIFIER_EXTENSIONS: ReadonlySet<string> = new Set();
+export function modifierProblem(value: unknown, path: string): { path: string; url: string } | null {
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, child] of Object.entries(value)) {
+    const here = Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`;
+    if (!Array.isArray(value) && key === 'modifierExtension' && Array.isArray(child)) {
+      const index = child.findIndex(
+        (extension) => !UNDERSTOOD_MODIFIER_EXTENSIONS.has(String((extension as { url?: unknown } | null)?.url)),
+      );
+      if (index >= 0) return { path: `${here}[${index}]`, url: String((child[index] as { url?: unknown } | null)?.url) };
+    }
+    const found = modifierProblem(child, here);
+    if (found) return found;
+  }
+  return null;
+}
+
 /** The body as a resource of the expected type, or a 400 OperationOutcome naming every bad element. */
 export function validated<T extends Resource>(body: unknown, resourceType: T['resourceType']): T {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -58,6 +80,20 @@ export function validated<T extends Resource>(body: unknown, resourceType: T['re
       .map((issue) => `${issue.expression?.[0] ?? resourceType}: ${issue.details?.text ?? 'invalid'}`)
       .join('; ');
     throw new FhirError(400, 'invalid', `Invalid ${resourceType}. ${detail}`, expression);
+  }
+  if ((body as { implicitRules?: unknown }).implicitRules !== undefined) {
+    throw new FhirError(422, 'not-supported', `${resourceType}.implicitRules is not understood here.`, [
+      `${resourceType}.implicitRules`,
+    ]);
+  }
+  const modifier = modifierProblem(body, resourceType);
+  if (modifier) {
+    throw new FhirError(
+      422,
+      'not-supported',
+      `${modifier.path} (${modifier.url.slice(0, 200)}) is a modifier extension this server does not understand.`,
+      [modifier.path],
+    );
   }
   return body as T;
 }
