@@ -55,9 +55,12 @@ async function waitFor(check: () => string | null, ms: number, child: ChildProce
 }
 
 describe('process start-up and shutdown', () => {
-  it('starts, answers, and exits 0 on SIGTERM after closing the database', async () => {
-    const proc = run({});
+  it('starts, is alive at once, ready once warmed up, and exits 0 on SIGTERM after closing the database', async () => {
+    const proc = run({ LOG_LEVEL: 'info' });
     const url = await waitFor(() => /running at (http:\/\/\S+)/.exec(proc.out())?.[1] ?? null, 45_000, proc.child);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    // Ready is decided by the warm-up's own line (issue 45), not by how long it has been.
+    await waitFor(() => (proc.out().includes('warmed up: ready for traffic') ? 'warm' : null), 45_000, proc.child);
     const res = await fetch(`${url}/readyz`);
     expect(res.status).toBe(200);
     proc.child.kill('SIGTERM');

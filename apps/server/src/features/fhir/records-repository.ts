@@ -5,7 +5,7 @@
  */
 import { PRESCRIBER_ROLES } from '@hcp/contract';
 import { and, asc, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { arrayParam, type Executor } from '../../db/client.ts';
 import {
   appeals,
   commentMentions,
@@ -21,6 +21,7 @@ import {
 } from '../../db/schema.ts';
 import { notifyPracticeOfPatient, notifyPracticeOfPrescription } from '../../lib/live.ts';
 import { altMedPendingSql, priorAuthNeedsActionSql } from '../../lib/prescription-sql.ts';
+import { likeEscape } from '../../lib/sql-like.ts';
 import type { BusinessIdentifier } from './mapping/common.ts';
 import type { CommentRow } from './mapping/communication.ts';
 import type { PrescriptionFields, PrescriptionRow } from './mapping/medication-request.ts';
@@ -33,9 +34,33 @@ export type RecordType = 'Patient' | 'MedicationRequest' | 'Task' | 'Communicati
 /** Search filters every written resource type shares. */
 export interface RecordFilter {
   id?: string;
+  /** `_id`: any of these. */
+  ids?: string[];
   identifier?: { system: string | null; value: string };
   lastUpdated?: { op: 'ge' | 'lt'; at: Date }[];
   status?: string[];
+  /** `patient` / `subject`: each must be the record's patient. */
+  patientIds?: string[];
+  /** Task `focus`: the prescription. */
+  focus?: string;
+  /** Task `owner`: the prescriber. */
+  owner?: string;
+  /** Patient `name`: the start of a given or family name, in any case. */
+  name?: string;
+  /** Patient `birthdate`. */
+  birthDate?: { op: 'ge' | 'lt'; at: Date }[];
+}
+
+/** The columns of one table that the search parameters beyond id, identifier and _lastUpdated compare with. */
+interface SearchColumns {
+  id: SQL;
+  updatedAt: SQL;
+  status?: SQL;
+  patient?: SQL;
+  focus?: SQL;
+  owner?: SQL;
+  names?: SQL[];
+  birthDate?: SQL;
 }
 
 // ---- business identifiers ----
@@ -87,16 +112,20 @@ async function identifiersOf(db: Executor, type: RecordType, ids: string[]) {
   return byEntity;
 }
 
-/** The id, identifier, _lastUpdated and status conditions of a search over one table. */
-function filterSql(
-  tenantId: string,
-  type: RecordType,
-  table: { id: SQL; updatedAt: SQL; status?: SQL },
-  filter: RecordFilter,
-): SQL[] | null {
+/**
+ * The conditions of a search over one table; null when it can match nothing (an id that is not one of ours). Each
+ * filter applies only where the table has the column: the routes apply only the parameters the type supports.
+ */
+function filterSql(tenantId: string, type: RecordType, table: SearchColumns, filter: RecordFilter): SQL[] | null {
+  const ids = (values: string[]) => values.filter(isId);
   if (filter.id !== undefined && !isId(filter.id)) return null;
   const conditions: SQL[] = [];
   if (filter.id !== undefined) conditions.push(sql`${table.id} = ${filter.id}`);
+  if (filter.ids) {
+    const wanted = ids(filter.ids);
+    if (wanted.length === 0) return null;
+    conditions.push(sql`${table.id} = any(${arrayParam(wanted, 'uuid')})`);
+  }
   if (filter.identifier) {
     const { system, value } = filter.identifier;
     conditions.push(sql`${table.id} in (
@@ -113,6 +142,27 @@ function filterSql(
         sql`, `,
       )})`,
     );
+  const reference = (column: SQL | undefined, id: string | undefined) => {
+    if (column === undefined || id === undefined) return true;
+    if (!isId(id)) return false;
+    conditions.push(sql`${column} = ${id}`);
+    return true;
+  };
+  for (const patientId of filter.patientIds ?? []) if (!reference(table.patient, patientId)) return null;
+  if (!reference(table.focus, filter.focus) || !reference(table.owner, filter.owner)) return null;
+  if (filter.name !== undefined && table.names) {
+    const pattern = `${likeEscape(filter.name.trim().toLowerCase())}%`;
+    conditions.push(
+      sql`(${sql.join(
+        table.names.map((column) => sql`lower(${column}) like ${pattern}`),
+        sql` or `,
+      )})`,
+    );
+  }
+  // A date of birth is a day: a range's instants are compared as the UTC days they start on.
+  const day = (at: Date) => at.toISOString().slice(0, 10);
+  for (const { op, at } of filter.birthDate ?? [])
+    if (table.birthDate) conditions.push(sql`${table.birthDate} ${ops[op]} ${day(at)}::date`);
   return conditions;
 }
 
@@ -128,7 +178,7 @@ interface ListQuery {
   alias: 'pt' | 'rx' | 't' | 'c';
   columns: SQL;
   from: (tenantId: string) => SQL;
-  table: { id: SQL; updatedAt: SQL; status?: SQL };
+  table: SearchColumns;
   /** A condition every row meets (a patient's comments only). */
   always?: SQL;
   /** Columns answered as epoch milliseconds (or null), turned into dates. */
@@ -210,7 +260,12 @@ export const patientRows = (db: Executor, tenantId: string, filter: RecordFilter
       alias: 'pt',
       columns: patientColumns,
       from: patientsOfTenant,
-      table: { id: sql`pt.id`, updatedAt: sql`pt.updated_at` },
+      table: {
+        id: sql`pt.id`,
+        updatedAt: sql`pt.updated_at`,
+        names: [sql`pt.first_name`, sql`pt.last_name`],
+        birthDate: sql`pt.dob`,
+      },
       dates: ['updatedAt'],
     },
     filter,
@@ -273,7 +328,7 @@ export const prescriptionRows = (db: Executor, tenantId: string, filter: RecordF
       alias: 'rx',
       columns: prescriptionColumns,
       from: prescriptionsOfTenant,
-      table: { id: sql`rx.id`, updatedAt: sql`rx.updated_at` },
+      table: { id: sql`rx.id`, updatedAt: sql`rx.updated_at`, patient: sql`rx.patient_id` },
       dates: ['prescribedAt', 'updatedAt'],
     },
     filter,
@@ -352,7 +407,14 @@ export const taskRows = (db: Executor, tenantId: string, filter: RecordFilter, p
         case when a.id is null then null else a.submitted_at is not null end as "appealSubmitted",
         ${epochMs(sql`t.created_at`)} as "createdAt", ${epochMs(sql`t.updated_at`)} as "updatedAt"`,
       from: tasksOfTenant,
-      table: { id: sql`t.id`, updatedAt: sql`t.updated_at`, status: taskStatusSql },
+      table: {
+        id: sql`t.id`,
+        updatedAt: sql`t.updated_at`,
+        status: taskStatusSql,
+        patient: sql`rx.patient_id`,
+        focus: sql`t.prescription_id`,
+        owner: sql`rx.prescriber_id`,
+      },
       dates: ['createdAt', 'updatedAt', 'appealExpiresAt'],
     },
     filter,
@@ -420,7 +482,7 @@ export const commentRows = (db: Executor, tenantId: string, filter: RecordFilter
       columns: sql`c.id, c.patient_id as "patientId", c.md_office_id as "practiceId", c.prescription_id as "prescriptionId",
         c.body, ${epochMs(sql`c.created_at`)} as "createdAt"`,
       from: commentsOfTenant,
-      table: { id: sql`c.id`, updatedAt: sql`c.created_at` },
+      table: { id: sql`c.id`, updatedAt: sql`c.created_at`, patient: sql`c.patient_id` },
       always: sql`c.from_patient`,
       dates: ['createdAt'],
     },

@@ -1,6 +1,6 @@
 /** SQL of the FHIR read side: one tenant's practices and HCPs, never deleted ones. */
 import { idSchema } from '@hcp/contract';
-import { and, asc, count, eq, isNull } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { mdOffices, mdStaff, officeMembers } from '../../db/schema.ts';
 import type { PracticeRow, StaffRow } from './mapping/directory.ts';
@@ -42,10 +42,13 @@ export const isId = (value: string) => idSchema.safeParse(value).success;
 export const ONE: Page = { count: 1, offset: 0 };
 
 /** One tenant's practices, all or by id. */
-export async function practices(db: Executor, tenantId: string, filter: { id?: string }, page: Page) {
+export async function practices(db: Executor, tenantId: string, filter: { id?: string; ids?: string[] }, page: Page) {
   if (filter.id !== undefined && !isId(filter.id)) return NONE;
+  const ids = filter.ids?.filter(isId);
+  if (ids?.length === 0) return NONE;
   const byId = filter.id !== undefined ? eq(mdOffices.id, filter.id) : undefined;
-  const condition = and(eq(mdOffices.tenantId, tenantId), isNull(mdOffices.deletedAt), byId);
+  const byIds = ids ? inArray(mdOffices.id, ids) : undefined;
+  const condition = and(eq(mdOffices.tenantId, tenantId), isNull(mdOffices.deletedAt), byId, byIds);
   const [rows, [total]] = await Promise.all([
     db
       .select(practiceColumns)
@@ -60,11 +63,19 @@ export async function practices(db: Executor, tenantId: string, filter: { id?: s
 }
 
 /** One tenant's HCPs, all, by id or by NPI. */
-export async function practitioners(db: Executor, tenantId: string, filter: { id?: string; npi?: string }, page: Page) {
+export async function practitioners(
+  db: Executor,
+  tenantId: string,
+  filter: { id?: string; ids?: string[]; npi?: string },
+  page: Page,
+) {
   if (filter.id !== undefined && !isId(filter.id)) return NONE;
+  const ids = filter.ids?.filter(isId);
+  if (ids?.length === 0) return NONE;
   const byId = filter.id !== undefined ? eq(mdStaff.id, filter.id) : undefined;
+  const byIds = ids ? inArray(mdStaff.id, ids) : undefined;
   const byNpi = filter.npi !== undefined ? eq(mdStaff.npi, filter.npi) : undefined;
-  const condition = and(eq(mdStaff.tenantId, tenantId), isNull(mdStaff.deletedAt), byId, byNpi);
+  const condition = and(eq(mdStaff.tenantId, tenantId), isNull(mdStaff.deletedAt), byId, byIds, byNpi);
   const [rows, [total]] = await Promise.all([
     db
       .select(staffColumns)

@@ -37,6 +37,7 @@ import { patientOps } from './patients.ts';
 import { registerWrittenType, type WrittenType } from './record-routes.ts';
 import * as records from './records-repository.ts';
 import * as repo from './repository.ts';
+import { appliedParams, capabilityParams } from './search-params.ts';
 import { taskOps } from './tasks.ts';
 import { registerTransactions } from './transaction.ts';
 
@@ -133,21 +134,15 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
             ],
           },
           resource: [
-            ...['Organization', 'Practitioner'].map((type) => ({
+            ...(['Organization', 'Practitioner'] as const).map((type) => ({
               type,
               interaction: [{ code: 'read' }, { code: 'search-type' }],
-              searchParam: [
-                { name: 'identifier', type: 'token' },
-                { name: '_count', type: 'number' },
-              ],
+              searchParam: capabilityParams(type),
             })),
             {
               type: 'PractitionerRole',
               interaction: [{ code: 'search-type' }],
-              searchParam: [
-                { name: 'organization', type: 'reference' },
-                { name: 'practitioner', type: 'reference' },
-              ],
+              searchParam: capabilityParams('PractitionerRole'),
             },
             ...WRITTEN_TYPES.map((type) => ({
               type,
@@ -155,12 +150,7 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
               conditionalCreate: false,
               conditionalUpdate: true,
               interaction: ['read', 'create', 'update', 'search-type'].map((code) => ({ code })),
-              searchParam: [
-                { name: 'identifier', type: 'token' },
-                { name: '_lastUpdated', type: 'date' },
-                ...(type === 'Task' ? [{ name: 'status', type: 'token' }] : []),
-                { name: '_count', type: 'number' },
-              ],
+              searchParam: capabilityParams(type),
             })),
           ],
         },
@@ -173,11 +163,11 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
    * the repository's rows by id or by the identifier's filter, mapped to FHIR, audited with the client.
    */
   function readAndSearch<Row extends { id: string }, Filter extends object>(resource: {
-    type: string;
+    type: 'Organization' | 'Practitioner';
     entityType: string;
     rows: (
       tenantId: string,
-      filter: Filter | { id: string } | Record<string, never>,
+      filter: Filter | { id: string } | { ids?: string[] } | Record<string, never>,
       page: repo.Page,
     ) => Promise<{ rows: Row[]; total: number }>;
     identifiers: Record<string, (value: string) => Filter>;
@@ -199,8 +189,12 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
       `/${type}`,
       { onRequest: requireScope(tokens, type, 'read'), schema: { tags: ['fhir'], querystring: searchQuery } },
       async (request, reply) => {
-        const { identifier, _count: count, _offset: offset } = request.query;
-        const filter = identifierFilter(identifier, resource.identifiers);
+        const { identifier, _id, _count: count, _offset: offset } = request.query;
+        const applied = appliedParams(request, type);
+        const filter = {
+          ...(applied.has('identifier') ? identifierFilter(identifier, resource.identifiers) : {}),
+          ...(applied.has('_id') && _id !== undefined ? { ids: _id.split(',').map((id) => id.trim()) } : {}),
+        };
         const { rows, total } = await resource.rows(systemOf(request).tenantId, filter, { count, offset });
         await auditRead(db, request, `fhir.${type}.search`, entityType, null, { total });
         return send(reply, searchset(request, base(request), type, rows.map(resource.map), total, { count, offset }));
@@ -211,14 +205,15 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
   readAndSearch({
     type: 'Organization',
     entityType: 'md_office',
-    rows: (tenantId, filter: { id?: string }, page) => repo.practices(db, tenantId, filter, page),
+    rows: (tenantId, filter: { id?: string; ids?: string[] }, page) => repo.practices(db, tenantId, filter, page),
     identifiers: { [PRACTICE_ID_SYSTEM]: (value) => ({ id: value }) },
     map: toOrganization,
   });
   readAndSearch({
     type: 'Practitioner',
     entityType: 'md_staff',
-    rows: (tenantId, filter: { id?: string; npi?: string }, page) => repo.practitioners(db, tenantId, filter, page),
+    rows: (tenantId, filter: { id?: string; ids?: string[]; npi?: string }, page) =>
+      repo.practitioners(db, tenantId, filter, page),
     identifiers: { [NPI_SYSTEM]: (value) => ({ npi: value }) },
     map: toPractitioner,
   });
