@@ -4,7 +4,16 @@
  * guard updates; references outside the tenant or practice answer 422 naming the element; reads and writes are
  * audited with the client.
  */
-import { actionQueueResponseSchema, NPI_SYSTEM, runOutInDays } from '@hcp/contract';
+import {
+  actionQueueResponseSchema,
+  NPI_SYSTEM,
+  runOutInDays,
+  TASK_CLOSING_STATUSES,
+  TASK_INBOUND_STATUSES,
+  TASK_OPEN_STATUSES,
+  type TaskStatus,
+  taskTransitionProblem,
+} from '@hcp/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
@@ -300,8 +309,16 @@ describe('FHIR Task', () => {
       .where(eq(s.prescriptionEvents.prescriptionId, prescriptionId));
     expect(timeline.map((e) => e.type)).toEqual(['RECEIVED', 'PHARMACY_REQUESTED', 'PHARMACY_WITHDREW']);
 
-    // Asked again, the prescriber authorises; the pharmacy's resend of the open Task then changes nothing.
-    await fhir('PUT', url, body);
+    // A withdrawn Task is final (issue 46): sent again as requested it is refused, naming why; asking again is a
+    // new Task. The prescriber authorises that one; the pharmacy's resend of it then changes nothing.
+    const reopened = await fhir('PUT', url, body);
+    expect(reopened.statusCode).toBe(409);
+    expect(reopened.json().issue[0]).toMatchObject({ code: 'business-rule', expression: ['Task.status'] });
+    expect(reopened.json().issue[0].diagnostics).toContain('This Task is cancelled, which is final');
+    const again = task(`${stamp}-t1b`, 'refill-request', prescriptionId);
+    const againUrl = `/Task?identifier=${encodeURIComponent(`${TASK_SYSTEM}|${stamp}-t1b`)}`;
+    const asked = await fhir('PUT', againUrl, again);
+    expect(asked.statusCode).toBe(201);
     expect((await morganQueue()).rxs.find((rx) => rx.id === prescriptionId)).toMatchObject({ needsRefillAuth: true });
     const authorised = await injectAs(t.app, morgan, {
       method: 'POST',
@@ -310,12 +327,17 @@ describe('FHIR Task', () => {
       payload: { skipErxConfirmation: true },
     });
     expect(authorised.statusCode, authorised.body).toBe(200);
-    expect((await fhir('GET', `/Task/${created.json().id}`)).json().status).toBe('completed');
-    const resent = await fhir('PUT', url, body);
+    expect((await fhir('GET', `/Task/${asked.json().id}`)).json().status).toBe('completed');
+    expect((await fhir('GET', `/Task/${created.json().id}`)).json().status).toBe('cancelled');
+    const resent = await fhir('PUT', againUrl, again);
     expect(resent.json()).toMatchObject({ status: 'completed' });
     expect((await morganQueue()).rxs.some((rx) => rx.id === prescriptionId)).toBe(false);
+    // Answered is final too: cancelling it now is refused, and it still reads completed.
+    const late = await fhir('PUT', againUrl, { ...again, status: 'cancelled' });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().issue[0].diagnostics).toContain('This Task was answered (completed), which is final');
     const done = (
-      await fhir('GET', `/Task?status=completed&identifier=${encodeURIComponent(`${TASK_SYSTEM}|${stamp}-t1`)}`)
+      await fhir('GET', `/Task?status=completed&identifier=${encodeURIComponent(`${TASK_SYSTEM}|${stamp}-t1b`)}`)
     ).json();
     expect(done.total).toBe(1);
     expect(morganUserId).toBe(morgan.userID);
@@ -350,8 +372,8 @@ describe('FHIR Task', () => {
     const summaries = (timeline.json() as { summary: string }[]).map((e) => e.summary);
     expect(summaries.filter((text) => text === 'Received by the pharmacy')).toHaveLength(1);
     const reopened = await fhir('PUT', url, body);
-    expect(reopened.statusCode).toBe(422);
-    expect(reopened.body).toContain('A completed Task does not reopen');
+    expect(reopened.statusCode).toBe(409);
+    expect(reopened.body).toContain('This Task was answered (completed), which is final');
   });
 
   it("carries PA status and the alternatives offered to the prescriber's screen", async () => {
@@ -464,8 +486,10 @@ describe('FHIR Task', () => {
     const url = `/Task?identifier=${encodeURIComponent(`${TASK_SYSTEM}|${stamp}-a1`)}`;
     expect((await fhir('PUT', url, { ...body, status: 'cancelled' })).statusCode).toBe(200);
     expect((await signIn()).statusCode).not.toBe(200);
+    // A withdrawn appeal does not reopen: its Task is final (409), and its link stays expired.
     const reopened = await fhir('PUT', url, body);
-    expect(reopened.statusCode).toBe(422);
+    expect(reopened.statusCode).toBe(409);
+    expect((await signIn()).statusCode).not.toBe(200);
     const noPayer = await fhir('POST', '/Task', task(`${stamp}-a2`, 'appeal', prescriptionId));
     expect(noPayer.json().issue[0].diagnostics).toContain('payer');
   });
@@ -504,7 +528,8 @@ describe('FHIR Task', () => {
       expect(await countRows(t)).toEqual(before);
       // What the practice still takes goes through.
       expect((await fhir('POST', '/Task', task(`${stamp}-t10`, 'phone-exception', prescriptionId))).statusCode).toBe(201);
-      // A cancelled request the practice refuses is not raised when the pharmacy reopens it.
+      // A Task created already withdrawn raises nothing, and cannot be reopened later (final, issue 46): a new
+      // request the practice refuses is refused as above.
       await t.database.db
         .update(s.mdOffices)
         .set({ refillRequestOption: saved.refillRequestOption })
@@ -519,8 +544,10 @@ describe('FHIR Task', () => {
         .set({ refillRequestOption: 'DoNotAskForRefills' })
         .where(eq(s.mdOffices.id, practiceId));
       const reopened = await fhir('PUT', `/Task/${cancelled.json().id}`, task(`${stamp}-t11`, 'refill-request', prescriptionId));
-      expect(reopened.statusCode).toBe(422);
-      expect(reopened.json().issue[0].diagnostics).toContain('The practice asks not to be sent refill requests.');
+      expect(reopened.statusCode).toBe(409);
+      const asked = await fhir('POST', '/Task', task(`${stamp}-t12`, 'refill-request', prescriptionId));
+      expect(asked.statusCode).toBe(422);
+      expect(asked.json().issue[0].diagnostics).toContain('The practice asks not to be sent refill requests.');
     } finally {
       await t.database.db
         .update(s.mdOffices)
@@ -542,6 +569,69 @@ describe('FHIR Task', () => {
     const changed = await fhir('PUT', `/Task/${created.json().id}`, task(`${stamp}-t7`, 'phone-exception', prescriptionId));
     expect(changed.statusCode).toBe(422);
     expect((await fhir('GET', `/Task/${created.json().id}`, undefined, {}, otherTenantToken)).statusCode).toBe(404);
+  });
+});
+
+/**
+ * The Task state machine (issue 46), derived from the contract's table: every status a Task can be in (each open
+ * one while the prescriber has not answered, completed once they did, and the two withdrawals) against every status
+ * a pharmacy may send. A change the table refuses answers 409 with the table's own words and changes nothing; one
+ * it allows goes through, but for the one business rule on top (the pharmacy cannot complete a Task the prescriber
+ * has not answered: 422).
+ */
+describe('FHIR Task state machine', () => {
+  it('answers every transition as the contract table says', async () => {
+    const { morgan } = await morganQueue();
+    const froms: TaskStatus[] = [...TASK_OPEN_STATUSES, 'completed', ...TASK_CLOSING_STATUSES];
+    const answers = new Map<string, number>();
+    let cases = 0;
+    for (const from of froms) {
+      const { prescriptionId } = await patientWithPrescription(`sm-${from}`);
+      const tasks = new Map<string, { url: string; body: ReturnType<typeof task>; id: string }>();
+      for (const to of TASK_INBOUND_STATUSES) {
+        const key = `${stamp}-sm-${from}-${to}`;
+        const body = task(key, 'refill-request', prescriptionId, { status: from === 'completed' ? 'requested' : from });
+        const created = await fhir('POST', '/Task', body);
+        expect(created.statusCode, created.body).toBe(201);
+        tasks.set(to, { url: `/Task?identifier=${encodeURIComponent(`${TASK_SYSTEM}|${key}`)}`, body, id: created.json().id });
+      }
+      if (from === 'completed') {
+        const denied = await injectAs(t.app, morgan, {
+          method: 'POST',
+          url: `/api/mdo/v1/prescriptions/${prescriptionId}/refills-denied`,
+          headers: { 'x-request-id': crypto.randomUUID() },
+          payload: { reason: 'NEED_OFFICE_VISIT', senderName: 'Dr Morgan' },
+        });
+        expect(denied.statusCode, denied.body).toBe(200);
+      }
+      for (const to of TASK_INBOUND_STATUSES) {
+        const { url, body, id } = tasks.get(to) as { url: string; body: ReturnType<typeof task>; id: string };
+        const before = (await fhir('GET', `/Task/${id}`)).json();
+        expect(before.status).toBe(from);
+        const res = await fhir('PUT', url, { ...body, status: to, businessStatus: { text: `Now ${to}` } });
+        cases += 1;
+        answers.set(String(res.statusCode), (answers.get(String(res.statusCode)) ?? 0) + 1);
+        const refused = taskTransitionProblem(from, to);
+        const label = `${from} -> ${to}: ${res.body.slice(0, 200)}`;
+        if (refused) {
+          expect(res.statusCode, label).toBe(409);
+          expect(res.json().issue[0], label).toMatchObject({
+            code: 'business-rule',
+            diagnostics: refused,
+            expression: ['Task.status'],
+          });
+          const after = (await fhir('GET', `/Task/${id}`)).json();
+          expect([after.status, after.meta.versionId], label).toEqual([before.status, before.meta.versionId]);
+        } else if (to === 'completed' && from !== 'completed') {
+          expect(res.statusCode, label).toBe(422);
+        } else {
+          expect(res.statusCode, label).toBe(200);
+          expect(res.json().status, label).toBe(to === 'completed' || from === 'completed' ? 'completed' : to);
+        }
+      }
+    }
+    expect(cases).toBe(froms.length * TASK_INBOUND_STATUSES.length);
+    console.info(`FHIR Task state machine: ${cases} transitions, answers ${JSON.stringify(Object.fromEntries(answers))}`);
   });
 });
 

@@ -55,6 +55,7 @@ export * from './rules/rx-list-sort.ts';
 export * from './rules/rx-list-window.ts';
 export * from './rules/staff.ts';
 export * from './rules/standing-rules.ts';
+export * from './rules/task-states.ts';
 export * from './rules/text-safety.ts';
 export * from './rules/transitions.ts';
 export * from './rules/user-guards.ts';

@@ -14,13 +14,14 @@ import {
   TASK_ACKNOWLEDGED_STATUS,
   TASK_OPEN_STATUSES,
   TASK_SUBSTITUTION_REASONS,
+  taskTransitionProblem,
 } from '@hcp/contract';
 import type { Executor } from '../../db/client.ts';
 import type { prescriptions } from '../../db/schema.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { answerArrivedRequest } from '../../lib/standing-rules.ts';
 import { unprocessable } from './mapping/common.ts';
-import { isClosing, outputOf, type TaskFields, type TaskInputs, type TaskRow } from './mapping/task.ts';
+import { effectiveStatus, isClosing, outputOf, type TaskFields, type TaskInputs, type TaskRow } from './mapping/task.ts';
 import { FhirError } from './outcome.ts';
 import * as records from './records-repository.ts';
 import { ONE } from './repository.ts';
@@ -211,12 +212,15 @@ export function taskOps(
       if (fields.patientId !== null && fields.patientId !== current.patientId) {
         unprocessable('Task.for', 'Task.for is not the patient of the MedicationRequest in Task.focus.');
       }
+      // A resend of what the pharmacy sent before changes nothing, whatever happened since (resends act once).
       if (same(current, fields)) return false;
+      // Anything else is a change of state, which the state machine must allow: a Task the prescriber answered, or
+      // one the pharmacy withdrew, is final (a withdrawn appeal's link stays expired; a new request is a new Task).
+      const from = effectiveStatus(current);
+      const refused = taskTransitionProblem(from, fields.status);
+      if (refused) throw new FhirError(409, 'business-rule', refused, ['Task.status']);
       if (fields.status === TASK_ACKNOWLEDGED_STATUS || current.status === TASK_ACKNOWLEDGED_STATUS) {
         return acknowledge(tx, id, fields, current);
-      }
-      if (current.category === 'appeals' && isClosing(current.status) && !isClosing(fields.status)) {
-        unprocessable('Task.status', 'A withdrawn appeal does not reopen; send a new appeal Task (it gets a new link).');
       }
       await saveTask(tx, id, fields, current);
       const wasOpen = !isClosing(current.status);

@@ -20,6 +20,7 @@ import {
   type TaskCode,
   type TaskInboundStatus,
   type TaskInputCode,
+  type TaskStatus,
 } from '@hcp/contract';
 import type { Task, TaskInput, TaskOutput } from '@medplum/fhirtypes';
 import { type BusinessIdentifier, businessIdentifier, meta, referencedId, unprocessable } from './common.ts';
@@ -204,9 +205,16 @@ export function fromTask(resource: Task): { identifier: BusinessIdentifier; fiel
 
 export const isClosing = (status: string) => (TASK_CLOSING_STATUSES as readonly string[]).includes(status);
 
+/**
+ * The status a Task is in: the pharmacy's while the item waits (or once it withdrew it), else completed — the
+ * prescriber answered. The read mapping shows it and the state machine (contract, task-states.ts) starts from it.
+ */
+export const effectiveStatus = (row: Pick<TaskRow, 'status' | 'itemOpen'>): TaskStatus =>
+  (isClosing(row.status) || row.itemOpen ? row.status : 'completed') as TaskStatus;
+
 export function toTask(row: TaskRow): Task {
   const code = CODE_OF_CATEGORY[row.category];
-  const status = isClosing(row.status) || row.itemOpen ? row.status : 'completed';
+  const status = effectiveStatus(row);
   const inputs: TaskInput[] = Object.entries(INPUT_KEYS).flatMap(([inputCode, key]) => {
     const value = row.input[key];
     const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
