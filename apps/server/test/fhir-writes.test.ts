@@ -343,6 +343,58 @@ describe('FHIR Task', () => {
     expect(morganUserId).toBe(morgan.userID);
   });
 
+  it("a prescriber's answer is a new version of the Task: If-Match on the version read before answers 412", async () => {
+    const { morgan } = await morganQueue();
+    const decide = async (prescriptionId: string, path: string, payload: Record<string, unknown>) => {
+      const res = await injectAs(t.app, morgan, {
+        method: 'POST',
+        url: `/api/mdo/v1/prescriptions/${prescriptionId}/${path}`,
+        headers: { 'x-request-id': crypto.randomUUID() },
+        payload,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const open = async (key: string) => {
+      const { prescriptionId } = await patientWithPrescription(key);
+      const body = task(`${stamp}-${key}`, 'refill-request', prescriptionId);
+      const created = await fhir('POST', '/Task', body);
+      expect(created.statusCode).toBe(201);
+      expect(created.headers.etag).toBe('W/"1"');
+      return { prescriptionId, body, id: created.json().id as string };
+    };
+
+    // A postponement changes the Task too: a new version.
+    const later = await open('ver-postponed');
+    const until = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    await decide(later.prescriptionId, 'refills-postponed', { refillPostponedToDate: until, senderName: 'Dr Morgan' });
+    expect((await fhir('GET', `/Task/${later.id}`)).json().meta.versionId).toBe('2');
+
+    const { prescriptionId, body, id } = await open('ver-denied');
+    const read = await fhir('GET', `/Task/${id}`);
+    await decide(prescriptionId, 'refills-denied', { reason: 'NEED_OFFICE_VISIT', senderName: 'Dr Morgan' });
+    const answered = await fhir('GET', `/Task/${id}`);
+    expect(answered.json()).toMatchObject({ status: 'completed', meta: { versionId: '2' } });
+    expect(answered.headers.etag).toBe('W/"2"');
+    expect(new Date(String(answered.headers['last-modified'])).getTime()).toBeGreaterThanOrEqual(
+      new Date(read.json().meta.lastUpdated).getTime() - 1000,
+    );
+    // The pharmacy's write made on what it read before the answer is refused, and changes nothing.
+    const put = (ifMatch: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/fhir/R4/Task/${id}`,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/fhir+json', 'if-match': ifMatch },
+        payload: { ...body, id, status: 'completed', businessStatus: { text: 'Patient told' } },
+      });
+    const stale = await put('W/"1"');
+    expect(stale.statusCode, stale.body).toBe(412);
+    expect((await fhir('GET', `/Task/${id}`)).json().meta.versionId).toBe('2');
+    // On the current version it goes through: one write, one new version.
+    const current = await put('W/"2"');
+    expect(current.statusCode, current.body).toBe(200);
+    expect(current.json().meta.versionId).toBe('3');
+  });
+
   it('the pharmacy completes its Task once the prescriber answered: "Received by the pharmacy", once; not before, not on a new Task', async () => {
     const { prescriptionId } = await patientWithPrescription('ack');
     const body = task(`${stamp}-ack`, 'refill-request', prescriptionId);

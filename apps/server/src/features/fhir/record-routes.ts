@@ -155,6 +155,7 @@ export function registerWrittenType<R extends Resource, Row extends { id: string
     if (!body) throw new FhirError(404, 'not-found', `${type}/${request.params.id} is not known.`);
     await auditRead(ctx.db, request, `fhir.${type}.read`, entityType, body.id);
     reply.header('etag', `W/"${body.meta.versionId}"`);
+    reply.header('last-modified', new Date(body.meta.lastUpdated).toUTCString());
     return send(reply, body);
   });
 

@@ -440,7 +440,8 @@ export async function insertTask(db: Executor, id: string, values: TaskValues) {
 export async function updateTask(db: Executor, id: string, values: Omit<TaskValues, 'tenantId' | 'clientId'>) {
   await db
     .update(inboundTasks)
-    .set({ ...values, version: sql`${inboundTasks.version} + 1`, updatedAt: new Date() })
+    // now(), not the clock of this process: the trigger of migration 0026 knows the Task was written in this transaction.
+    .set({ ...values, version: sql`${inboundTasks.version} + 1`, updatedAt: sql`now()` })
     .where(eq(inboundTasks.id, id));
 }
 
