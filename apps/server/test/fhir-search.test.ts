@@ -15,6 +15,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
 import { SEARCH_PARAMS, type SearchParam } from '../src/features/fhir/search-params.ts';
+import { validated } from '../src/features/fhir/validate.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { communication, input, patient, systemToken, task } from './support/fhir.ts';
 
@@ -120,9 +121,22 @@ describe('FHIR search', () => {
   it('applies every declared parameter: a value naming nothing empties a search that is full without it', async () => {
     const checked: string[] = [];
     for (const [type, params] of Object.entries(SEARCH_PARAMS) as [string, readonly SearchParam[]][]) {
-      const all = await search(type);
+      const all = await search(`${type}?_count=100`);
       expect(all.status, type).toBe(200);
       expect(all.body.total, `${type} has records to search`).toBeGreaterThan(0);
+      // What the server emits is valid R4, read against the base definitions: the searchset and each resource in
+      // it, and the same resource read on its own.
+      validated<Bundle>(all.body, 'Bundle');
+      const first = resources(all.body)[0] as Resource & { id: string };
+      for (const resource of resources(all.body)) validated<Resource>(resource, resource.resourceType);
+      if (type !== 'PractitionerRole') {
+        const one = await t.app.inject({
+          method: 'GET',
+          url: `/fhir/R4/${type}/${first.id}`,
+          headers: { authorization: `Bearer ${token}` },
+        });
+        validated<Resource>(one.json(), type as Resource['resourceType']);
+      }
       for (const p of params.filter((p) => p.type !== 'number')) {
         const value = matchingNothing(type, p);
         const res = await search(`${type}?${p.name}=${encodeURIComponent(value)}`);

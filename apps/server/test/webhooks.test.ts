@@ -401,4 +401,14 @@ describe('waking the worker', () => {
       await woken.close();
     }
   });
+
+  // Issue 46: every message this file's decisions delivered, whatever the test, is a valid R4 Bundle (structure,
+  // cardinality, types and the resources inside it), read against the base definitions.
+  it('delivered only valid FHIR R4 message Bundles', () => {
+    expect(receiver.received.length).toBeGreaterThan(5);
+    for (const got of receiver.received) {
+      const bundle = validated<Bundle>(bundleOf(got.body), 'Bundle');
+      expect(bundle.type).toBe('message');
+    }
+  });
 });
