@@ -1,4 +1,6 @@
-import { E2E_ACCESS_TOKEN_TTL_SECONDS } from '../playwright.config.ts';
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { DEMO_PASSWORD, expect, expectAccessible, latestMfaCode, latestResetPath, skipTutorial, test } from './fixtures.ts';
 
 // These journeys are about signing in; the tutorial that opens after sign-in has its own spec.
@@ -50,16 +52,42 @@ test('MFA: wrong code text, right code signs in, remembered device skips MFA nex
   await expect(page).toHaveURL(/\/action-needed$/);
 });
 
+/**
+ * A copy of an access token signed with the server's own key (this server keeps it in its data folder) but
+ * expiring at `exp`: an expired token made on purpose, so the test decides when it expires instead of waiting
+ * out its life (issue 44).
+ */
+function resigned(token: string, exp: number): string {
+  const key = readFileSync(path.join(process.env.E2E_DATA_DIR as string, 'auth-signing-key'), 'utf8').trim();
+  const payload = JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString('utf8'));
+  const head = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+  const body = Buffer.from(JSON.stringify({ ...payload, iat: exp - 600, exp })).toString('base64url');
+  return `${head}.${body}.${createHmac('sha256', key).update(`${head}.${body}`).digest('base64url')}`;
+}
+
 test('an expired access token is renewed silently', async ({ page }) => {
   await submitLogin(page, 'dr.morgan@demo.hcp');
   await expect(page.getByText('Dr. Alex Morgan')).toBeVisible();
-  const before = await page.evaluate(() => window.localStorage.getItem('hcp.accessToken'));
-  await page.waitForTimeout((E2E_ACCESS_TOKEN_TTL_SECONDS + 1) * 1000);
+  const session = await page.evaluate(() => ({
+    accessToken: window.localStorage.getItem('hcp.accessToken') ?? '',
+    userId: window.localStorage.getItem('hcp.userId') ?? '',
+  }));
+  const now = Math.floor(Date.now() / 1000);
+  const expired = resigned(session.accessToken, now - 60);
+  // The copy is signed right (the same copy still valid is accepted) and refused only for its expiry.
+  const ask = (token: string) =>
+    page.request.get('/api/mdo/v1/feature-flags', { headers: { authorization: `Bearer ${token}`, 'x-user-id': session.userId } });
+  expect((await ask(resigned(session.accessToken, now + 60))).status()).toBe(200);
+  expect((await ask(expired)).status()).toBe(401);
+
+  await page.evaluate((token) => window.localStorage.setItem('hcp.accessToken', token), expired);
   await page.reload();
   await expect(page.getByText('Dr. Alex Morgan')).toBeVisible();
   await expect(page).toHaveURL(/\/action-needed$/);
   const after = await page.evaluate(() => window.localStorage.getItem('hcp.accessToken'));
-  expect(after).not.toBe(before);
+  expect(after).not.toBe(expired);
+  expect(after).not.toBe(session.accessToken);
+  expect((await ask(after as string)).status()).toBe(200);
 });
 
 test('log out clears the session on this device and on the server', async ({ page }) => {
