@@ -9,9 +9,8 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as s from '../src/db/schema.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
-import { communication, countFhirRows, input, medicationRequest, patient, systemToken, task } from './support/fhir.ts';
+import { communication, countFhirRows, input, mainTenantToken, medicationRequest, patient, task } from './support/fhir.ts';
 
 const RUNS = Number(process.env.FHIR_BAD_RUNS ?? 200);
 const PUBLIC_URL = 'https://portal.test';
@@ -220,12 +219,12 @@ function badResource(type: TypeName): fc.Arbitrary<{ why: string; text: string }
 beforeAll(async () => {
   t = await buildTestApp({ env: { PUBLIC_URL } });
   const db = t.database.db;
-  const [main] = await db.select().from(s.tenants).where(sql`${s.tenants.key} = 'main'`);
-  ({ token } = await systemToken(t, { tenantId: main?.id as string, scopes: ['system/*.*'], publicUrl: PUBLIC_URL }));
+  const main = await mainTenantToken(t, PUBLIC_URL);
+  token = main.token;
   const [rx] = await db
     .execute(sql`select rx.id, rx.patient_id, rx.md_office_id, st.npi from prescriptions rx
       join md_staff st on st.id = rx.prescriber_id join md_offices o on o.id = rx.md_office_id
-      where o.tenant_id = ${main?.id} and st.npi is not null limit 1`)
+      where o.tenant_id = ${main.tenantId} and st.npi is not null limit 1`)
     .then((r) => (r as unknown as { rows: Record<string, string>[] }).rows);
   valid.Patient = patient(rx?.md_office_id as string, 'bad-p');
   valid.MedicationRequest = medicationRequest(rx?.npi as string, 'bad-m', rx?.patient_id as string);

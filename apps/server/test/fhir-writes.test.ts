@@ -76,6 +76,20 @@ async function morganQueue() {
   return { morgan, rxs };
 }
 
+/** A prescriber's decision on a prescription through the portal (answered 200). */
+async function decide(prescriptionId: string, path: string, payload: Record<string, unknown>) {
+  const { morgan } = await morganQueue();
+  const res = await injectAs(t.app, morgan, {
+    method: 'POST',
+    url: `/api/mdo/v1/prescriptions/${prescriptionId}/${path}`,
+    headers: { 'x-request-id': crypto.randomUUID() },
+    payload,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+const denyRefill = (prescriptionId: string) =>
+  decide(prescriptionId, 'refills-denied', { reason: 'NEED_OFFICE_VISIT', senderName: 'Dr Morgan' });
+
 beforeAll(async () => {
   t = await buildTestApp({ env: { PUBLIC_URL } });
   const db = t.database.db;
@@ -344,16 +358,6 @@ describe('FHIR Task', () => {
   });
 
   it("a prescriber's answer is a new version of the Task: If-Match on the version read before answers 412", async () => {
-    const { morgan } = await morganQueue();
-    const decide = async (prescriptionId: string, path: string, payload: Record<string, unknown>) => {
-      const res = await injectAs(t.app, morgan, {
-        method: 'POST',
-        url: `/api/mdo/v1/prescriptions/${prescriptionId}/${path}`,
-        headers: { 'x-request-id': crypto.randomUUID() },
-        payload,
-      });
-      expect(res.statusCode, res.body).toBe(200);
-    };
     const open = async (key: string) => {
       const { prescriptionId } = await patientWithPrescription(key);
       const body = task(`${stamp}-${key}`, 'refill-request', prescriptionId);
@@ -371,7 +375,7 @@ describe('FHIR Task', () => {
 
     const { prescriptionId, body, id } = await open('ver-denied');
     const read = await fhir('GET', `/Task/${id}`);
-    await decide(prescriptionId, 'refills-denied', { reason: 'NEED_OFFICE_VISIT', senderName: 'Dr Morgan' });
+    await denyRefill(prescriptionId);
     const answered = await fhir('GET', `/Task/${id}`);
     expect(answered.json()).toMatchObject({ status: 'completed', meta: { versionId: '2' } });
     expect(answered.headers.etag).toBe('W/"2"');
@@ -407,14 +411,8 @@ describe('FHIR Task', () => {
     expect(waiting.statusCode).toBe(422);
     expect(waiting.body).toContain('The prescriber has not answered this Task yet');
 
+    await denyRefill(prescriptionId);
     const { morgan } = await morganQueue();
-    const denied = await injectAs(t.app, morgan, {
-      method: 'POST',
-      url: `/api/mdo/v1/prescriptions/${prescriptionId}/refills-denied`,
-      headers: { 'x-request-id': crypto.randomUUID() },
-      payload: { reason: 'NEED_OFFICE_VISIT', senderName: 'Dr Morgan' },
-    });
-    expect(denied.statusCode, denied.body).toBe(200);
     for (let i = 0; i < 2; i += 1) {
       const ack = await fhir('PUT', url, { ...body, status: 'completed', businessStatus: { text: 'Patient told' } });
       expect(ack.statusCode, ack.body).toBe(200);
@@ -633,7 +631,6 @@ describe('FHIR Task', () => {
  */
 describe('FHIR Task state machine', () => {
   it('answers every transition as the contract table says', async () => {
-    const { morgan } = await morganQueue();
     const froms: TaskStatus[] = [...TASK_OPEN_STATUSES, 'completed', ...TASK_CLOSING_STATUSES];
     const answers = new Map<string, number>();
     let cases = 0;
@@ -647,15 +644,7 @@ describe('FHIR Task state machine', () => {
         expect(created.statusCode, created.body).toBe(201);
         tasks.set(to, { url: `/Task?identifier=${encodeURIComponent(`${TASK_SYSTEM}|${key}`)}`, body, id: created.json().id });
       }
-      if (from === 'completed') {
-        const denied = await injectAs(t.app, morgan, {
-          method: 'POST',
-          url: `/api/mdo/v1/prescriptions/${prescriptionId}/refills-denied`,
-          headers: { 'x-request-id': crypto.randomUUID() },
-          payload: { reason: 'NEED_OFFICE_VISIT', senderName: 'Dr Morgan' },
-        });
-        expect(denied.statusCode, denied.body).toBe(200);
-      }
+      if (from === 'completed') await denyRefill(prescriptionId);
       for (const to of TASK_INBOUND_STATUSES) {
         const { url, body, id } = tasks.get(to) as { url: string; body: ReturnType<typeof task>; id: string };
         const before = (await fhir('GET', `/Task/${id}`)).json();

@@ -7,6 +7,14 @@ import { clientAssertion } from '../../../../scripts/smart-client.ts';
 import { registerClient } from '../../src/features/integrations/clients.ts';
 import type { TestApp } from './app.ts';
 
+/** A token of a pharmacy system of the main tenant with every scope, and that tenant's id. */
+export async function mainTenantToken(t: TestApp, publicUrl: string): Promise<{ token: string; tenantId: string }> {
+  const rows = await t.database.db.execute(sql`select id from tenants where key = 'main'`);
+  const tenantId = (rows as unknown as { rows: { id: string }[] }).rows[0]?.id as string;
+  const { token } = await systemToken(t, { tenantId, scopes: ['system/*.*'], publicUrl });
+  return { token, tenantId };
+}
+
 export async function systemToken(
   t: TestApp,
   options: { tenantId: string; scopes: string[]; scope?: string; publicUrl: string },
