@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 
 import rateLimit from '@fastify/rate-limit';
 import { generateRequestId, isRequestId, NOTICE_RETRY } from '@hcp/contract';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
@@ -73,7 +73,7 @@ import { redisStoreWithLocalFallback } from './lib/rate-limit-store.ts';
 import { createReadRouting } from './lib/read-routing.ts';
 import { resolveSigningKey } from './lib/signing-key.ts';
 import { createSystemTokens } from './lib/system-tokens.ts';
-import { createReadiness, WARM_UP_HEADER, WARM_UP_MARK, type WarmUpReport } from './lib/warm-up.ts';
+import { createReadiness, type WarmUpReport } from './lib/warm-up.ts';
 import { registerAuthGuard } from './plugins/auth.ts';
 import { registerCompression } from './plugins/compression.ts';
 import { databaseDenyList, redisDenyList } from './plugins/deny-list.ts';
@@ -95,7 +95,7 @@ declare module 'fastify' {
     officeDigests: OfficeDigests;
     /** Purges of expired rows, once per cluster (tests run a round by hand). */
     housekeeping: Housekeeping;
-    /** Opens the connections and warms the read routes; /readyz says ready once it has run (main.ts calls it). */
+    /** Opens every pooled connection; /readyz says ready once it has run (main.ts calls it). */
     warmUp(): Promise<WarmUpReport>;
   }
 }
@@ -129,10 +129,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const app = Fastify({
     ...(tracing ? { serverFactory: tracing.serverFactory } : {}),
     logger: deps.logStream ? { ...loggerOptions(config), stream: deps.logStream } : loggerOptions(config),
-    // The warm-up's own requests (in-process, marked with this process's secret) are not logged one by one.
-    logController: new LogController({
-      disableRequestLogging: (request: { headers: Record<string, unknown> }) => request.headers[WARM_UP_HEADER] === WARM_UP_MARK,
-    }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     // The client's id is used when it is well-formed, so its log lines and ours share one id.
@@ -167,10 +163,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerInputSafety(app);
   // Before any route, so every read is registered with it (its hooks attach per route).
   await registerCompression(app);
-  // Before any route too: it lists the reads a new instance warms up before /readyz says ready.
+  // /readyz waits for the warm-up (lib/warm-up.ts), which main.ts starts once the server listens.
   const readiness = createReadiness({ enabled: config.warmUp, warmConnections: () => deps.database.warmConnections() });
-  readiness.collect(app);
-  app.decorate('warmUp', () => readiness.warmUp(app));
+  app.decorate('warmUp', () => readiness.warmUp());
   const metrics = config.metricsToken ? registerMetrics(app, deps.database, config.metricsToken) : null;
   await registerSecurityHeaders(app, { allowGoogleSignIn: Boolean(config.googleClientId), inlineStyles: [PRINT_STYLE] });
   await registerOpenApi(app);

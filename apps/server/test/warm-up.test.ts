@@ -1,7 +1,7 @@
 /**
  * A new instance says ready only once it is warm (issue 45, part 5; decision 0053): `/readyz` answers 503 with
- * Retry-After until the warm-up has run, `/healthz` answers all along, and the warm-up reads nobody's data, writes
- * nothing and leaves the request log alone. On PostgreSQL it opens every pooled connection.
+ * Retry-After until the warm-up has run, `/healthz` answers all along, and the warm-up writes nothing. On PostgreSQL
+ * it opens every pooled connection.
  */
 import { getTableName, is, sql } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { POOL_OPTIONS, wrapPool } from '../src/db/client.ts';
 import * as schema from '../src/db/schema.ts';
-import { createReadiness, sampleUrl, WARM_UP_ROUNDS } from '../src/lib/warm-up.ts';
+import { createReadiness } from '../src/lib/warm-up.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { createScratchDatabase, postgresReachable } from './support/services.ts';
 
@@ -38,18 +38,12 @@ describe('warming up before saying ready', () => {
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
 
     const before = await rowCounts(t);
-    const logged = t.logs.length;
     const report = await t.app.warmUp();
-    // Every signed-in read route, each round: the API's and FHIR's.
     // The embedded database is one connection; on PostgreSQL, every connection the pool may hold is open now.
     expect(report.connections).toBe(t.database.poolStats ? t.database.poolStats().total : 1);
     expect(report.connections).toBeGreaterThanOrEqual(1);
-    expect(report.requests).toBeGreaterThanOrEqual(WARM_UP_ROUNDS * 30);
-    expect(report.requests % WARM_UP_ROUNDS).toBe(0);
-    // Nothing written (no audit row, no session, no rate-limit row), nothing logged request by request.
+    // Nothing written.
     expect(await rowCounts(t)).toEqual(before);
-    expect(t.logs.slice(logged).filter((line) => line.req || line.res)).toEqual([]);
-    expect(t.logs.slice(logged).filter((line) => Number(line.level) >= 50)).toEqual([]);
 
     const warm = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(warm.statusCode).toBe(200);
@@ -64,16 +58,8 @@ describe('warming up before saying ready', () => {
       },
     });
     expect(readiness.warm).toBe(false);
-    await expect(readiness.warmUp(t.app)).rejects.toThrow('connection refused');
+    await expect(readiness.warmUp()).rejects.toThrow('connection refused');
     expect(readiness.warm).toBe(true);
-  });
-
-  it('fills path parameters so each route matches: a UUID for an id, a word for anything else', () => {
-    expect(sampleUrl('/api/mdo/v1/users/:userId/patients/:patientId')).toBe(
-      '/api/mdo/v1/users/00000000-0000-4000-8000-000000000000/patients/00000000-0000-4000-8000-000000000000',
-    );
-    expect(sampleUrl('/fhir/R4/Task/:id')).toBe('/fhir/R4/Task/00000000-0000-4000-8000-000000000000');
-    expect(sampleUrl('/api/mdo/v1/zip-info/:zip')).toBe('/api/mdo/v1/zip-info/warm-up');
   });
 });
 
