@@ -18,21 +18,23 @@ function loadDefinitions() {
   loaded = true;
 }
 
+/** The path of the first object key, at any depth, that `matches` (with the value under it); null when none does. */
+function firstKeyPath(value: unknown, path: string, matches: (key: string, child: unknown) => boolean): string | null {
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, child] of Object.entries(value)) {
+    const here = Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`;
+    if (!Array.isArray(value) && matches(key, child)) return here;
+    const found = firstKeyPath(child, here, matches);
+    if (found) return found;
+  }
+  return null;
+}
+
 /**
  * Keys that name something on every object's prototype (`constructor`, `__proto__`, `toString`…): the validator
  * looks elements up by key and takes them for known ones, so they are refused here first, at any depth.
  */
 const PROTOTYPE_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
-function prototypeKeyPath(value: unknown, path: string): string | null {
-  if (typeof value !== 'object' || value === null) return null;
-  for (const [key, child] of Object.entries(value)) {
-    const here = Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`;
-    if (!Array.isArray(value) && PROTOTYPE_KEYS.has(key)) return here;
-    const found = prototypeKeyPath(child, here);
-    if (found) return found;
-  }
-  return null;
-}
 
 /**
  * Modifier extensions change the meaning of what carries them, so FHIR requires a server to refuse one it does not
@@ -40,20 +42,19 @@ function prototypeKeyPath(value: unknown, path: string): string | null {
  * named. Answered 422, as a resource that is well formed but cannot be processed as sent.
  */
 export const UNDERSTOOD_MODIFIER_EXTENSIONS: ReadonlySet<string> = new Set();
+const urlOf = (extension: unknown) => String((extension as { url?: unknown } | null)?.url);
+const notUnderstood = (extension: unknown) => !UNDERSTOOD_MODIFIER_EXTENSIONS.has(urlOf(extension));
+
 export function modifierProblem(value: unknown, path: string): { path: string; url: string } | null {
-  if (typeof value !== 'object' || value === null) return null;
-  for (const [key, child] of Object.entries(value)) {
-    const here = Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`;
-    if (!Array.isArray(value) && key === 'modifierExtension' && Array.isArray(child)) {
-      const index = child.findIndex(
-        (extension) => !UNDERSTOOD_MODIFIER_EXTENSIONS.has(String((extension as { url?: unknown } | null)?.url)),
-      );
-      if (index >= 0) return { path: `${here}[${index}]`, url: String((child[index] as { url?: unknown } | null)?.url) };
-    }
-    const found = modifierProblem(child, here);
-    if (found) return found;
-  }
-  return null;
+  let extensions: unknown[] = [];
+  const at = firstKeyPath(value, path, (key, child) => {
+    if (key !== 'modifierExtension' || !Array.isArray(child) || !child.some(notUnderstood)) return false;
+    extensions = child;
+    return true;
+  });
+  if (!at) return null;
+  const index = extensions.findIndex(notUnderstood);
+  return { path: `${at}[${index}]`, url: urlOf(extensions[index]) };
 }
 
 /** The body as a resource of the expected type, or a 400 OperationOutcome naming every bad element. */
@@ -65,7 +66,7 @@ export function validated<T extends Resource>(body: unknown, resourceType: T['re
   if (type !== resourceType) {
     throw new FhirError(400, 'invalid', `Expected resourceType ${resourceType}.`, ['resourceType']);
   }
-  const hostile = prototypeKeyPath(body, resourceType);
+  const hostile = firstKeyPath(body, resourceType, (key) => PROTOTYPE_KEYS.has(key));
   if (hostile) throw new FhirError(400, 'invalid', `Invalid ${resourceType}. ${hostile}: unknown element.`, [hostile]);
   loadDefinitions();
   try {
