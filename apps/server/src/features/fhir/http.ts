@@ -8,7 +8,7 @@ import type { SystemClaims, SystemTokens } from '../../lib/system-tokens.ts';
 import { parseToken } from './mapping/common.ts';
 import { FhirError } from './outcome.ts';
 import type { RecordFilter } from './records-repository.ts';
-import { appliedParams, referencedId, SEARCH_PARAMS, type SearchableType, type SearchParam } from './search-params.ts';
+import { SEARCH_PARAMS, type SearchableType, type SearchParam, searchedId } from './search-params.ts';
 
 export const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 
@@ -88,7 +88,8 @@ export const auditRead = (
 export const send = (reply: FastifyReply, body: unknown) => reply.type(FHIR_JSON).send(body);
 
 export function searchset(
-  request: FastifyRequest,
+  /** The query's parameters the search applied (search-params.ts `appliedParams`). */
+  applied: URLSearchParams,
   base: string,
   type: SearchableType,
   resources: { id?: string }[],
@@ -96,7 +97,6 @@ export function searchset(
   page: { count: number; offset: number },
 ) {
   // Only what the search applied: a parameter it left out is not in the link that says what was searched.
-  const applied = appliedParams(request, type);
   const url = (offset: number) => {
     const params = new URLSearchParams(applied);
     params.set('_count', String(page.count));
@@ -156,12 +156,11 @@ function dateRanges(name: string, values: string | string[]): { op: 'ge' | 'lt';
  * support is not applied even when the query schema knows its name from another type.
  */
 export function recordFilter(
-  request: FastifyRequest,
+  applied: URLSearchParams,
   type: SearchableType,
   query: SearchQuery,
   statuses: readonly string[] | null,
 ): RecordFilter {
-  const applied = appliedParams(request, type);
   const uses = (name: string) => applied.has(name);
   const spec = (name: string) => SEARCH_PARAMS[type].find((p: SearchParam) => p.name === name) as SearchParam;
   const filter: RecordFilter = {};
@@ -179,12 +178,12 @@ export function recordFilter(
   for (const name of ['patient', 'subject'] as const) {
     const value = query[name];
     if (uses(name) && value !== undefined) {
-      const id = referencedId(value, name, spec(name).target ?? []);
+      const id = searchedId(value, name, spec(name).target ?? []);
       filter.patientIds = [...(filter.patientIds ?? []), id];
     }
   }
-  if (uses('focus') && query.focus !== undefined) filter.focus = referencedId(query.focus, 'focus', spec('focus').target ?? []);
-  if (uses('owner') && query.owner !== undefined) filter.owner = referencedId(query.owner, 'owner', spec('owner').target ?? []);
+  if (uses('focus') && query.focus !== undefined) filter.focus = searchedId(query.focus, 'focus', spec('focus').target ?? []);
+  if (uses('owner') && query.owner !== undefined) filter.owner = searchedId(query.owner, 'owner', spec('owner').target ?? []);
   if (uses('status') && query.status !== undefined) {
     if (!statuses) throw new FhirError(400, 'not-supported', 'status is not a search parameter of this type.', ['status']);
     const wanted = query.status.split(',');

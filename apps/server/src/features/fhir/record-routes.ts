@@ -24,7 +24,7 @@ import { type BusinessIdentifier, parseToken } from './mapping/common.ts';
 import { FhirError } from './outcome.ts';
 import type { RecordFilter } from './records-repository.ts';
 import { ONE, type Page } from './repository.ts';
-import type { SearchableType } from './search-params.ts';
+import { appliedParams, type SearchableType } from './search-params.ts';
 import { type RecordOps, type WriteMode, writeRecord } from './upsert.ts';
 import { validated } from './validate.ts';
 
@@ -163,10 +163,11 @@ export function registerWrittenType<R extends Resource, Row extends { id: string
   const searchType = type as SearchableType;
   routes.get(`/${type}`, { onRequest: read, schema: { tags: ['fhir'], querystring: searchQuery } }, async (request, reply) => {
     const query = request.query as SearchQuery;
-    const filter = recordFilter(request, searchType, query, spec.statuses);
+    const applied = appliedParams(request, searchType);
+    const filter = recordFilter(applied, searchType, query, spec.statuses);
     const page = { count: query._count, offset: query._offset };
     const { rows, total } = await spec.rows(ctx.db, systemOf(request).tenantId, filter, page);
     await auditRead(ctx.db, request, `fhir.${type}.search`, entityType, null, { total });
-    return send(reply, searchset(request, ctx.base(request), searchType, rows.map(spec.toResource), total, page));
+    return send(reply, searchset(applied, ctx.base(request), searchType, rows.map(spec.toResource), total, page));
   });
 }

@@ -197,7 +197,7 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
         };
         const { rows, total } = await resource.rows(systemOf(request).tenantId, filter, { count, offset });
         await auditRead(db, request, `fhir.${type}.search`, entityType, null, { total });
-        return send(reply, searchset(request, base(request), type, rows.map(resource.map), total, { count, offset }));
+        return send(reply, searchset(applied, base(request), type, rows.map(resource.map), total, { count, offset }));
       },
     );
   }
@@ -228,6 +228,7 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
     { onRequest: requireScope(tokens, 'PractitionerRole', 'read'), schema: { tags: ['fhir'], querystring: roleQuery } },
     async (request, reply) => {
       const { organization, practitioner, _count: count, _offset: offset } = request.query;
+      const applied = appliedParams(request, 'PractitionerRole');
       const filter = {
         ...(organization !== undefined ? { practiceId: organization.replace(/^Organization\//, '') } : {}),
         ...(practitioner !== undefined ? { staffId: practitioner.replace(/^Practitioner\//, '') } : {}),
@@ -236,7 +237,7 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
       await auditRead(db, request, 'fhir.PractitionerRole.search', 'md_staff', null, { total });
       return send(
         reply,
-        searchset(request, base(request), 'PractitionerRole', rows.map(toPractitionerRole), total, { count, offset }),
+        searchset(applied, base(request), 'PractitionerRole', rows.map(toPractitionerRole), total, { count, offset }),
       );
     },
   );

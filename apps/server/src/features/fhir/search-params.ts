@@ -114,7 +114,7 @@ export function appliedParams(request: FastifyRequest, type: SearchableType): UR
  * The id a reference parameter names (`Patient/<id>`, a bare `<id>`, or an absolute URL ending in one), checked
  * against the types it may name; a reference to another type is a 400.
  */
-export function referencedId(value: string, name: string, target: readonly string[]): string {
+export function searchedId(value: string, name: string, target: readonly string[]): string {
   const parts = value.split('/');
   const id = parts.at(-1) ?? '';
   const type = parts.length >= 2 ? parts.at(-2) : undefined;
