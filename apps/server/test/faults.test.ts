@@ -22,8 +22,7 @@ import { DASHBOARD, generateRequestId } from '@hcp/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { REDIS_OPTIONS } from '../src/app.ts';
-import { DEMO_PASSWORD } from '../src/seed/index.ts';
-import { freePort, Server } from './support/child-server.ts';
+import { freePort, Server, signInOver } from './support/child-server.ts';
 import { createScratchDatabase } from './support/services.ts';
 import { type Receiver, startReceiver } from './support/webhook-receiver.ts';
 
@@ -33,27 +32,7 @@ const enabled =
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const POSTPONE_TO = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
 
-interface Session {
-  userId: string;
-  accessToken: string;
-  refreshToken: string;
-  headers: Record<string, string>;
-}
-
-async function signIn(base: string, email: string): Promise<Session> {
-  const res = await fetch(`${base}/auth-service/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: DEMO_PASSWORD, dashboard: DASHBOARD }),
-  });
-  expect(res.status, `sign-in of ${email}`).toBe(200);
-  const { accessToken, refreshToken, userID } = ((await res.json()) as { jwtToken: Record<string, string> }).jwtToken as {
-    accessToken: string;
-    refreshToken: string;
-    userID: string;
-  };
-  return { userId: userID, accessToken, refreshToken, headers: { authorization: `Bearer ${accessToken}`, 'x-user-id': userID } };
-}
+type Session = Awaited<ReturnType<typeof signInOver>>;
 
 /** A Redis of this suite's own, without persistence: stopping and restarting it loses everything, as the issue says. */
 class OwnRedis {
@@ -124,7 +103,7 @@ describe.runIf(enabled)('faults under load: two instances on PostgreSQL and Redi
     servers.push(b);
     await b.start();
     receiver = await startReceiver();
-    const provider = await signIn(a.base, 'admin@demo.hcp');
+    const provider = await signInOver(a.base, 'admin@demo.hcp');
     const res = await fetch(`${a.base}/api/mdo/v1/webhook-endpoints`, {
       method: 'POST',
       headers: { ...provider.headers, 'content-type': 'application/json', 'x-request-id': generateRequestId() },
@@ -145,7 +124,7 @@ describe.runIf(enabled)('faults under load: two instances on PostgreSQL and Redi
   it(`keeps every acknowledged write, every webhook and every live update through ${DROP_SECONDS} s of dropped connections`, async () => {
     const [a, b] = servers as [Server, Server];
     const bases = [a.base, b.base];
-    const morgan = await signIn(a.base, 'dr.morgan@demo.hcp');
+    const morgan = await signInOver(a.base, 'dr.morgan@demo.hcp');
     const list = (await (
       await fetch(`${a.base}/api/mdo/v2/users/${morgan.userId}/action-needed?actionType=ACTION_NEEDED_ALL`, {
         headers: morgan.headers,
@@ -360,8 +339,8 @@ describe.runIf(enabled)('faults under load: two instances on PostgreSQL and Redi
   it('answers within the Redis time-out + 1 s with Redis stopped, frozen and restarted empty; a revoked token stays revoked', async () => {
     const [a, b] = servers as [Server, Server];
     const bound = REDIS_OPTIONS.commandTimeout + 1_000;
-    const morgan = await signIn(a.base, 'dr.morgan@demo.hcp');
-    const revoked = await signIn(b.base, 'staff.lee@demo.hcp');
+    const morgan = await signInOver(a.base, 'dr.morgan@demo.hcp');
+    const revoked = await signInOver(b.base, 'staff.lee@demo.hcp');
     const out = await fetch(`${b.base}/auth/logout`, {
       method: 'POST',
       headers: { ...revoked.headers, 'content-type': 'application/json' },

@@ -88,13 +88,18 @@ export class Server {
   }
 }
 
-/** A demo user signed in over HTTP: their id and the headers of the portal's calls (spec §7). */
-export async function signInOver(base: string, email: string): Promise<{ userId: string; headers: Record<string, string> }> {
+/** A demo user signed in over HTTP: their id, their tokens and the headers of the portal's calls (spec §7). */
+export async function signInOver(
+  base: string,
+  email: string,
+): Promise<{ userId: string; accessToken: string; refreshToken: string; headers: Record<string, string> }> {
   const res = await fetch(`${base}/auth-service/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, username: email, password: DEMO_PASSWORD, dashboard: DASHBOARD }),
   });
-  const { accessToken, userID } = ((await res.json()) as { jwtToken: { accessToken: string; userID: string } }).jwtToken;
-  return { userId: userID, headers: { authorization: `Bearer ${accessToken}`, 'x-user-id': userID } };
+  const { accessToken, refreshToken, userID } = (
+    (await res.json()) as { jwtToken: { accessToken: string; refreshToken: string; userID: string } }
+  ).jwtToken;
+  return { userId: userID, accessToken, refreshToken, headers: { authorization: `Bearer ${accessToken}`, 'x-user-id': userID } };
 }
