@@ -6,11 +6,10 @@
  * be answered 400, 413 or 422 as an OperationOutcome (never 5xx, never 2xx), and the row counts of every table
  * the write side touches must be unchanged afterwards: nothing half-written. FHIR_BAD_RUNS sets the cases.
  */
-import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './support/app.ts';
-import { communication, countFhirRows, input, mainTenantToken, medicationRequest, patient, task } from './support/fhir.ts';
+import { communication, countFhirRows, input, mainTenantPharmacy, medicationRequest, patient, task } from './support/fhir.ts';
 
 const RUNS = Number(process.env.FHIR_BAD_RUNS ?? 200);
 const PUBLIC_URL = 'https://portal.test';
@@ -218,18 +217,13 @@ function badResource(type: TypeName): fc.Arbitrary<{ why: string; text: string }
 
 beforeAll(async () => {
   t = await buildTestApp({ env: { PUBLIC_URL } });
-  const db = t.database.db;
-  const main = await mainTenantToken(t, PUBLIC_URL);
+  const main = await mainTenantPharmacy(t, PUBLIC_URL);
   token = main.token;
-  const [rx] = await db
-    .execute(sql`select rx.id, rx.patient_id, rx.md_office_id, st.npi from prescriptions rx
-      join md_staff st on st.id = rx.prescriber_id join md_offices o on o.id = rx.md_office_id
-      where o.tenant_id = ${main.tenantId} and st.npi is not null limit 1`)
-    .then((r) => (r as unknown as { rows: Record<string, string>[] }).rows);
-  valid.Patient = patient(rx?.md_office_id as string, 'bad-p');
-  valid.MedicationRequest = medicationRequest(rx?.npi as string, 'bad-m', rx?.patient_id as string);
-  valid.Communication = communication('bad-c', rx?.patient_id as string);
-  valid.Task = task('bad-t', 'prior-authorization', rx?.id as string, {
+  const rx = main.prescription;
+  valid.Patient = patient(rx.practiceId, 'bad-p');
+  valid.MedicationRequest = medicationRequest(rx.npi, 'bad-m', rx.patientId);
+  valid.Communication = communication('bad-c', rx.patientId);
+  valid.Task = task('bad-t', 'prior-authorization', rx.id, {
     input: [input('pa-status', { valueCode: 'PRIOR_AUTH_REQUIRED' })],
   });
 });

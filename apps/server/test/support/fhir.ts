@@ -7,12 +7,20 @@ import { clientAssertion } from '../../../../scripts/smart-client.ts';
 import { registerClient } from '../../src/features/integrations/clients.ts';
 import type { TestApp } from './app.ts';
 
-/** A token of a pharmacy system of the main tenant with every scope, and that tenant's id. */
-export async function mainTenantToken(t: TestApp, publicUrl: string): Promise<{ token: string; tenantId: string }> {
-  const rows = await t.database.db.execute(sql`select id from tenants where key = 'main'`);
-  const tenantId = (rows as unknown as { rows: { id: string }[] }).rows[0]?.id as string;
+/**
+ * A pharmacy system of the main tenant with every scope, and one of that tenant's prescriptions (its prescriber has
+ * an NPI): what the FHIR suites start from.
+ */
+export async function mainTenantPharmacy(t: TestApp, publicUrl: string) {
+  const tenants = await t.database.db.execute(sql`select id from tenants where key = 'main'`);
+  const tenantId = (tenants as unknown as { rows: { id: string }[] }).rows[0]?.id as string;
   const { token } = await systemToken(t, { tenantId, scopes: ['system/*.*'], publicUrl });
-  return { token, tenantId };
+  const found = await t.database.db.execute(sql`select rx.id, rx.patient_id as "patientId", rx.md_office_id as "practiceId",
+      st.npi from prescriptions rx join md_staff st on st.id = rx.prescriber_id join md_offices o on o.id = rx.md_office_id
+    where o.tenant_id = ${tenantId} and st.npi is not null limit 1`);
+  const prescription = (found as unknown as { rows: { id: string; patientId: string; practiceId: string; npi: string }[] })
+    .rows[0] as { id: string; patientId: string; practiceId: string; npi: string };
+  return { token, tenantId, prescription };
 }
 
 export async function systemToken(
