@@ -15,7 +15,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { API_HEADERS, isRequestId } from '@hcp/contract';
-import { and, eq, lt, type SQL, sql } from 'drizzle-orm';
+import { and, eq, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
@@ -179,19 +179,17 @@ export function registerIdempotency(app: FastifyInstance, db: Database, options:
   /** Claims whose release failed, by their condition: tried again until the database answers. */
   const unreleased = new Set<SQL>();
   let retrying: NodeJS.Timeout | null = null;
-  const retryReleases = () => {
-    retrying = null;
-    for (const where of unreleased) {
-      db.delete(idempotencyKeys)
-        .where(where)
-        .then(
-          () => unreleased.delete(where),
-          () => undefined,
-        )
-        .finally(() => {
-          if (unreleased.size > 0 && !retrying) retrying = setTimeout(retryReleases, RELEASE_RETRY_MS).unref();
-        });
+  let closed = false;
+  /** One statement for every pending release; what it could not release waits for the next round. */
+  const retryReleases = async () => {
+    const pending = [...unreleased];
+    try {
+      await db.delete(idempotencyKeys).where(or(...pending));
+      for (const where of pending) unreleased.delete(where);
+    } catch {
+      // Still away: the next round tries again.
     }
+    retrying = unreleased.size > 0 && !closed ? setTimeout(() => void retryReleases(), RELEASE_RETRY_MS).unref() : null;
   };
   async function release(where: SQL, request: FastifyRequest) {
     try {
@@ -199,10 +197,11 @@ export function registerIdempotency(app: FastifyInstance, db: Database, options:
     } catch (error) {
       request.log.warn({ err: { message: (error as Error).message } }, 'idempotency key not released yet: trying again');
       unreleased.add(where);
-      retrying ??= setTimeout(retryReleases, RELEASE_RETRY_MS).unref();
+      retrying ??= setTimeout(() => void retryReleases(), RELEASE_RETRY_MS).unref();
     }
   }
   app.addHook('onClose', async () => {
+    closed = true;
     if (retrying) clearTimeout(retrying);
   });
 
