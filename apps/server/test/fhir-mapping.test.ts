@@ -2,7 +2,7 @@
  * The FHIR mapping both ways (issue 19): what the portal keeps, mapped to R4, is a valid resource (by the same
  * validator the API uses) and maps back to the same fields; and what a pharmacy sends maps to what it meant.
  */
-import { NPI_SYSTEM, TASK_CODE_SYSTEM, TASK_INPUT_SYSTEM } from '@hcp/contract';
+import { DECISION_SYSTEM, EVENT_TYPES, NPI_SYSTEM, TASK_CODE_SYSTEM, TASK_INPUT_SYSTEM } from '@hcp/contract';
 import type { Resource } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { fromCommunication, toCommunication } from '../src/features/fhir/mapping/communication.ts';
@@ -89,6 +89,8 @@ describe('FHIR mapping both ways', () => {
       patientId: ids.patient,
       prescriberId: ids.staff,
       itemOpen: true,
+      postponedUntil: null,
+      decision: null,
       appealExpiresAt: null,
       appealSubmitted: null,
       version: 2,
@@ -112,6 +114,45 @@ describe('FHIR mapping both ways', () => {
     });
     expect(toTask({ ...row, itemOpen: false }).status).toBe('completed');
     expect(toTask({ ...row, itemOpen: false, status: 'cancelled' }).status).toBe('cancelled');
+    // Issue 46 part 3: the decision that answered it is read back as the webhook says it.
+    const chosen = {
+      event: 'alternative.chosen' as const,
+      timelineType: EVENT_TYPES.alternativeMedSelected,
+      data: { selectedAlternativeMed: 'Rosuvastatin 10 mg', noSubstitute: false },
+      at: updatedAt,
+    };
+    const answered = valid(toTask({ ...row, itemOpen: false, decision: chosen }));
+    expect(answered).toMatchObject({
+      status: 'completed',
+      businessStatus: { coding: [{ system: DECISION_SYSTEM, code: 'alternative.chosen' }] },
+      executionPeriod: { end: updatedAt.toISOString() },
+    });
+    expect(answered.output?.map((o) => [o.type.coding?.[0]?.code, o.valueString ?? o.valueBoolean])).toEqual([
+      ['alternative', 'Rosuvastatin 10 mg'],
+      ['no-substitute', false],
+    ]);
+    // The pharmacy's own status once it completed the Task after the answer; the decision's outputs stay.
+    const acknowledged = toTask({ ...row, itemOpen: false, status: 'completed', decision: chosen });
+    expect(acknowledged.businessStatus).toEqual({ text: 'Waiting' });
+    expect(acknowledged.output).toEqual(answered.output);
+    // A decision of another kind than the state it is in (a postponement that ended) is not read as its answer.
+    expect(toTask({ ...row, decision: { ...chosen, event: 'refill.postponed' } }).businessStatus).toEqual({ text: 'Waiting' });
+    const postponed = valid(
+      toTask({
+        ...row,
+        category: 'refillAuth',
+        input: {},
+        postponedUntil: '2027-01-15',
+        decision: {
+          event: 'refill.postponed',
+          timelineType: EVENT_TYPES.refillPostponed,
+          data: { postponedTo: '2027-01-15' },
+          at: updatedAt,
+        },
+      }),
+    );
+    expect(postponed).toMatchObject({ status: 'on-hold', restriction: { period: { start: '2027-01-15' } } });
+    expect(postponed.executionPeriod).toBeUndefined();
     const appeal = fromTask({
       resourceType: 'Task',
       status: 'requested',

@@ -513,6 +513,8 @@ export const outbox = pgTable(
       .on(t.seq)
       .where(sql`${t.eventType} is not null and ${t.dispatchedAt} is null and ${t.cancelledAt} is null`),
     index('outbox_event_idx').on(t.eventId),
+    // A Task reads the newest decision on its prescription (issue 46): one index step, not a scan of the outbox.
+    index('outbox_prescription_idx').on(t.prescriptionId, t.seq),
   ],
 );
 

@@ -53,3 +53,12 @@ export function taskTransitionProblem(from: TaskStatus, to: TaskStatus): string 
     return `This Task is ${from}, which is final: it cannot become ${to}. Send a new Task to ask again.`;
   return `A Task cannot go from ${from} to ${to}.`;
 }
+
+/**
+ * The status a prescriber's decision leaves its Task in (issue 46 part 3), read and pushed alike: a postponed refill
+ * waits `on-hold` until its day, then reads as the pharmacy sent it again; every other answer — authorised,
+ * denied, an alternative chosen, a PA dismissed or signed, chart notes sent, a phone corrected, an appeal submitted —
+ * completes the Task (the prescriber did what was asked: decided), the decision itself in businessStatus and output.
+ */
+export const taskStatusAfterDecision = (event: string): 'on-hold' | 'completed' =>
+  event === 'refill.postponed' ? 'on-hold' : 'completed';

@@ -3,7 +3,7 @@
  * inbound tasks as the mapping reads and writes them. Every query is tenant-filtered; a row of another tenant is
  * never found.
  */
-import { PRESCRIBER_ROLES } from '@hcp/contract';
+import { localTodayIso, PRESCRIBER_ROLES, type WebhookEvent } from '@hcp/contract';
 import { and, asc, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { arrayParam, type Executor } from '../../db/client.ts';
 import {
@@ -24,6 +24,7 @@ import { altMedPendingSql, priorAuthNeedsActionSql } from '../../lib/prescriptio
 import { likeEscape } from '../../lib/sql-like.ts';
 import type { BusinessIdentifier } from './mapping/common.ts';
 import type { CommentRow } from './mapping/communication.ts';
+import { CATEGORY_OF_EVENT } from './mapping/decision.ts';
 import type { PrescriptionFields, PrescriptionRow } from './mapping/medication-request.ts';
 import type { PatientFields, PatientRow } from './mapping/patient.ts';
 import type { TaskInputs, TaskRow } from './mapping/task.ts';
@@ -386,15 +387,47 @@ const itemOpenSql = sql`case t.category
   when 'phoneException' then rx.phone_exception
   when 'appeals' then rx.hcp_action_required
   else false end`;
-/** The status a Task reads: the pharmacy's while the item waits (or when it withdrew it), else completed. */
-const taskStatusSql = sql`(case when t.status in ('cancelled', 'entered-in-error') then t.status
-  when coalesce(${itemOpenSql}, false) then t.status else 'completed' end)`;
+/**
+ * A refill request postponed to a later day than today: that day. The item stays on the prescription (it comes
+ * back), and the Task reads on-hold until then (issue 46 part 3). Today is this process's local day, as the
+ * portal's own lists count it (contract localTodayIso).
+ */
+const postponedUntilSql = (today: string) => sql`case when t.category = 'refillAuth' and rx.needs_refill_auth
+  and rx.refill_postponed_until > ${today}::date then rx.refill_postponed_until::text end`;
+/** The status a Task reads (mapping/task.ts effectiveStatus, as SQL for the status search). */
+const taskStatusSql = (today: string) => sql`(case when t.status in ('cancelled', 'entered-in-error') then t.status
+  when not coalesce(${itemOpenSql}, false) then 'completed'
+  when ${postponedUntilSql(today)} is not null then 'on-hold' else t.status end)`;
+/** The decision events of each category, as SQL: which outbox rows answer a Task of the category. */
+const categoryOfEventSql = sql.raw(
+  `case d.event_type ${Object.entries(CATEGORY_OF_EVENT)
+    .flatMap(([event, category]) => (category ? [`when '${event}' then '${category}'`] : []))
+    .join(' ')} end`,
+);
+/**
+ * The newest decision on the Task's prescription and category since the Task came, not undone: what the Task reads
+ * as answered by (the webhook message said the same). One outbox row, by the prescription's own index.
+ */
+const latestDecisionSql = sql`left join lateral (
+    select d.event_type as event, e.type as "timelineType", e.data, ${epochMs(sql`d.created_at`)} as at
+    from outbox d left join prescription_events e on e.id = d.event_id
+    where d.prescription_id = t.prescription_id and d.event_type is not null and d.cancelled_at is null
+      and d.created_at >= t.created_at and ${categoryOfEventSql} = t.category
+    order by d.seq desc limit 1) ans on true`;
 const tasksOfTenant = (tenantId: string) =>
   sql`inbound_tasks t join prescriptions rx on rx.id = t.prescription_id and t.tenant_id = ${tenantId}
-    left join appeals a on a.id = t.appeal_id`;
+    left join appeals a on a.id = t.appeal_id ${latestDecisionSql}`;
 
-export const taskRows = (db: Executor, tenantId: string, filter: RecordFilter, page: Page, lock = false) =>
-  listRecords<TaskRow>(
+type TaskRowOfSql = Omit<TaskRow, 'decision'> & {
+  decisionEvent: WebhookEvent | null;
+  decisionTimelineType: string | null;
+  decisionData: Record<string, unknown> | null;
+  decisionAt: Date | null;
+};
+
+export async function taskRows(db: Executor, tenantId: string, filter: RecordFilter, page: Page, lock = false) {
+  const today = localTodayIso();
+  const found = await listRecords<TaskRowOfSql>(
     db,
     tenantId,
     {
@@ -402,25 +435,36 @@ export const taskRows = (db: Executor, tenantId: string, filter: RecordFilter, p
       alias: 't',
       columns: sql`t.id, t.category, t.status, t.business_status as "businessStatus", t.input, t.note,
         t.prescription_id as "prescriptionId", rx.patient_id as "patientId", rx.prescriber_id as "prescriberId",
-        coalesce(${itemOpenSql}, false) as "itemOpen", t.version,
+        coalesce(${itemOpenSql}, false) as "itemOpen", ${postponedUntilSql(today)} as "postponedUntil", t.version,
         ${epochMs(sql`a.access_key_expires_at`)} as "appealExpiresAt",
         case when a.id is null then null else a.submitted_at is not null end as "appealSubmitted",
-        ${epochMs(sql`t.created_at`)} as "createdAt", ${epochMs(sql`t.updated_at`)} as "updatedAt"`,
+        ${epochMs(sql`t.created_at`)} as "createdAt", ${epochMs(sql`t.updated_at`)} as "updatedAt",
+        ans.event as "decisionEvent", ans."timelineType" as "decisionTimelineType", ans.data as "decisionData",
+        ans.at as "decisionAt"`,
       from: tasksOfTenant,
       table: {
         id: sql`t.id`,
         updatedAt: sql`t.updated_at`,
-        status: taskStatusSql,
+        status: taskStatusSql(today),
         patient: sql`rx.patient_id`,
         focus: sql`t.prescription_id`,
         owner: sql`rx.prescriber_id`,
       },
-      dates: ['createdAt', 'updatedAt', 'appealExpiresAt'],
+      dates: ['createdAt', 'updatedAt', 'appealExpiresAt', 'decisionAt'],
     },
     filter,
     page,
     lock,
   );
+  const rows: TaskRow[] = found.rows.map(({ decisionEvent, decisionTimelineType, decisionData, decisionAt, ...row }) => ({
+    ...row,
+    decision:
+      decisionEvent && decisionAt
+        ? { event: decisionEvent, timelineType: decisionTimelineType ?? '', data: decisionData ?? {}, at: decisionAt }
+        : null,
+  }));
+  return { rows, total: found.total };
+}
 
 export interface TaskValues {
   tenantId: string;

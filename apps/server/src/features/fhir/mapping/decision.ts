@@ -8,13 +8,13 @@ import {
   ACTION_TYPE_LABELS,
   type ActionType,
   DECISION_SYSTEM,
-  EVENT_TYPES,
   TASK_CODE_SYSTEM,
   WEBHOOK_EVENT_SYSTEM,
   type WebhookEvent,
 } from '@hcp/contract';
-import type { Bundle, MedicationRequest, Task, TaskOutput } from '@medplum/fhirtypes';
-import { CODE_OF_CATEGORY, outputOf, type TaskRow, toTask } from './task.ts';
+import type { Bundle, MedicationRequest, Task } from '@medplum/fhirtypes';
+import { answeredTask, type DecisionFacts, outputOf } from './answer.ts';
+import { CODE_OF_CATEGORY, type TaskRow, toTask } from './task.ts';
 
 /** The Action Needed category a decision answers (a new prescription answers none). */
 export const CATEGORY_OF_EVENT: Record<WebhookEvent, ActionType | null> = {
@@ -30,66 +30,12 @@ export const CATEGORY_OF_EVENT: Record<WebhookEvent, ActionType | null> = {
   'prescription.created': null,
 };
 
-export interface Decision {
+export interface Decision extends DecisionFacts {
   /** The outbox row: the decision's identity (its Task's identifier when the pharmacy sent no Task). */
   id: string;
-  event: WebhookEvent;
-  /** The timeline event type (contract EVENT_TYPES): it says fax or eRx. */
-  timelineType: string;
-  /** The timeline event's data (contract EVENT_TYPES payloads). */
-  data: Record<string, unknown>;
-  at: Date;
   prescriptionId: string;
   patientId: string;
   prescriberId: string;
-}
-
-const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
-
-/** What the decision says, as Task outputs (only what the pharmacy needs to act on it). */
-function outputsOf({ event, data, timelineType }: Decision): TaskOutput[] {
-  const out: TaskOutput[] = [];
-  const add = (code: Parameters<typeof outputOf>[0], value: Omit<TaskOutput, 'type'> | undefined) => {
-    if (value) out.push(outputOf(code, value));
-  };
-  const s = (v: unknown) => (str(v) ? { valueString: str(v) as string } : undefined);
-  switch (event) {
-    case 'refill.authorized':
-      add('channel', { valueCode: timelineType === EVENT_TYPES.refillAuthorizedErx ? 'erx' : 'fax' });
-      add('refills', int(data.refills) !== undefined ? { valueInteger: int(data.refills) as number } : undefined);
-      add('sig', s(data.sig));
-      break;
-    case 'refill.denied':
-      add('denial-reason', str(data.reason) ? { valueCode: str(data.reason) as string } : undefined);
-      break;
-    case 'refill.postponed':
-      add('postponed-until', str(data.postponedTo) ? { valueDate: str(data.postponedTo) as string } : undefined);
-      break;
-    case 'alternative.chosen':
-      add('alternative', s(data.selectedAlternativeMed));
-      add('no-substitute', { valueBoolean: data.noSubstitute === true || !str(data.selectedAlternativeMed) });
-      break;
-    case 'prior-authorization.chart-notes-sent':
-      add('icd10-tried-and-failed', { valueBoolean: data.isICD10TriedAndFailed === true });
-      break;
-    case 'phone.corrected':
-      add('corrected-phone', s(data.phoneNumber));
-      break;
-    case 'appeal.submitted':
-      add('appeal-status', { valueCode: 'submitted' });
-      break;
-    default:
-      break;
-  }
-  return out;
-}
-
-/** denied -> rejected, postponed -> on-hold, the rest completed (FHIR Task status of the answered request). */
-function statusOf(event: WebhookEvent): Task['status'] {
-  if (event === 'refill.denied' || event === 'prior-authorization.dismissed') return 'rejected';
-  if (event === 'refill.postponed') return 'on-hold';
-  return 'completed';
 }
 
 /** An appeal's attachment as the pharmacy fetches it: an expiring link, its type, size and what it is. */
@@ -102,18 +48,15 @@ export interface LinkedAttachment {
 }
 
 /**
- * The Task the decision answers: the pharmacy's own (same id and identifiers) or one made for it; an appeal's
- * attachments become `attachment` outputs.
+ * The Task the decision answers: the pharmacy's own (same id and identifiers) or one made for it, as the decision
+ * left it (answer.ts: the same mapping a read of the Task answers with); an appeal's attachments become `attachment`
+ * outputs.
  */
-export function decisionTask(
-  decision: Decision,
-  answered: TaskRow | null,
-  summary: string,
-  attachments: LinkedAttachment[] = [],
-): Task {
+export function decisionTask(decision: Decision, answered: TaskRow | null, attachments: LinkedAttachment[] = []): Task {
   const category = CATEGORY_OF_EVENT[decision.event] ?? 'refillAuth';
+  // The pharmacy's Task as it stood before any decision: this message says what this decision did, whatever came after.
   const base: Task = answered
-    ? toTask(answered)
+    ? toTask({ ...answered, decision: null })
     : {
         resourceType: 'Task',
         identifier: [{ system: DECISION_SYSTEM, value: decision.id }],
@@ -128,19 +71,9 @@ export function decisionTask(
         owner: { reference: `Practitioner/${decision.prescriberId}` },
         authoredOn: decision.at.toISOString(),
       };
-  const output = [...(answered ? (base.output ?? []).filter((o) => o.type.coding?.[0]?.code === 'appeal-expires') : [])];
-  output.push(...outputsOf(decision));
-  for (const file of attachments) output.push(outputOf('attachment', { valueAttachment: file }));
-  const note = str(decision.data.notes);
-  return {
-    ...base,
-    status: statusOf(decision.event),
-    businessStatus: { coding: [{ system: DECISION_SYSTEM, code: decision.event }], text: summary },
-    lastModified: decision.at.toISOString(),
-    executionPeriod: { end: decision.at.toISOString() },
-    ...(output.length ? { output } : {}),
-    ...(note ? { note: [{ text: note }] } : {}),
-  };
+  const task = answeredTask(base, decision);
+  const output = [...(task.output ?? []), ...attachments.map((file) => outputOf('attachment', { valueAttachment: file }))];
+  return { ...task, lastModified: decision.at.toISOString(), ...(output.length ? { output } : {}) };
 }
 
 /**

@@ -8,21 +8,22 @@ import {
   PRIOR_AUTH_METHODS,
   PRIOR_AUTH_STATUSES,
   parseIsoDate,
+  TASK_ACKNOWLEDGED_STATUS,
   TASK_CLOSING_STATUSES,
   TASK_CODE_CATEGORY,
   TASK_CODE_SYSTEM,
   TASK_CODES,
   TASK_INBOUND_STATUSES,
   TASK_INPUT_SYSTEM,
-  TASK_OUTPUT_SYSTEM,
-  type TASK_OUTPUTS,
   TASK_SUBSTITUTION_REASONS,
   type TaskCode,
   type TaskInboundStatus,
   type TaskInputCode,
   type TaskStatus,
+  taskStatusAfterDecision,
 } from '@hcp/contract';
 import type { Task, TaskInput, TaskOutput } from '@medplum/fhirtypes';
+import { answeredTask, type DecisionFacts, outputOf } from './answer.ts';
 import { type BusinessIdentifier, businessIdentifier, meta, referencedId, unprocessable } from './common.ts';
 
 /** The inputs the portal keeps, by name (stored as JSON on the task row). */
@@ -63,8 +64,12 @@ export interface TaskRow {
   prescriptionId: string;
   patientId: string;
   prescriberId: string;
-  /** Whether the prescription still shows this item on Action Needed. */
+  /** Whether the prescription still shows this item on Action Needed (a postponed refill too: it comes back). */
   itemOpen: boolean;
+  /** A refill request the prescriber postponed to a later day than today: that day (YYYY-MM-DD), else null. */
+  postponedUntil: string | null;
+  /** The newest decision on this Task's prescription and category since the Task came, not undone; else null. */
+  decision: DecisionFacts | null;
   /** An appeal Task's appeal: when its link stops working, and whether the prescriber submitted it. */
   appealExpiresAt: Date | null;
   appealSubmitted: boolean | null;
@@ -206,13 +211,32 @@ export function fromTask(resource: Task): { identifier: BusinessIdentifier; fiel
 export const isClosing = (status: string) => (TASK_CLOSING_STATUSES as readonly string[]).includes(status);
 
 /**
- * The status a Task is in: the pharmacy's while the item waits (or once it withdrew it), else completed — the
- * prescriber answered. The read mapping shows it and the state machine (contract, task-states.ts) starts from it.
+ * The status a Task is in: the pharmacy's while the item waits (or once it withdrew it), on-hold while the
+ * prescriber's postponement runs, else completed — the prescriber answered (contract taskStatusAfterDecision). The
+ * read mapping shows it and the state machine (contract, task-states.ts) starts from it.
  */
-export const effectiveStatus = (row: Pick<TaskRow, 'status' | 'itemOpen'>): TaskStatus =>
-  (isClosing(row.status) || row.itemOpen ? row.status : 'completed') as TaskStatus;
+export const effectiveStatus = (row: Pick<TaskRow, 'status' | 'itemOpen' | 'postponedUntil'>): TaskStatus => {
+  if (isClosing(row.status)) return row.status as TaskStatus;
+  if (!row.itemOpen) return 'completed';
+  return (row.postponedUntil ? 'on-hold' : row.status) as TaskStatus;
+};
+
+/** The decision a Task reads as answered by: the one that put it where it is (none while the request waits). */
+function answerOf(row: TaskRow, status: TaskStatus): DecisionFacts | null {
+  const { decision } = row;
+  if (!decision || isClosing(row.status) || (status !== 'completed' && status !== 'on-hold')) return null;
+  // A postponement that ended, or an item closed by something other than this decision, is not its answer.
+  return taskStatusAfterDecision(decision.event) === status ? decision : null;
+}
 
 export function toTask(row: TaskRow): Task {
+  const task = plainTask(row);
+  const answer = answerOf(row, task.status as TaskStatus);
+  // Once the pharmacy wrote the Task again after the answer (it completed it: acknowledged), its businessStatus is its own.
+  return answer ? answeredTask(task, answer, { ownBusinessStatus: row.status === TASK_ACKNOWLEDGED_STATUS }) : task;
+}
+
+function plainTask(row: TaskRow): Task {
   const code = CODE_OF_CATEGORY[row.category];
   const status = effectiveStatus(row);
   const inputs: TaskInput[] = Object.entries(INPUT_KEYS).flatMap(([inputCode, key]) => {
@@ -249,8 +273,3 @@ export function toTask(row: TaskRow): Task {
     ...(output.length ? { output } : {}),
   };
 }
-
-export const outputOf = (code: (typeof TASK_OUTPUTS)[number], value: Omit<TaskOutput, 'type'>): TaskOutput => ({
-  type: { coding: [{ system: TASK_OUTPUT_SYSTEM, code }] },
-  ...value,
-});

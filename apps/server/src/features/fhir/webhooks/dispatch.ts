@@ -4,7 +4,7 @@
  * (an advisory lock), in outbox order, so a prescription's deliveries keep the order of its decisions.
  */
 import { randomUUID } from 'node:crypto';
-import { APPEAL_FILE_LINK_DAYS, APPEAL_SLOT_LABELS, type AppealSlot, describeEvent, isWebhookEvent } from '@hcp/contract';
+import { APPEAL_FILE_LINK_DAYS, APPEAL_SLOT_LABELS, type AppealSlot, isWebhookEvent } from '@hcp/contract';
 import type { MedicationRequest, Task } from '@medplum/fhirtypes';
 import type { Database, Executor } from '../../../db/client.ts';
 import type { FileLinks } from '../../../lib/file-links.ts';
@@ -37,14 +37,13 @@ async function focusOf(
   answeredTaskId: string | undefined,
   links: AttachmentLinks,
 ): Promise<Task | MedicationRequest> {
-  const summary = describeEvent(row.timelineType ?? '', decision.data);
   if (decision.event === 'prescription.created') {
     const { rows } = await prescriptionRows(db, row.tenantId, { id: row.prescriptionId }, ONE);
     const prescription = rows[0];
     if (prescription) return toMedicationRequest(prescription);
   }
   const answered = answeredTaskId ? ((await taskRows(db, row.tenantId, { id: answeredTaskId }, ONE)).rows[0] ?? null) : null;
-  return decisionTask(decision, answered, summary, await attachmentsOf(db, decision, links));
+  return decisionTask(decision, answered, await attachmentsOf(db, decision, links));
 }
 
 /** Dispatches up to `limit` decisions; answers how many were dispatched (0 when another instance holds the lock). */

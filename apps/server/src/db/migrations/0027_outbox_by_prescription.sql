@@ -1,0 +1,1 @@
+CREATE INDEX "outbox_prescription_idx" ON "outbox" USING btree ("prescription_id","seq");
