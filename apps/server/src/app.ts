@@ -27,6 +27,7 @@ import { brandsRoutes } from './features/brands/routes.ts';
 import { coverageRoutes } from './features/covering-prescribers/routes.ts';
 import { createCoverageService } from './features/covering-prescribers/service.ts';
 import { fhirRoutes } from './features/fhir/routes.ts';
+import { purgeVersions } from './features/fhir/versions-repository.ts';
 import { createWebhookEndpoints } from './features/fhir/webhooks/endpoints.ts';
 import { webhookRoutes } from './features/fhir/webhooks/routes.ts';
 import { createWebhookWorker, type WebhookWorker } from './features/fhir/webhooks/worker.ts';
@@ -249,6 +250,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         idempotencyKeys: (at) => purgeIdempotencyKeys(db, at),
         integrationAssertions: (at) => purgeAssertions(db, at),
         decisionUndos: (at) => purgeUndos(db, at),
+        fhirVersions: (at) => purgeVersions(db, at, config.fhirVersionDays),
         appealFiles: (at) => appeals.sweepOrphanFiles(at),
         // Not a purge, but a daily round that must run once per cluster (issue 23): the lease is the point.
         priorAuthRenewals: (at) =>

@@ -50,6 +50,8 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('HCP Portal <no-reply@hcp-portal.local>'),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   HOUSEKEEPING_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
+  /** How long an earlier version of a pharmacy's FHIR resource stays readable (`_history/[vid]`). */
+  FHIR_VERSION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   IDEMPOTENCY_ABANDON_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   GOOGLE_JWKS_URL: z.string().url({ message: 'must be a URL' }).default('https://www.googleapis.com/oauth2/v3/certs'),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
@@ -125,6 +127,7 @@ export interface Config {
   googleJwksUrl: string;
   /** How often expired sign-in rows are purged; 0 turns the purge off. */
   housekeepingIntervalSeconds: number;
+  fhirVersionDays: number;
   /** How long an unanswered claim of a request id blocks its retries (its holder was killed). */
   idempotencyAbandonSeconds: number;
   /** Outbound webhooks (issue 20): how often a worker looks for due deliveries (0: no worker in this process),
@@ -218,6 +221,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     googleClientId: e.GOOGLE_CLIENT_ID,
     googleJwksUrl: e.GOOGLE_JWKS_URL,
     housekeepingIntervalSeconds: e.HOUSEKEEPING_INTERVAL_SECONDS,
+    fhirVersionDays: e.FHIR_VERSION_DAYS,
     idempotencyAbandonSeconds: e.IDEMPOTENCY_ABANDON_SECONDS,
     webhooks: {
       pollMs: e.WEBHOOK_POLL_MS,

@@ -12,7 +12,7 @@ import { validated } from '../src/features/fhir/validate.ts';
 import { postponeDate } from './support/action-needed.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
-import { input, mainTenantPharmacy, medicationRequest, patient, TASK_SYSTEM, task } from './support/fhir.ts';
+import { input, mainTenantPharmacy, medicationRequest, patient, systemToken, TASK_SYSTEM, task } from './support/fhir.ts';
 import { type Receiver, startReceiver } from './support/webhook-receiver.ts';
 
 const PUBLIC_URL = 'https://portal.test';
@@ -268,5 +268,49 @@ describe('a decision read back through FHIR', () => {
     // Each message says what its own decision did.
     expect((await messageAbout(id, 'refill.postponed')).status).toBe('on-hold');
     expect(decisionOf(await messageAbout(id, 'refill.denied'))).toEqual(decisionOf(read));
+  });
+
+  it('every version the pharmacy made or was sent stays readable by its id (vread); others answer 404', async () => {
+    const opened = await openTask('versions', 'refill-request');
+    const id = opened.task.id as string;
+    const vread = (vid: string, as = token) =>
+      t.app.inject({ method: 'GET', url: `/fhir/R4/Task/${id}/_history/${vid}`, headers: { authorization: `Bearer ${as}` } });
+    await act(apiPaths.refillDenied(opened.prescriptionId), { reason: 'NEED_OFFICE_VISIT', senderName: 'Dr Morgan' });
+    const pushed = await messageAbout(id, 'refill.denied');
+    expect(pushed.meta?.versionId).toBe('2');
+    const answered = (await fhir('GET', `/Task/${id}`)).json() as Task;
+    const url = `/Task?identifier=${encodeURIComponent(`${TASK_SYSTEM}|${stamp}-versions`)}`;
+    const ack = await fhir('PUT', url, {
+      ...task(`${stamp}-versions`, 'refill-request', opened.prescriptionId),
+      status: 'completed',
+    });
+    expect(ack.statusCode, ack.body).toBe(200);
+    expect(ack.json().meta.versionId).toBe('3');
+
+    const first = await vread('1');
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.headers.etag).toBe('W/"1"');
+    expect(validated<Task>(first.json(), 'Task')).toEqual(opened.task);
+    const second = await vread('2');
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toEqual(answered);
+    expect((await vread('3')).json()).toEqual((await fhir('GET', `/Task/${id}`)).json());
+    // The Location a create answers is such an address.
+    const location = new URL(String((await fhir('POST', '/Patient', patient(practiceId, `${stamp}-loc`))).headers.location));
+    expect(
+      (await t.app.inject({ method: 'GET', url: location.pathname, headers: { authorization: `Bearer ${token}` } })).statusCode,
+    ).toBe(200);
+
+    const missing = await vread('9');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ code: 'not-found' }] });
+    expect((await vread('x1')).statusCode).toBe(400);
+    const harrow = await t.database.db.execute(sql`select id from tenants where key = 'harrow'`);
+    const other = await systemToken(t, {
+      tenantId: (harrow as unknown as { rows: { id: string }[] }).rows[0]?.id as string,
+      scopes: ['system/*.read'],
+      publicUrl: PUBLIC_URL,
+    });
+    expect((await vread('1', other.token)).statusCode).toBe(404);
   });
 });

@@ -751,6 +751,26 @@ export const fhirIdentifiers = pgTable(
 );
 
 /**
+ * Earlier versions of the resources a pharmacy wrote (issue 46 part 1), for `GET [type]/[id]/_history/[vid]`: each
+ * version a pharmacy's own write made, and each version a decision's webhook message carried, as it was answered
+ * (the current version is always read live). Kept FHIR_VERSION_DAYS (housekeeping), then purged.
+ */
+export const fhirVersions = pgTable(
+  'fhir_versions',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    resourceType: text('resource_type').notNull(),
+    entityId: uuid('entity_id').notNull(),
+    versionId: text('version_id').notNull(),
+    resource: jsonb('resource').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.resourceType, t.entityId, t.versionId] }), index('fhir_versions_created_idx').on(t.createdAt)],
+);
+
+/**
  * Work a pharmacy put in as a FHIR Task: one row per Task, pointing at the prescription whose action flag it
  * raised. The portal's screens read the prescription as before; this row keeps what FHIR needs back (status,
  * the pharmacy's business status, inputs, version).

@@ -22,11 +22,12 @@ import {
 } from './http.ts';
 import { type BusinessIdentifier, parseToken } from './mapping/common.ts';
 import { FhirError } from './outcome.ts';
-import type { RecordFilter } from './records-repository.ts';
+import type { RecordFilter, RecordType } from './records-repository.ts';
 import { ONE, type Page } from './repository.ts';
 import { appliedParams, type SearchableType } from './search-params.ts';
 import { type RecordOps, type WriteMode, writeRecord } from './upsert.ts';
 import { validated } from './validate.ts';
+import { keepVersions, keptVersion } from './versions-repository.ts';
 
 /** A resource as the portal answers it: with its id and version. */
 export type Versioned = { id: string; meta: { versionId: string; lastUpdated: string } };
@@ -81,7 +82,16 @@ export async function writeResource<R extends Resource, Row extends { id: string
     spec.ops(request, identifier),
     identifier,
     fields,
-    (tx, id) => readResource(tx, spec, system.tenantId, id),
+    async (tx, { id, changed }) => {
+      const read = await readResource(tx, spec, system.tenantId, id);
+      // A version the pharmacy made stays readable by its id (`_history/[vid]`) once later ones come.
+      if (read && changed) {
+        await keepVersions(tx, [
+          { tenantId: system.tenantId, type: type as RecordType, id, versionId: read.meta.versionId, resource: read },
+        ]);
+      }
+      return read;
+    },
   );
   if (!written.body) throw new FhirError(500, 'exception', 'The record was written but could not be read back.');
   const output = written.once?.output;
@@ -101,6 +111,7 @@ export function conditionalIdentifier(param: string | undefined | null): Busines
 }
 
 const conditionalQuery = z.object({ identifier: z.string().max(600).optional() });
+const versionParams = idParams.extend({ vid: z.string().regex(/^[0-9]{1,20}$/, { message: 'A version id is a number.' }) });
 
 export function registerWrittenType<R extends Resource, Row extends { id: string }, Fields>(
   app: FastifyInstance,
@@ -158,6 +169,34 @@ export function registerWrittenType<R extends Resource, Row extends { id: string
     reply.header('last-modified', new Date(body.meta.lastUpdated).toUTCString());
     return send(reply, body);
   });
+
+  // vread: the current version live, an earlier one as it was answered when the pharmacy wrote it or was sent it.
+  routes.get(
+    `/${type}/:id/_history/:vid`,
+    { onRequest: read, schema: { tags: ['fhir'], params: versionParams } },
+    async (request, reply) => {
+      const { id, vid } = request.params;
+      const { tenantId } = systemOf(request);
+      const current = await readOne(ctx.db, tenantId, id);
+      if (!current) throw new FhirError(404, 'not-found', `${type}/${id} is not known.`);
+      const body =
+        current.meta.versionId === vid
+          ? current
+          : ((await keptVersion(ctx.db, tenantId, type as RecordType, id, vid)) as (R & Versioned) | null);
+      if (!body) {
+        throw new FhirError(
+          404,
+          'not-found',
+          `${type}/${id} has no version ${vid} kept here (its current version is ${current.meta.versionId}). ` +
+            'Kept: each version your writes made and each one a webhook message carried.',
+        );
+      }
+      await auditRead(ctx.db, request, `fhir.${type}.vread`, entityType, id, { versionId: vid });
+      reply.header('etag', `W/"${body.meta.versionId}"`);
+      reply.header('last-modified', new Date(body.meta.lastUpdated).toUTCString());
+      return send(reply, body);
+    },
+  );
 
   // Every written type has its row in search-params.ts (the CapabilityStatement and the searches read it).
   const searchType = type as SearchableType;

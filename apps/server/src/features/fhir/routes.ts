@@ -149,7 +149,7 @@ export const fhirRoutes: FastifyPluginAsyncZod<{ db: Database; tokens: SystemTok
               versioning: 'versioned-update',
               conditionalCreate: false,
               conditionalUpdate: true,
-              interaction: ['read', 'create', 'update', 'search-type'].map((code) => ({ code })),
+              interaction: ['read', 'vread', 'create', 'update', 'search-type'].map((code) => ({ code })),
               searchParam: capabilityParams(type),
             })),
           ],

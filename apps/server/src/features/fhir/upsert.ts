@@ -69,7 +69,8 @@ export async function writeRecord<Current extends { versionId: string }, Fields,
   ops: RecordOps<Current, Fields>,
   identifier: BusinessIdentifier,
   fields: Fields,
-  readBack: (tx: Executor, id: string) => Promise<Body>,
+  /** Reads the record as answered, in the same transaction (and keeps the version the write made: versions-repository). */
+  readBack: (tx: Executor, outcome: WriteOutcome) => Promise<Body>,
 ): Promise<WriteOutcome & { body: Body }> {
   const { tenantId, clientId } = request.system;
   const audit = (tx: Executor, interaction: string, id: string) =>
@@ -85,7 +86,7 @@ export async function writeRecord<Current extends { versionId: string }, Fields,
 
   return (db as Database).transaction(async (tx) => {
     const outcome = await write(tx);
-    return { ...outcome, body: await readBack(tx, outcome.id) };
+    return { ...outcome, body: await readBack(tx, outcome) };
   });
 
   async function write(tx: Executor): Promise<WriteOutcome> {

@@ -10,8 +10,10 @@ import type { Database, Executor } from '../../../db/client.ts';
 import type { FileLinks } from '../../../lib/file-links.ts';
 import { CATEGORY_OF_EVENT, type Decision, decisionMessage, decisionTask, type LinkedAttachment } from '../mapping/decision.ts';
 import { toMedicationRequest } from '../mapping/medication-request.ts';
+import { toTask } from '../mapping/task.ts';
 import { prescriptionRows, taskRows } from '../records-repository.ts';
 import { ONE } from '../repository.ts';
+import { type KeptVersion, keepVersions } from '../versions-repository.ts';
 import * as repo from './repository.ts';
 
 /** An appeal's attachments, each behind a link that expires (the message is built once, so the link is fixed). */
@@ -36,6 +38,7 @@ async function focusOf(
   decision: Decision,
   answeredTaskId: string | undefined,
   links: AttachmentLinks,
+  kept: KeptVersion[],
 ): Promise<Task | MedicationRequest> {
   if (decision.event === 'prescription.created') {
     const { rows } = await prescriptionRows(db, row.tenantId, { id: row.prescriptionId }, ONE);
@@ -43,6 +46,17 @@ async function focusOf(
     if (prescription) return toMedicationRequest(prescription);
   }
   const answered = answeredTaskId ? ((await taskRows(db, row.tenantId, { id: answeredTaskId }, ONE)).rows[0] ?? null) : null;
+  if (answered) {
+    // The pharmacy holds this version id from the message: it stays readable as a GET answered it now (_history).
+    const read = toTask(answered);
+    kept.push({
+      tenantId: row.tenantId,
+      type: 'Task',
+      id: answered.id,
+      versionId: read.meta?.versionId as string,
+      resource: read,
+    });
+  }
   return decisionTask(decision, answered, await attachmentsOf(db, decision, links));
 }
 
@@ -62,6 +76,7 @@ export async function dispatchDecisions(db: Database, links: AttachmentLinks, li
       }),
     );
     const deliveries: Parameters<typeof repo.insertDeliveries>[1] = [];
+    const kept: KeptVersion[] = [];
     for (const row of rows) {
       if (!isWebhookEvent(row.eventType)) continue;
       const wanting = endpoints.filter((e) => e.tenantId === row.tenantId && e.events.includes(row.eventType));
@@ -83,6 +98,7 @@ export async function dispatchDecisions(db: Database, links: AttachmentLinks, li
         decision,
         category ? answered.get(`${row.prescriptionId}|${category}`) : undefined,
         links,
+        kept,
       );
       for (const endpoint of wanting) {
         const id = randomUUID();
@@ -98,6 +114,7 @@ export async function dispatchDecisions(db: Database, links: AttachmentLinks, li
       }
     }
     await repo.insertDeliveries(tx, deliveries);
+    await keepVersions(tx, kept);
     await repo.markDispatched(
       tx,
       rows.map((r) => r.id),
