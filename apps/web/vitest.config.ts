@@ -8,8 +8,5 @@ export default defineProject({
     include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     environment: 'jsdom',
     setupFiles: ['src/test/setup.ts'],
-    // Both cores (Vitest's default is one fewer than the machine has: one, here): 102 s -> 63 s (issue 44). Each file
-    // keeps its own module graph: the app's module state (the first screen of a visit) is per page load by design.
-    maxWorkers: 2,
   },
 });
