@@ -13,8 +13,6 @@ export default defineProject({
     // per worker instead of once per file (import time 134 s -> 11 s, the project 338 s -> 262 s). Each file still
     // builds its own app on its own database; nothing here keeps state between files but the imported code.
     isolate: false,
-    // Its own group (after the light projects) so its worker cap applies to it alone.
-    sequence: { groupOrder: 1 },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -12,7 +12,7 @@ export type Template = keyof typeof TEMPLATE_DBS;
 export async function createTestDatabase(template: Template = 'demo'): Promise<DatabaseHandle> {
   const databaseUrl = inject('databaseUrl');
   if (databaseUrl) return withTimeout(clonePostgres(databaseUrl, template), 60_000, 'cloning PostgreSQL template');
-  const dump = await readFile(path.join(inject('templateDir'), `${template}.tgz`));
+  const dump = await readFile(path.join(inject('templateDir'), `${template}.tar`));
   return withTimeout(
     (async () => {
       const client = new PGlite({ loadDataDir: new Blob([dump]) });
