@@ -24,10 +24,13 @@ export default defineConfig({
   // The journeys (`npm test`) and the measures (`npm run test:measure`, run by .ci/run after npm test): the measures
   // clear 100 items and sign 40 on servers of their own, minutes that prove speed, not behaviour (issue 44).
   projects: [
-    { name: 'journeys', testIgnore: [/-measure\.spec\.ts$/, /prescribe\.spec\.ts$/] },
+    { name: 'journeys', testIgnore: [/-measure\.spec\.ts$/, /prescribe\.spec\.ts$/, /pharmacy-client\.spec\.ts$/] },
     // Dr. Morgan's one draft is cleared by any prescription he sends, and the Rx-list journey sends a hundred through
     // the API: the draft journeys run once the others are done, decided by the runner, not by which worker is faster.
     { name: 'prescribe', testMatch: /prescribe\.spec\.ts$/, dependencies: ['journeys'] },
+    // The pharmacy client's webhook endpoint hears every refill authorised while it is on, and the webhooks journey
+    // waits for its own decision to read "delivered" by every endpoint: it runs once the journeys are done.
+    { name: 'pharmacy-client', testMatch: /pharmacy-client\.spec\.ts$/, dependencies: ['journeys'] },
     { name: 'measure', testMatch: /-measure\.spec\.ts$/ },
   ],
   use: {
