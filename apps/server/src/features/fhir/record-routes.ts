@@ -27,7 +27,7 @@ import { ONE, type Page } from './repository.ts';
 import { appliedParams, type SearchableType } from './search-params.ts';
 import { type RecordOps, type WriteMode, writeRecord } from './upsert.ts';
 import { validated } from './validate.ts';
-import { keepVersions, keptVersion } from './versions-repository.ts';
+import { keptVersion } from './versions-repository.ts';
 
 /** A resource as the portal answers it: with its id and version. */
 export type Versioned = { id: string; meta: { versionId: string; lastUpdated: string } };
@@ -82,16 +82,7 @@ export async function writeResource<R extends Resource, Row extends { id: string
     spec.ops(request, identifier),
     identifier,
     fields,
-    async (tx, { id, changed }) => {
-      const read = await readResource(tx, spec, system.tenantId, id);
-      // A version the pharmacy made stays readable by its id (`_history/[vid]`) once later ones come.
-      if (read && changed) {
-        await keepVersions(tx, [
-          { tenantId: system.tenantId, type: type as RecordType, id, versionId: read.meta.versionId, resource: read },
-        ]);
-      }
-      return read;
-    },
+    (tx, id) => readResource(tx, spec, system.tenantId, id),
   );
   if (!written.body) throw new FhirError(500, 'exception', 'The record was written but could not be read back.');
   const output = written.once?.output;

@@ -6,11 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Database, Executor } from '../../db/client.ts';
-import { writeAudit } from '../../lib/audit.ts';
+
 import type { SystemClaims } from '../../lib/system-tokens.ts';
 import type { BusinessIdentifier } from './mapping/common.ts';
 import { FhirError } from './outcome.ts';
 import { claimIdentifier, entityOfIdentifier, type RecordType } from './records-repository.ts';
+import { auditAndKeepVersion } from './versions-repository.ts';
 
 export type WriteMode =
   /** POST: a known identifier answers the existing record unchanged (a resend acts once). */
@@ -63,33 +64,44 @@ export function versionOf(ifMatch: string): string {
  * Writes one record and reads it back, both in one transaction: its own, or a savepoint within the caller's (a
  * transaction Bundle, where every entry commits together or not at all).
  */
-export async function writeRecord<Current extends { versionId: string }, Fields, Body>(
+export async function writeRecord<
+  Current extends { versionId: string },
+  Fields,
+  Body extends { meta: { versionId: string } } | null,
+>(
   db: Executor,
   request: WriteRequest,
   ops: RecordOps<Current, Fields>,
   identifier: BusinessIdentifier,
   fields: Fields,
-  /** Reads the record as answered, in the same transaction (and keeps the version the write made: versions-repository). */
-  readBack: (tx: Executor, outcome: WriteOutcome) => Promise<Body>,
+  readBack: (tx: Executor, id: string) => Promise<Body>,
 ): Promise<WriteOutcome & { body: Body }> {
   const { tenantId, clientId } = request.system;
-  const audit = (tx: Executor, interaction: string, id: string) =>
-    writeAudit(tx, {
-      actorUserId: null,
-      action: `fhir.${ops.type}.${interaction}`,
-      entityType: ops.entityType,
-      entityId: id,
-      requestId: request.requestId,
-      ip: request.ip,
-      details: { clientId },
-    });
 
   return (db as Database).transaction(async (tx) => {
-    const outcome = await write(tx);
-    return { ...outcome, body: await readBack(tx, outcome) };
+    const { interaction, ...outcome } = await write(tx);
+    const body = await readBack(tx, outcome.id);
+    // The audit row of the interaction and, when it made one, the new version as answered (vread keeps it): one
+    // statement.
+    await auditAndKeepVersion(
+      tx,
+      {
+        actorUserId: null,
+        action: `fhir.${ops.type}.${interaction}`,
+        entityType: ops.entityType,
+        entityId: outcome.id,
+        requestId: request.requestId,
+        ip: request.ip,
+        details: { clientId },
+      },
+      outcome.changed && body
+        ? { tenantId, type: ops.type, id: outcome.id, versionId: body.meta.versionId, resource: body }
+        : null,
+    );
+    return { ...outcome, body };
   });
 
-  async function write(tx: Executor): Promise<WriteOutcome> {
+  async function write(tx: Executor): Promise<WriteOutcome & { interaction: string }> {
     const known = await entityOfIdentifier(tx, tenantId, ops.type, identifier);
     const { mode } = request;
     if (mode.kind === 'update' && known && known !== mode.id) {
@@ -110,14 +122,10 @@ export async function writeRecord<Current extends { versionId: string }, Fields,
       );
     }
     if (current && targetId) {
-      if (mode.kind === 'create') {
-        await audit(tx, 'create-existing', targetId);
-        return { id: targetId, created: false, changed: false };
-      }
+      if (mode.kind === 'create') return { id: targetId, created: false, changed: false, interaction: 'create-existing' };
       if (!known) await claimIdentifier(tx, { tenantId, type: ops.type, identifier, entityId: targetId, clientId });
       const changed = await ops.update(tx, targetId, fields, current);
-      await audit(tx, changed ? 'update' : 'update-unchanged', targetId);
-      return { id: targetId, created: false, changed };
+      return { id: targetId, created: false, changed, interaction: changed ? 'update' : 'update-unchanged' };
     }
     const id = randomUUID();
     if (!(await claimIdentifier(tx, { tenantId, type: ops.type, identifier, entityId: id, clientId }))) {
@@ -125,7 +133,6 @@ export async function writeRecord<Current extends { versionId: string }, Fields,
       throw new FhirError(409, 'conflict', `Another request is creating this ${ops.type}; send it again.`);
     }
     const once = (await ops.create(tx, id, fields)) ?? undefined;
-    await audit(tx, 'create', id);
-    return { id, created: true, changed: true, ...(once ? { once } : {}) };
+    return { id, created: true, changed: true, interaction: 'create', ...(once ? { once } : {}) };
   }
 }

@@ -6,6 +6,7 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { fhirVersions } from '../../db/schema.ts';
+import { type AuditEntry, auditCteSql, writeAudit } from '../../lib/audit.ts';
 import type { RecordType } from './records-repository.ts';
 
 export interface KeptVersion {
@@ -31,6 +32,15 @@ export async function keepVersions(db: Executor, versions: KeptVersion[]) {
       })),
     )
     .onConflictDoNothing();
+}
+
+/** A write's audit row and, when it made one, its new version: one statement (the write path counts them). */
+export async function auditAndKeepVersion(db: Executor, audit: AuditEntry, version: KeptVersion | null) {
+  if (!version) return writeAudit(db, audit);
+  await db.execute(sql`with ${auditCteSql(audit)}
+    insert into fhir_versions (tenant_id, resource_type, entity_id, version_id, resource)
+    values (${version.tenantId}, ${version.type}, ${version.id}, ${version.versionId}, ${JSON.stringify(version.resource)}::jsonb)
+    on conflict do nothing`);
 }
 
 /** One kept version of a record of this tenant, or null. */
