@@ -49,6 +49,16 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(summary).toEqual([]);
 }
 
+/** On a refill request's page: Authorize by fax, confirm it in the dialog, and see it said. */
+export async function authorizeRefillByFax(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Authorize by fax' }).click();
+  await page
+    .getByRole('dialog', { name: 'Send this refill authorization by fax?' })
+    .getByRole('button', { name: 'Send by fax' })
+    .click();
+  await expect(page.getByText('Refill authorized by fax.')).toBeVisible();
+}
+
 /** For journeys that sign in through the forms: the tutorial (which opens after sign-in) starts dismissed. */
 export async function skipTutorial(page: Page): Promise<void> {
   await page.addInitScript(() => window.localStorage.setItem('hcp.tutorialDismissed', 'true'));

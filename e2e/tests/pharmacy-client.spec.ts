@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Client } from 'fhir-kit-client';
 import { importJWK, SignJWT } from 'jose';
 import { Webhook } from 'standardwebhooks';
-import { apiSession, expect, signInAs, test } from './fixtures.ts';
+import { apiSession, authorizeRefillByFax, expect, signInAs, test } from './fixtures.ts';
 
 /**
  * The pharmacy's side written from the README alone, with code nobody here wrote (issue 46): a maintained FHIR
@@ -149,12 +149,7 @@ test('a pharmacy on a FHIR client library: its Task reads as the signed webhook 
     // The prescriber answers it in the browser.
     await signInAs(page, 'dr.morgan@demo.hcp');
     await page.goto(`/action-needed/${prescription.id}/refillAuth`);
-    await page.getByRole('button', { name: 'Authorize by fax' }).click();
-    await page
-      .getByRole('dialog', { name: 'Send this refill authorization by fax?' })
-      .getByRole('button', { name: 'Send by fax' })
-      .click();
-    await expect(page.getByText('Refill authorized by fax.')).toBeVisible();
+    await authorizeRefillByFax(page);
 
     // Held for its undo window, then sent: the test waits for the message itself, not for a time.
     const message = await arrived;

@@ -1,4 +1,4 @@
-import { expect, expectAccessible, signInAs, simulatePharmacy, test } from './fixtures.ts';
+import { authorizeRefillByFax, expect, expectAccessible, signInAs, simulatePharmacy, test } from './fixtures.ts';
 
 /**
  * The pharmacy door end to end (issue 19): the simulator signs in as the demo pharmacy system (SMART Backend
@@ -14,12 +14,7 @@ test('a refill request posted by the pharmacy simulator reaches the prescriber, 
   await expect(page.getByRole('heading', { level: 1, name: /^Refill authorization: / })).toBeVisible();
   await expect(page.getByText('Refill authorization requested by the pharmacy')).toBeVisible();
   await expectAccessible(page);
-  await page.getByRole('button', { name: 'Authorize by fax' }).click();
-  await page
-    .getByRole('dialog', { name: 'Send this refill authorization by fax?' })
-    .getByRole('button', { name: 'Send by fax' })
-    .click();
-  await expect(page.getByText('Refill authorized by fax.')).toBeVisible();
+  await authorizeRefillByFax(page);
   await expect(page).toHaveURL(/\/action-needed$/);
   await page.goto(`/action-needed/${prescription}/refillAuth`);
   await expect(page.getByRole('button', { name: 'Authorize by fax' })).toHaveCount(0);

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { expect, expectAccessible, signInAs, simulatePharmacy, test } from './fixtures.ts';
+import { authorizeRefillByFax, expect, expectAccessible, signInAs, simulatePharmacy, test } from './fixtures.ts';
 
 /**
  * Decisions heard by the pharmacy (issue 20): an admin adds a webhook endpoint (a receiver this test runs) and copies
@@ -49,12 +49,7 @@ test('a decision reaches the pharmacy’s webhook, signed, and the timeline says
     const doctor = await browser.newPage();
     await signInAs(doctor, 'dr.morgan@demo.hcp');
     await doctor.goto(`/action-needed/${prescription}/refillAuth`);
-    await doctor.getByRole('button', { name: 'Authorize by fax' }).click();
-    await doctor
-      .getByRole('dialog', { name: 'Send this refill authorization by fax?' })
-      .getByRole('button', { name: 'Send by fax' })
-      .click();
-    await expect(doctor.getByText('Refill authorized by fax.')).toBeVisible();
+    await authorizeRefillByFax(doctor);
 
     // The decision is held for its undo window (10 s, issue 22) before it goes.
     await expect.poll(() => received.filter((r) => r.body.includes(prescription)).length, { timeout: 30_000 }).toBe(1);
