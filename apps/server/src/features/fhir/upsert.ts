@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Database, Executor } from '../../db/client.ts';
-
 import type { SystemClaims } from '../../lib/system-tokens.ts';
 import type { BusinessIdentifier } from './mapping/common.ts';
 import { FhirError } from './outcome.ts';
