@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client } from 'fhir-kit-client';
 import { importJWK, SignJWT } from 'jose';
-import { Webhook } from 'standardwebhooks';
+import { startReceiver } from '../../apps/server/test/support/webhook-receiver.ts';
 import { apiSession, authorizeRefillByFax, expect, signInAs, test } from './fixtures.ts';
 
 /**
@@ -62,39 +60,16 @@ test('a pharmacy on a FHIR client library: its Task reads as the signed webhook 
   expect(tokenAnswer.status).toBe(200);
   client.bearerToken = ((await tokenAnswer.json()) as { access_token: string }).access_token;
 
-  // The webhook receiver, subscribed by the tenant's admin, resolves once the message about our Task arrives.
-  let secret = '';
-  let taskId = '';
-  let heard: (message: { verified: boolean; task: TaskResource }) => void = () => undefined;
-  const arrived = new Promise<{ verified: boolean; task: TaskResource }>((resolve) => {
-    heard = resolve;
-  });
-  const receiver = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (c: Buffer) => chunks.push(c));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      let verified = true;
-      try {
-        new Webhook(secret).verify(body, request.headers as Record<string, string>);
-      } catch {
-        verified = false;
-      }
-      const bundle = JSON.parse(body) as { entry?: { resource: TaskResource }[] };
-      const focus = bundle.entry?.[1]?.resource;
-      if (focus?.resourceType === 'Task' && focus.id === taskId) heard({ verified, task: focus });
-      response.writeHead(verified ? 204 : 401).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  // The webhook receiver (it verifies each delivery with standardwebhooks), subscribed by the tenant's admin.
+  const receiver = await startReceiver();
   const admin = await apiSession(page, 'admin@demo.hcp');
   const endpoint = await page.request.post('/api/mdo/v1/webhook-endpoints', {
     headers: admin.headers,
-    data: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, events: ['refill.authorized'] },
+    data: { url: receiver.url, events: ['refill.authorized'] },
   });
   expect(endpoint.status()).toBe(201);
-  const { endpoint: created, secret: shown } = (await endpoint.json()) as { endpoint: { id: string }; secret: string };
-  secret = shown;
+  const { endpoint: created, secret } = (await endpoint.json()) as { endpoint: { id: string }; secret: string };
+  receiver.secrets = [secret];
 
   try {
     // The pharmacy's work: Dr. Morgan's practice, a patient, the prescription, the refill request.
@@ -143,7 +118,7 @@ test('a pharmacy on a FHIR client library: its Task reads as the signed webhook 
       businessStatus: { text: 'Waiting for the prescriber' },
     };
     const asked = (await client.create({ resourceType: 'Task', body: taskBody })) as TaskResource;
-    taskId = asked.id as string;
+    const taskId = asked.id as string;
     expect(asked).toMatchObject({ status: 'requested', meta: { versionId: '1' } });
 
     // The prescriber answers it in the browser.
@@ -152,8 +127,10 @@ test('a pharmacy on a FHIR client library: its Task reads as the signed webhook 
     await authorizeRefillByFax(page);
 
     // Held for its undo window, then sent: the test waits for the message itself, not for a time.
-    const message = await arrived;
-    expect(message.verified).toBe(true);
+    const focusOf = (body: string) => (JSON.parse(body) as { entry?: { resource: TaskResource }[] }).entry?.[1]?.resource;
+    const delivery = await receiver.when((r) => focusOf(r.body)?.id === taskId);
+    expect(delivery.verified).toBe(true);
+    const message = { task: focusOf(delivery.body) as TaskResource };
     const read = (await client.read({ resourceType: 'Task', id: taskId })) as TaskResource;
     expect(read.status).toBe('completed');
     expect({ status: read.status, businessStatus: read.businessStatus, output: read.output }).toEqual({
@@ -184,7 +161,7 @@ test('a pharmacy on a FHIR client library: its Task reads as the signed webhook 
     );
   } finally {
     await page.request.patch(`/api/mdo/v1/webhook-endpoints/${created.id}`, { headers: admin.headers, data: { enabled: false } });
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
   }
 });
 

@@ -1,6 +1,4 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
+import { startReceiver } from '../../apps/server/test/support/webhook-receiver.ts';
 import { authorizeRefillByFax, expect, expectAccessible, signInAs, simulatePharmacy, test } from './fixtures.ts';
 
 /**
@@ -14,26 +12,9 @@ test('a decision reaches the pharmacy’s webhook, signed, and the timeline says
   browser,
   baseURL,
 }) => {
-  const received: { body: string; verified: boolean }[] = [];
-  let secret = '';
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (c: Buffer) => chunks.push(c));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      let verified = false;
-      try {
-        new Webhook(secret).verify(body, request.headers as Record<string, string>);
-        verified = true;
-      } catch {
-        verified = false;
-      }
-      received.push({ body, verified });
-      response.writeHead(verified ? 204 : 401).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  // The pharmacy's receiver: each delivery verified with the Standard Webhooks library against the secret shown.
+  const receiver = await startReceiver();
+  const url = receiver.url;
   try {
     await signInAs(page, 'admin@demo.hcp');
     await page.goto('/manage-integrations');
@@ -41,7 +22,7 @@ test('a decision reaches the pharmacy’s webhook, signed, and the timeline says
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     const shown = page.getByRole('status').filter({ hasText: 'Copy it now' });
     await expect(shown).toContainText(/whsec_[A-Za-z0-9+/=]{40,}/);
-    secret = /whsec_[A-Za-z0-9+/=]{40,}/.exec(await shown.innerText())?.[0] as string;
+    receiver.secrets = [/whsec_[A-Za-z0-9+/=]{40,}/.exec(await shown.innerText())?.[0] as string];
     await expectAccessible(page);
 
     // The pharmacy asks for a refill through the FHIR API; the prescriber answers it in the browser.
@@ -51,11 +32,11 @@ test('a decision reaches the pharmacy’s webhook, signed, and the timeline says
     await doctor.goto(`/action-needed/${prescription}/refillAuth`);
     await authorizeRefillByFax(doctor);
 
-    // The decision is held for its undo window (10 s, issue 22) before it goes.
-    await expect.poll(() => received.filter((r) => r.body.includes(prescription)).length, { timeout: 30_000 }).toBe(1);
-    const got = received.find((r) => r.body.includes(prescription));
-    expect(got?.verified).toBe(true);
-    expect(JSON.parse(got?.body ?? '{}')).toMatchObject({ resourceType: 'Bundle', type: 'message' });
+    // The decision is held for its undo window (10 s, issue 22) before it goes: the test waits for its delivery.
+    const got = await receiver.when((r) => r.body.includes(prescription));
+    expect(got.verified).toBe(true);
+    expect(receiver.received.filter((r) => r.body.includes(prescription))).toHaveLength(1);
+    expect(JSON.parse(got.body)).toMatchObject({ resourceType: 'Bundle', type: 'message' });
 
     await doctor.goto(`/action-needed/${prescription}/refillAuth`);
     await expect(doctor.getByText(/Sent to the pharmacy .* · delivered /)).toBeVisible();
@@ -72,6 +53,6 @@ test('a decision reaches the pharmacy’s webhook, signed, and the timeline says
     await row.getByRole('button', { name: `Turn off ${url}` }).click();
     await expect(row).toContainText('Off');
   } finally {
-    await new Promise((resolve) => server.close(resolve));
+    await receiver.close();
   }
 });

@@ -25,6 +25,8 @@ export interface Receiver {
   answer: (n: number, id: string) => number;
   /** Resolves with the first delivery once one has arrived (an event to wait on, not a poll). */
   first(): Promise<Received>;
+  /** Resolves with the first delivery, arrived or to come, that `matches` (an event too). */
+  when(matches: (delivery: Received) => boolean): Promise<Received>;
   close(): Promise<void>;
 }
 
@@ -34,13 +36,14 @@ export async function startReceiver(): Promise<Receiver> {
     received: [],
     secrets: [],
     answer: () => 204,
-    first: () => arrived,
+    first: () => receiver.when(() => true),
+    when: (matches) => {
+      const found = receiver.received.find(matches);
+      return found ? Promise.resolve(found) : new Promise((resolve) => waiting.push({ matches, resolve }));
+    },
     close: async () => undefined,
   };
-  let arrivedNow: (first: Received) => void = () => undefined;
-  const arrived = new Promise<Received>((resolve) => {
-    arrivedNow = resolve;
-  });
+  const waiting: { matches: (delivery: Received) => boolean; resolve: (delivery: Received) => void }[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (c: Buffer) => chunks.push(c));
@@ -60,7 +63,7 @@ export async function startReceiver(): Promise<Receiver> {
         }
       });
       const answered = verified ? receiver.answer(receiver.received.length, headers['webhook-id']) : 401;
-      receiver.received.push({
+      const delivery: Received = {
         id: headers['webhook-id'],
         timestamp: headers['webhook-timestamp'],
         signature: headers['webhook-signature'],
@@ -68,8 +71,12 @@ export async function startReceiver(): Promise<Receiver> {
         verified,
         answered,
         receivedAt: Date.now(),
-      });
-      arrivedNow(receiver.received[0] as Received);
+      };
+      receiver.received.push(delivery);
+      for (const wait of waiting.splice(0)) {
+        if (wait.matches(delivery)) wait.resolve(delivery);
+        else waiting.push(wait);
+      }
       response.writeHead(answered).end();
     });
   });
