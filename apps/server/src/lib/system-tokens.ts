@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { SMART_ACCESS_TOKEN_SECONDS } from '@hcp/contract';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { TOKEN_ISSUER } from './signing-key.ts';
+import { hmacKey, TOKEN_ISSUER } from './signing-key.ts';
 
 export const SYSTEM_TOKEN_AUDIENCE = 'hcp-portal-fhir';
 
@@ -19,7 +19,7 @@ export interface SystemClaims {
 }
 
 export function createSystemTokens(secret: string) {
-  const key = new TextEncoder().encode(secret);
+  const key = hmacKey(secret);
   return {
     async issue(claims: SystemClaims) {
       const now = Math.floor(Date.now() / 1000);
@@ -31,12 +31,12 @@ export function createSystemTokens(secret: string) {
         .setAudience(SYSTEM_TOKEN_AUDIENCE)
         .setIssuedAt(now)
         .setExpirationTime(now + SMART_ACCESS_TOKEN_SECONDS)
-        .sign(key);
+        .sign(await key());
       return token;
     },
     async verify(token: string): Promise<SystemClaims | null> {
       try {
-        const { payload } = await jwtVerify(token, key, {
+        const { payload } = await jwtVerify(token, await key(), {
           issuer: TOKEN_ISSUER,
           audience: SYSTEM_TOKEN_AUDIENCE,
           algorithms: ['HS256'],
