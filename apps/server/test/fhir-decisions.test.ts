@@ -12,7 +12,7 @@ import { validated } from '../src/features/fhir/validate.ts';
 import { postponeDate } from './support/action-needed.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
-import { input, mainTenantPharmacy, medicationRequest, patient, systemToken, TASK_SYSTEM, task } from './support/fhir.ts';
+import { fhirAs, input, mainTenantPharmacy, medicationRequest, patient, systemToken, TASK_SYSTEM, task } from './support/fhir.ts';
 import { type Receiver, startReceiver } from './support/webhook-receiver.ts';
 
 const PUBLIC_URL = 'https://portal.test';
@@ -24,13 +24,7 @@ let morgan: Tokens;
 let receiver: Receiver;
 const stamp = Date.now().toString(36);
 
-const fhir = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) =>
-  t.app.inject({
-    method,
-    url: `/fhir/R4${url}`,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/fhir+json' },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
+const fhir = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => fhirAs(t, token, method, url, body);
 
 beforeAll(async () => {
   t = await buildTestApp({ env: { PUBLIC_URL } });

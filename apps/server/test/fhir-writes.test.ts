@@ -23,6 +23,7 @@ import {
   COMM_SYSTEM,
   communication,
   countFhirRows as countRows,
+  fhirAs,
   input,
   medicationRequest,
   PT_SYSTEM,
@@ -45,12 +46,7 @@ let npi: string;
 let morganUserId: string;
 
 const fhir = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, headers: Record<string, string> = {}, as = token) =>
-  t.app.inject({
-    method,
-    url: `/fhir/R4${url}`,
-    headers: { authorization: `Bearer ${as}`, 'content-type': 'application/fhir+json', ...headers },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
+  fhirAs(t, as, method, url, body, headers);
 
 const stamp = Date.now().toString(36);
 /** Creates a patient and a prescription of Dr. Morgan's practice; returns their ids. */

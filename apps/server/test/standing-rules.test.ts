@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
-import { medicationRequest, patient, systemToken, TASK_SYSTEM, task } from './support/fhir.ts';
+import { fhirAs, medicationRequest, patient, systemToken, TASK_SYSTEM, task } from './support/fhir.ts';
 
 const PUBLIC_URL = 'https://portal.test';
 let t: TestApp;
@@ -29,13 +29,7 @@ const write = (
   requestId = generateRequestId(),
 ) => injectAs(t.app, who, { method, url, headers: { 'x-request-id': requestId }, ...(payload === undefined ? {} : { payload }) });
 
-const fhir = (method: 'POST' | 'PUT' | 'GET', url: string, body?: unknown) =>
-  t.app.inject({
-    method,
-    url: `/fhir/R4${url}`,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/fhir+json' },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
+const fhir = (method: 'POST' | 'PUT' | 'GET', url: string, body?: unknown) => fhirAs(t, token, method, url, body);
 
 /** The practice's open refill requests, by drug. */
 async function openRequests() {

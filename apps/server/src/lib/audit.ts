@@ -28,14 +28,22 @@ export async function writeAudit(db: Executor, entry: AuditEntry): Promise<void>
 
 /**
  * The audit row of a read as a data-modifying CTE (`with ${auditCteSql(...)}, ...`): a list and the record of who
- * read it are one statement, so a list request costs no extra round trip.
+ * read it are one statement, so a list request costs no extra round trip. Several rows (a batch of writes) are one
+ * insert.
  */
-export const auditCteSql = (entry: AuditEntry): SQL => sql`audit as (
+export const auditCteSql = (entries: AuditEntry | readonly AuditEntry[]): SQL => {
+  const rows = [entries].flat().map(
+    (
+      entry,
+    ) => sql`(${entry.actorUserId}, ${entry.action}, ${entry.entityType}, ${entry.entityId ?? null}, ${entry.requestId ?? null},
+              ${entry.ip ?? null}, ${JSON.stringify(entry.details ?? {})}::jsonb)`,
+  );
+  return sql`audit as (
       insert into audit_log (actor_user_id, action, entity_type, entity_id, request_id, ip, details)
-      values (${entry.actorUserId}, ${entry.action}, ${entry.entityType}, ${entry.entityId ?? null}, ${entry.requestId ?? null},
-              ${entry.ip ?? null}, ${JSON.stringify(entry.details ?? {})}::jsonb)
+      values ${sql.join(rows, sql`, `)}
       returning id
     )`;
+};
 
 /**
  * Runs a patient-data write; when it is refused inside the caller's reach (403: not theirs to change, 409: the

@@ -3,7 +3,7 @@
  * withdrawal, a patient's message) say so on commit with a NOTIFY naming the practice; every instance's live hub
  * passes it to the open streams of the people who may see that practice.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { arrayParam, type Executor } from '../db/client.ts';
 
 export const ITEMS_CHANNEL = 'hcp_items';
@@ -18,6 +18,9 @@ export async function notifyPracticeOfPrescription(db: Executor, prescriptionId:
     sql`select pg_notify(${ITEMS_CHANNEL}, md_office_id::text)${also} from prescriptions where id = ${prescriptionId}`,
   );
 }
+
+/** The NOTIFY of a practice's new or resolved items, for a statement that knows the practice (`office`). */
+export const practiceItemsNotifySql = (office: SQL) => sql`pg_notify(${ITEMS_CHANNEL}, ${office}::text)`;
 
 /** The practices of these prescriptions have new or resolved items: one NOTIFY per practice, one statement. */
 export async function notifyPracticesOfPrescriptions(db: Executor, prescriptionIds: readonly string[]): Promise<void> {

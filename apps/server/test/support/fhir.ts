@@ -23,6 +23,22 @@ export async function mainTenantPharmacy(t: TestApp, publicUrl: string) {
   return { token, tenantId, prescription };
 }
 
+/** A FHIR request as a pharmacy system with this token (`url` below /fhir/R4), the body sent as FHIR JSON. */
+export const fhirAs = (
+  t: TestApp,
+  token: string,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) =>
+  t.app.inject({
+    method,
+    url: `/fhir/R4${url}`,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/fhir+json', ...headers },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+
 export async function systemToken(
   t: TestApp,
   options: { tenantId: string; scopes: string[]; scope?: string; publicUrl: string },

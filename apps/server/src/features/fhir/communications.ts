@@ -27,13 +27,16 @@ export function communicationOps(tenantId: string): RecordOps<CommentRow & { ver
   return {
     type: 'Communication',
     entityType: 'comment',
-    async lock(tx, tenant, id) {
-      const row = (await records.commentRows(tx, tenant, { id }, ONE, true)).rows[0];
+    async lock(tx, tenant, key) {
+      const row = (await records.commentRows(tx, tenant, key, ONE, true)).rows[0];
       return row ? { ...row, versionId: '1' } : null;
     },
-    async create(tx, id, fields) {
+    async create(tx, claim, fields) {
+      if (!(await records.claimIdentifier(tx, claim))) return null;
+      const id = claim.entityId;
       const practiceId = await resolve(tx, tenantId, fields);
       await records.insertPatientComment(tx, id, { ...fields, practiceId });
+      return {};
     },
     async update(_tx, _id, fields, current) {
       const same =

@@ -50,14 +50,17 @@ export function medicationRequestOps(
   return {
     type: 'MedicationRequest',
     entityType: 'prescription',
-    async lock(tx, tenant, id) {
-      const row = (await records.prescriptionRows(tx, tenant, { id }, ONE, true)).rows[0];
+    async lock(tx, tenant, key) {
+      const row = (await records.prescriptionRows(tx, tenant, key, ONE, true)).rows[0];
       return row ? { ...row, versionId: String(row.version) } : null;
     },
-    async create(tx, id, fields) {
+    async create(tx, claim, fields) {
+      if (!(await records.claimIdentifier(tx, claim))) return null;
+      const id = claim.entityId;
       const resolved = await resolve(tx, tenantId, fields);
       await records.insertPrescription(tx, id, values(fields, resolved));
       await records.insertPrescriptionEvent(tx, { prescriptionId: id, type: EVENT_TYPES.received, requestId, data: {} });
+      return {};
     },
     async update(tx, id, fields, current) {
       if (fields.patientId !== current.patientId) {

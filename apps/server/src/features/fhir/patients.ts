@@ -27,13 +27,16 @@ export function patientOps(tenantId: string): RecordOps<PatientRow & { versionId
   return {
     type: 'Patient',
     entityType: 'patient',
-    async lock(tx, tenant, id) {
-      const row = (await records.patientRows(tx, tenant, { id }, ONE, true)).rows[0];
+    async lock(tx, tenant, key) {
+      const row = (await records.patientRows(tx, tenant, key, ONE, true)).rows[0];
       return row ? { ...row, versionId: String(row.updatedAt.getTime()) } : null;
     },
-    async create(tx, id, fields) {
+    async create(tx, claim, fields) {
+      if (!(await records.claimIdentifier(tx, claim))) return null;
+      const id = claim.entityId;
       await checkPractice(tx, tenantId, fields);
       await records.insertPatient(tx, id, fields);
+      return {};
     },
     async update(tx, id, fields, current) {
       if (same(current, fields)) return false;

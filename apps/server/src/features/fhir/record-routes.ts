@@ -25,7 +25,7 @@ import { FhirError } from './outcome.ts';
 import type { RecordFilter, RecordType } from './records-repository.ts';
 import { ONE, type Page } from './repository.ts';
 import { appliedParams, type SearchableType } from './search-params.ts';
-import { type RecordOps, type WriteMode, writeRecord } from './upsert.ts';
+import { type AnswerOnce, createRecords, type RecordOps, RecordRefused, type WriteMode, writeRecord } from './upsert.ts';
 import { validated } from './validate.ts';
 import { keptVersion } from './versions-repository.ts';
 
@@ -40,7 +40,8 @@ export interface WrittenType<R extends Resource, Row extends { id: string }, Fie
   rows(db: Executor, tenantId: string, filter: RecordFilter, page: Page): Promise<{ rows: Row[]; total: number }>;
   toResource(row: Row): R;
   fromResource(resource: R): { identifier: BusinessIdentifier; fields: Fields };
-  ops(request: FastifyRequest, identifier: BusinessIdentifier): RecordOps<{ versionId: string }, Fields>;
+  /** The write operations; their locked row is a `Row` as `rows` answers it, with its version. */
+  ops(request: FastifyRequest, identifier: BusinessIdentifier): RecordOps<{ id: string; versionId: string }, Fields>;
 }
 
 async function readResource<R extends Resource, Row extends { id: string }, Fields>(
@@ -52,6 +53,34 @@ async function readResource<R extends Resource, Row extends { id: string }, Fiel
   const row = (await spec.rows(db, tenantId, { id }, ONE)).rows[0];
   // Every mapping sets the id and meta of what it maps (tested both ways in fhir-mapping.test.ts).
   return row ? (spec.toResource(row) as R & Versioned) : null;
+}
+
+/** The body as a resource of the type (400), mapped (422), its identifier the one of the address when it names one. */
+function mapped<R extends Resource, Row extends { id: string }, Fields>(
+  spec: WrittenType<R, Row, Fields>,
+  mode: WriteMode,
+  body: unknown,
+) {
+  const { type } = spec;
+  const resource = validated<R>(body, type);
+  if (mode.kind === 'update' && resource.id !== undefined && resource.id !== mode.id) {
+    throw new FhirError(400, 'invalid', `${type}.id does not match the id in the address.`, [`${type}.id`]);
+  }
+  const { identifier, fields } = spec.fromResource(resource);
+  if (mode.kind === 'upsert' && (identifier.system !== mode.identifier.system || identifier.value !== mode.identifier.value)) {
+    throw new FhirError(400, 'invalid', `${type}.identifier must carry the identifier of the address.`, [`${type}.identifier`]);
+  }
+  return { identifier, fields };
+}
+
+/** A write's answer: the record as read, with what only the creating answer carries (an appeal's key, once). */
+function withOnce<Body>(written: { body: Body; once?: AnswerOnce }) {
+  if (!written.body) throw new FhirError(500, 'exception', 'The record was written but could not be read back.');
+  const output = written.once?.output;
+  const answer = output
+    ? { ...written.body, output: [...output, ...((written.body as { output?: unknown[] }).output ?? [])] }
+    : written.body;
+  return answer as NonNullable<Body>;
 }
 
 /**
@@ -66,15 +95,7 @@ export async function writeResource<R extends Resource, Row extends { id: string
   body: unknown,
   ifMatch: string | undefined,
 ) {
-  const { type } = spec;
-  const resource = validated<R>(body, type);
-  if (mode.kind === 'update' && resource.id !== undefined && resource.id !== mode.id) {
-    throw new FhirError(400, 'invalid', `${type}.id does not match the id in the address.`, [`${type}.id`]);
-  }
-  const { identifier, fields } = spec.fromResource(resource);
-  if (mode.kind === 'upsert' && (identifier.system !== mode.identifier.system || identifier.value !== mode.identifier.value)) {
-    throw new FhirError(400, 'invalid', `${type}.identifier must carry the identifier of the address.`, [`${type}.identifier`]);
-  }
+  const { identifier, fields } = mapped(spec, mode, body);
   const system = systemOf(request);
   const written = await writeRecord(
     db,
@@ -82,14 +103,42 @@ export async function writeResource<R extends Resource, Row extends { id: string
     spec.ops(request, identifier),
     identifier,
     fields,
-    (tx, id) => readResource(tx, spec, system.tenantId, id),
+    // Unchanged, the locked row is the record as it reads (a resend costs no second read).
+    async (tx, id, unchanged) =>
+      unchanged ? (spec.toResource(unchanged as unknown as Row) as R & Versioned) : readResource(tx, spec, system.tenantId, id),
   );
-  if (!written.body) throw new FhirError(500, 'exception', 'The record was written but could not be read back.');
-  const output = written.once?.output;
-  const answer = output
-    ? { ...written.body, output: [...output, ...((written.body as { output?: unknown[] }).output ?? [])] }
-    : written.body;
-  return { ...written, body: answer as NonNullable<typeof written.body> };
+  return { ...written, body: withOnce(written) };
+}
+
+/** Whether the type writes a run of new records in one round of statements (createResources). */
+export const createsInBatches = (spec: WrittenType<Resource, { id: string }, unknown>, request: FastifyRequest) =>
+  spec.ops(request, { system: '', value: '' }).createMany !== undefined;
+
+/**
+ * Validates, maps and creates several new resources of one type in the caller's transaction (a transaction Bundle's
+ * run of creates and conditional updates): every claim in one statement and the plain new records in one more. Each
+ * is answered as writeResource answers it, in order; null where its identifier already names a record (the caller
+ * writes that one on its own). A refusal is thrown as a RecordRefused naming the resource by its place.
+ */
+export async function createResources<R extends Resource, Row extends { id: string }, Fields>(
+  tx: Executor,
+  spec: WrittenType<R, Row, Fields>,
+  request: FastifyRequest,
+  resources: { mode: WriteMode; body: unknown }[],
+) {
+  const items = resources.map(({ mode, body }, index) => {
+    try {
+      return mapped(spec, mode, body);
+    } catch (error) {
+      throw new RecordRefused(index, error);
+    }
+  });
+  const system = systemOf(request);
+  const ops = spec.ops(request, (items[0] as (typeof items)[number]).identifier);
+  const written = await createRecords(tx, { system, requestId: request.id, ip: request.ip ?? null }, ops, items, (id) =>
+    readResource(tx, spec, system.tenantId, id),
+  );
+  return written.map((one) => (one ? { ...one, body: withOnce(one) } : null));
 }
 
 /** The `identifier=system|value` of a conditional update, or a 400 naming the parameter. */

@@ -4,7 +4,7 @@
  * never found.
  */
 import { localTodayIso, PRESCRIBER_ROLES, type WebhookEvent } from '@hcp/contract';
-import { and, asc, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { arrayParam, type Executor } from '../../db/client.ts';
 import {
   appeals,
@@ -19,7 +19,7 @@ import {
   prescriptionEvents,
   prescriptions,
 } from '../../db/schema.ts';
-import { notifyPracticeOfPatient, notifyPracticeOfPrescription } from '../../lib/live.ts';
+import { notifyPracticeOfPatient, notifyPracticeOfPrescription, practiceItemsNotifySql } from '../../lib/live.ts';
 import { altMedPendingSql, priorAuthNeedsActionSql } from '../../lib/prescription-sql.ts';
 import { likeEscape } from '../../lib/sql-like.ts';
 import type { BusinessIdentifier } from './mapping/common.ts';
@@ -101,17 +101,13 @@ export async function claimIdentifier(
   return claimed.length === 1;
 }
 
-async function identifiersOf(db: Executor, type: RecordType, ids: string[]) {
-  const byEntity = new Map<string, BusinessIdentifier[]>();
-  if (ids.length === 0) return byEntity;
-  const rows = await db
-    .select({ entityId: fhirIdentifiers.entityId, system: fhirIdentifiers.system, value: fhirIdentifiers.value })
-    .from(fhirIdentifiers)
-    .where(and(eq(fhirIdentifiers.resourceType, type), inArray(fhirIdentifiers.entityId, ids)))
-    .orderBy(asc(fhirIdentifiers.createdAt));
-  for (const { entityId, system, value } of rows) byEntity.set(entityId, [...(byEntity.get(entityId) ?? []), { system, value }]);
-  return byEntity;
-}
+/**
+ * The business identifiers of the row aliased `alias`, oldest first, as a JSON array: a column of the row's own
+ * statement (a read, a search page, a locked row), not a statement of its own.
+ */
+const identifiersSql = (type: RecordType, alias: string) => sql`(select coalesce(json_agg(json_build_object(
+    'system', fi.system, 'value', fi.value) order by fi.created_at), '[]'::json)
+  from fhir_identifiers fi where fi.resource_type = ${type} and fi.entity_id = ${sql.raw(alias)}.id) as identifiers`;
 
 /**
  * The conditions of a search over one table; null when it can match nothing (an id that is not one of ours). Each
@@ -170,6 +166,12 @@ function filterSql(tenantId: string, type: RecordType, table: SearchColumns, fil
 const rowsOf = (result: unknown) => (result as { rows: ({ id: string } & Record<string, unknown>)[] }).rows;
 /** Timestamps as epoch milliseconds: one number on both engines, whatever their date parsers do. */
 const epochMs = (column: SQL) => sql`(extract(epoch from ${column}) * 1000)::float8`;
+/** The row with these columns (epoch milliseconds or null) as dates. */
+function withDates(raw: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const row: Record<string, unknown> = { ...raw };
+  for (const key of keys) row[key] = raw[key] === null ? null : new Date(Number(raw[key]));
+  return row;
+}
 const and_ = (conditions: SQL[]) => sql.join(conditions, sql` and `);
 
 /** One written type's list query: its columns, its tenant-filtered FROM, its id/updated/status expressions. */
@@ -201,27 +203,15 @@ async function listRecords<Row>(
   const where = all.length ? sql`where ${and_(all)}` : sql``;
   const from = query.from(tenantId);
   const [rows, total] = await Promise.all([
-    db.execute(sql`select ${query.columns} from ${from} ${where}
+    db.execute(sql`select ${query.columns}, ${identifiersSql(query.type, query.alias)} from ${from} ${where}
       order by ${query.table.updatedAt}, ${query.table.id} limit ${page.count} offset ${page.offset}
       ${lock ? sql`for update of ${sql.raw(query.alias)}` : sql``}`),
-    // A read by id or under lock is one row at most: no count to run.
+    // A read by id, by identifier or under lock is one row at most: no count to run.
     lock || filter.id !== undefined ? null : db.execute(sql`select count(*)::int as n from ${from} ${where}`),
   ]);
-  const found = rowsOf(rows).map((r) => {
-    const row: Record<string, unknown> = { ...r };
-    for (const key of query.dates) row[key] = r[key] === null ? null : new Date(Number(r[key]));
-    return row as { id: string } & Record<string, unknown>;
-  });
-  // Under lock the caller compares fields, not identifiers (it found the row by id or by its identifier).
-  const identifiers = lock
-    ? new Map<string, BusinessIdentifier[]>()
-    : await identifiersOf(
-        db,
-        query.type,
-        found.map((r) => r.id),
-      );
+  const found = rowsOf(rows).map((r) => withDates(r, query.dates) as Row);
   return {
-    rows: found.map((r) => ({ ...r, identifiers: identifiers.get(r.id) ?? [] }) as Row),
+    rows: found,
     total: total ? Number(rowsOf(total)[0]?.n) : found.length,
   };
 }
@@ -464,6 +454,123 @@ export async function taskRows(db: Executor, tenantId: string, filter: RecordFil
         : null,
   }));
   return { rows, total: found.total };
+}
+
+/** What a new Task's arrival needs to know of the prescription it names, read with its claim. */
+export interface TaskArrival {
+  /** This transaction's time: what the new row's created and updated times read. */
+  now: Date;
+  prescription: {
+    id: string;
+    patientId: string;
+    prescriberId: string;
+    /** The practice's refill and PA choices (spec §4). */
+    preferences: { refillRequestOption: string; paHandling: string };
+    /** Whether the practice has an enabled standing rule (a refill request is then answered on arrival). */
+    hasRules: boolean;
+  } | null;
+}
+
+/**
+ * Claims new Tasks' identifiers and, for each one that was free, reads the prescription the Task names with its
+ * practice's choices and whether a standing rule may answer it: one statement however many Tasks (a transaction
+ * Bundle's). Answers each in order; null where the identifier was taken. (No lock on the prescription: what is read
+ * here does not change under a decision, and the write that raises the flag takes the row's lock itself.)
+ */
+export async function claimTaskArrivals(
+  db: Executor,
+  claims: { tenantId: string; identifier: BusinessIdentifier; entityId: string; clientId: string; prescriptionId: string }[],
+): Promise<(TaskArrival | null)[]> {
+  if (claims.length === 0) return [];
+  const { tenantId, clientId } = claims[0] as (typeof claims)[number];
+  const wanted = sql.join(
+    claims.map(
+      (c, n) =>
+        sql`(${n}::int, ${c.entityId}::uuid, ${c.identifier.system}, ${c.identifier.value}, ${isId(c.prescriptionId) ? c.prescriptionId : null}::uuid)`,
+    ),
+    sql`, `,
+  );
+  const result = await db.execute(sql`with wanted (n, entity_id, system, value, rx) as (values ${wanted}),
+    claim as (
+      insert into fhir_identifiers (tenant_id, resource_type, system, value, entity_id, client_id)
+      select ${tenantId}, 'Task', system, value, entity_id, ${clientId} from wanted order by n
+      on conflict do nothing returning entity_id)
+    select w.n, ${epochMs(sql`now()`)} as now, rx.id, rx.patient_id as "patientId", rx.prescriber_id as "prescriberId",
+      o.refill_request_option as "refillRequestOption", o.pa_handling as "paHandling",
+      exists (select 1 from standing_rules r where r.md_office_id = rx.md_office_id and r.enabled) as "hasRules"
+    from wanted w join claim c on c.entity_id = w.entity_id
+    left join (prescriptions rx join md_offices o on o.id = rx.md_office_id and o.tenant_id = ${tenantId}) on rx.id = w.rx`);
+  const arrivals = new Array<TaskArrival | null>(claims.length).fill(null);
+  for (const row of rowsOf(result) as unknown as {
+    n: number;
+    now: number;
+    id: string | null;
+    patientId: string;
+    prescriberId: string;
+    refillRequestOption: string;
+    paHandling: string;
+    hasRules: boolean;
+  }[]) {
+    arrivals[row.n] = {
+      now: new Date(Number(row.now)),
+      prescription: row.id
+        ? {
+            id: row.id,
+            patientId: row.patientId,
+            prescriberId: row.prescriberId,
+            preferences: { refillRequestOption: row.refillRequestOption, paHandling: row.paHandling },
+            hasRules: row.hasRules,
+          }
+        : null,
+    };
+  }
+  return arrivals;
+}
+
+/** A new open Task as its write needs it (openTasks). */
+export interface OpenTask {
+  id: string;
+  values: TaskValues;
+  /** What the Task raises on its prescription. */
+  flags: Partial<typeof prescriptions.$inferInsert>;
+  event: { type: string; requestId: string; data: Record<string, unknown> };
+}
+
+/**
+ * New open Tasks in one statement however many: their rows, each prescription's flags raised once (the flags of
+ * Tasks on one prescription merged in order; version bumped; the practices' open portals told when this commits),
+ * their timeline events, and `recorded` (the writes' audit rows and first versions, auditAndKeepVersionsCtes).
+ */
+export async function openTasks(db: Executor, tasks: OpenTask[], recorded: SQL): Promise<void> {
+  if (tasks.length === 0) return;
+  const flagsOf = new Map<string, Partial<typeof prescriptions.$inferInsert>>();
+  for (const task of tasks) {
+    const id = task.values.prescriptionId;
+    flagsOf.set(id, { ...flagsOf.get(id), ...task.flags });
+  }
+  const rows = db.insert(inboundTasks).values(tasks.map((task) => ({ id: task.id, ...task.values })));
+  const raised = [...flagsOf].map(([id, flags], n) => {
+    const update = db
+      .update(prescriptions)
+      .set({ ...flags, version: sql`${prescriptions.version} + 1`, updatedAt: new Date() })
+      .where(eq(prescriptions.id, id))
+      .returning({ practiceId: prescriptions.mdOfficeId });
+    return { name: sql.raw(`rx${n}`), update };
+  });
+  const timeline = db
+    .insert(prescriptionEvents)
+    .values(tasks.map((task) => ({ prescriptionId: task.values.prescriptionId, ...task.event, actorUserId: null })));
+  await db.execute(sql`with t as (${rows.getSQL()}),
+      ${sql.join(
+        raised.map(({ name, update }) => sql`${name} as (${update.getSQL()})`),
+        sql`, `,
+      )},
+      timeline as (${timeline.getSQL()}),
+      told as (${sql.join(
+        raised.map(({ name }) => sql`select ${practiceItemsNotifySql(sql`md_office_id`)} from ${name}`),
+        sql` union all `,
+      )}), ${recorded}
+    select count(*) from told`);
 }
 
 export interface TaskValues {

@@ -9,8 +9,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { assertScope, type FhirContext, requireScope, send, systemOf } from './http.ts';
 import { FhirError } from './outcome.ts';
-import { conditionalIdentifier, type Versioned, type WrittenType, writeResource } from './record-routes.ts';
-import type { WriteMode } from './upsert.ts';
+import {
+  conditionalIdentifier,
+  createResources,
+  createsInBatches,
+  type Versioned,
+  type WrittenType,
+  writeResource,
+} from './record-routes.ts';
+import { RecordRefused, type WriteMode } from './upsert.ts';
 
 const MAX_ENTRIES = 100;
 
@@ -114,6 +121,33 @@ function referencedFirst(entries: Entry[]): Entry[] {
   return ordered;
 }
 
+/** The refusal of an entry, naming it; nothing of the transaction is written. */
+function refusedAt(entry: Entry, error: unknown): unknown {
+  if (!(error instanceof FhirError)) return error;
+  return new FhirError(
+    error.statusCode,
+    error.code,
+    `Bundle.entry[${entry.index}]: ${error.message} Nothing in the transaction was written.`,
+    error.expression?.map((path) => `Bundle.entry[${entry.index}].resource.${path.replace(/^[A-Za-z]+\.?/, '')}`),
+  );
+}
+
+/**
+ * The entries from `at` that can be created together: of one type, each `batches`, none referring to another of
+ * them (a reference needs its target's id first). Empty when the entry at `at` cannot.
+ */
+function runAt(ordered: Entry[], at: number, batches: (entry: Entry) => boolean): Entry[] {
+  const run: Entry[] = [];
+  const fullUrls = new Set<string>();
+  for (const entry of ordered.slice(at)) {
+    if (!batches(entry) || (run[0] && entry.type !== run[0].type)) break;
+    if (referencesIn(entry.resource).some((reference) => fullUrls.has(reference))) break;
+    run.push(entry);
+    if (entry.fullUrl) fullUrls.add(entry.fullUrl);
+  }
+  return run;
+}
+
 export function registerTransactions(app: FastifyInstance, ctx: FhirContext, specs: Map<string, AnyWrittenType>) {
   app.post('/', { onRequest: requireScope(ctx.tokens, null, 'write'), schema: { tags: ['fhir'] } }, async (request, reply) => {
     const bundle = request.body as { resourceType?: unknown; type?: unknown; entry?: unknown } | null;
@@ -129,10 +163,16 @@ export function registerTransactions(app: FastifyInstance, ctx: FhirContext, spe
     if (new Set(fullUrls).size !== fullUrls.length) fail(null, 400, 'Two entries share a fullUrl.', ['Bundle.entry.fullUrl']);
     for (const entry of entries) assertScope(systemOf(request), entry.type, 'write');
 
+    const batches = (entry: Entry) =>
+      entry.mode.kind !== 'update' && entry.ifMatch === undefined && createsInBatches(entry.spec, request as FastifyRequest);
     const results = await (ctx.db as Database).transaction(async (tx) => {
       const written = new Map<string, string>();
       const answers = new Array<{ entry: Entry; created: boolean; id: string; body: Resource & Versioned }>(entries.length);
-      for (const entry of referencedFirst(entries)) {
+      const answered = (entry: Entry, result: { created: boolean; id: string; body: Resource & Versioned }) => {
+        if (entry.fullUrl) written.set(entry.fullUrl, `${entry.type}/${result.id}`);
+        answers[entry.index] = { entry, created: result.created, id: result.id, body: result.body };
+      };
+      const writeOne = async (entry: Entry) => {
         try {
           const result = await writeResource(
             tx,
@@ -142,16 +182,38 @@ export function registerTransactions(app: FastifyInstance, ctx: FhirContext, spe
             resolved(entry.resource, written),
             entry.ifMatch,
           );
-          if (entry.fullUrl) written.set(entry.fullUrl, `${entry.type}/${result.id}`);
-          answers[entry.index] = { entry, created: result.created, id: result.id, body: result.body };
+          answered(entry, result);
         } catch (error) {
-          if (!(error instanceof FhirError)) throw error;
-          throw new FhirError(
-            error.statusCode,
-            error.code,
-            `Bundle.entry[${entry.index}]: ${error.message} Nothing in the transaction was written.`,
-            error.expression?.map((path) => `Bundle.entry[${entry.index}].resource.${path.replace(/^[A-Za-z]+\.?/, '')}`),
+          throw refusedAt(entry, error);
+        }
+      };
+      const ordered = referencedFirst(entries);
+      for (let at = 0; at < ordered.length; ) {
+        const run = runAt(ordered, at, batches);
+        at += Math.max(run.length, 1);
+        if (run.length < 2) {
+          await writeOne(ordered[at - 1] as Entry);
+          continue;
+        }
+        // New records of one type that do not refer to one another (a morning's Tasks): one round of statements.
+        const first = run[0] as Entry;
+        let results: Awaited<ReturnType<typeof createResources>>;
+        try {
+          results = await createResources(
+            tx,
+            first.spec,
+            request as FastifyRequest,
+            run.map((entry) => ({ mode: entry.mode, body: resolved(entry.resource, written) })),
           );
+        } catch (error) {
+          if (error instanceof RecordRefused) throw refusedAt(run[error.index] as Entry, error.refusal);
+          throw error;
+        }
+        for (const [index, result] of results.entries()) {
+          const entry = run[index] as Entry;
+          // Its identifier names a record already: written on its own (a resend acts once).
+          if (result) answered(entry, result as { created: boolean; id: string; body: Resource & Versioned });
+          else await writeOne(entry);
         }
       }
       return answers;

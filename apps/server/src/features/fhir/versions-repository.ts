@@ -34,13 +34,27 @@ export async function keepVersions(db: Executor, versions: KeptVersion[]) {
     .onConflictDoNothing();
 }
 
+/** A write's audit row and its new version, as it was answered. */
+export interface RecordedWrite {
+  audit: AuditEntry;
+  version: KeptVersion;
+}
+
+/** Writes' audit rows and new versions as two data-modifying CTEs (`with ${...}, ...`), for the writes' own statement. */
+export const auditAndKeepVersionsCtes = (writes: readonly RecordedWrite[]) => sql`${auditCteSql(writes.map((w) => w.audit))},
+  kept as (insert into fhir_versions (tenant_id, resource_type, entity_id, version_id, resource)
+    values ${sql.join(
+      writes.map(
+        ({ version: v }) => sql`(${v.tenantId}, ${v.type}, ${v.id}, ${v.versionId}, ${JSON.stringify(v.resource)}::jsonb)`,
+      ),
+      sql`, `,
+    )}
+    on conflict do nothing)`;
+
 /** A write's audit row and, when it made one, its new version: one statement (the write path counts them). */
 export async function auditAndKeepVersion(db: Executor, audit: AuditEntry, version: KeptVersion | null) {
   if (!version) return writeAudit(db, audit);
-  await db.execute(sql`with ${auditCteSql(audit)}
-    insert into fhir_versions (tenant_id, resource_type, entity_id, version_id, resource)
-    values (${version.tenantId}, ${version.type}, ${version.id}, ${version.versionId}, ${JSON.stringify(version.resource)}::jsonb)
-    on conflict do nothing`);
+  await db.execute(sql`with ${auditAndKeepVersionsCtes([{ audit, version }])} select 1`);
 }
 
 /** One kept version of a record of this tenant, or null. */
