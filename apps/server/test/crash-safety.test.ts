@@ -2,7 +2,7 @@
  * Crash safety (issue 18): the real server runs as a child process on the engine of this run (the embedded
  * database in a data folder, or PostgreSQL when DATABASE_URL is set) while a client streams writes — patient
  * comments, new prescriptions and refill postponements, each with its own request id — and the server is killed
- * with SIGKILL at random moments and started again; appeal attachments are uploaded to their slots meanwhile. The client does what ours does: it repeats a write with the
+ * with SIGKILL at seeded moments (after a seeded number of acknowledged writes) and started again; appeal attachments are uploaded to their slots meanwhile. The client does what ours does: it repeats a write with the
  * same request id until it is acknowledged. Afterwards every acknowledged write is in the database exactly
  * once, with its event and pharmacy message where it has them, and the data folder still opens.
  * Prints acknowledged, lost (goal 0) and duplicated (goal 0).
@@ -118,6 +118,20 @@ describe('crash safety', () => {
     };
 
     const acknowledged: Write[] = [];
+    /** Who waits for the acknowledged writes to reach a count: kills are timed by writes, not by the clock. */
+    const waiting: { count: number; reached: () => void }[] = [];
+    const acknowledge = (write: Write) => {
+      acknowledged.push(write);
+      for (const waiter of waiting.filter((w) => acknowledged.length >= w.count)) {
+        waiting.splice(waiting.indexOf(waiter), 1);
+        waiter.reached();
+      }
+    };
+    /** Resolves once `more` further writes have been acknowledged. */
+    const afterWrites = (more: number) => {
+      const count = acknowledged.length + more;
+      return new Promise<void>((reached) => waiting.push({ count, reached }));
+    };
     const refused: string[] = [];
     /** Acknowledged by replaying what the write's transaction recorded: it committed, the reply was lost to a kill. */
     let replayed = 0;
@@ -136,7 +150,7 @@ describe('crash safety', () => {
           const text = await res.text();
           if (res.status === 200 || res.status === 201) {
             if (res.headers.get('idempotent-replayed') === 'true') replayed += 1;
-            return void acknowledged.push(write);
+            return void acknowledge(write);
           }
           const inProgress = res.status === 409 && text.includes('being processed');
           if (res.status < 500 && !inProgress) return void refused.push(`${write.kind} ${res.status} ${text.slice(0, 160)}`);
@@ -207,12 +221,14 @@ describe('crash safety', () => {
       }
     })();
 
+    // Each kill comes after a seeded number of further acknowledged writes (25 to 75), while the writers and the
+    // uploader are mid-request: decided by the writes, so a slow or busy machine gets the same test, only slower.
     for (let kill = 0; kill < KILLS; kill += 1) {
-      await sleep(1_500 + rand() * 3_000);
+      await afterWrites(25 + Math.floor(rand() * 50));
       await live.kill();
       await live.start();
     }
-    await sleep(1_500);
+    await afterWrites(25);
     writing = false;
     await Promise.all([...writers, uploader]);
     await live.stop();
