@@ -8,8 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-/** Largest first, so the long ones do not start last. */
-const PROJECTS = ['apps/server', 'apps/web', 'e2e', 'packages/contract', 'bench', 'scripts'];
+/**
+ * Largest first, so the long ones do not start last. The server, the benches and the scripts share their compiler
+ * options and the benches and scripts import the server: one program (tsconfig.node.json) checks the three, the
+ * server once instead of three times (61 s -> about 30 s of compiler). Their own tsconfig.json stay for editors.
+ */
+const PROJECTS = ['tsconfig.node.json', 'apps/web', 'e2e', 'packages/contract'];
 const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const parallel = Math.max(1, Math.min(2, os.availableParallelism()));
 

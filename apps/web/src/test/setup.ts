@@ -2,6 +2,17 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 
+// Test files share a worker's module registry (isolate: false, vitest.config.ts): each file starts with fresh
+// instances of the app's own modules, so module state such as the first screen of a visit never leaks between files.
+vi.resetModules();
+// The worker's document is shared too: each file starts from a blank page at the root, on real timers.
+document.title = '';
+for (const name of document.documentElement.getAttributeNames()) document.documentElement.removeAttribute(name);
+document.head.replaceChildren();
+document.body.replaceChildren();
+window.history.replaceState(null, '', '/');
+vi.useRealTimers();
+
 // An unexpected console error or warning fails the test (epic-stack's rule): React warnings are bugs.
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
