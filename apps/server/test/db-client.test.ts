@@ -1,15 +1,20 @@
 /**
- * The database handles (db/client.ts): Drizzle's per-query parsers set once on PGlite, same results; marked list
- * statements prepared once per PostgreSQL connection.
+ * The database handles (db/client.ts): Drizzle's per-query parsers set once on PGlite, same results; marked
+ * statements prepared once per PostgreSQL connection and once per PGlite instance (db/pglite-prepared.ts).
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   arrayParam,
   type DatabaseHandle,
   PREPARED_MARKER,
+  prepared,
   preparedName,
   selectJsonText,
   wrapPglite,
@@ -34,6 +39,8 @@ beforeAll(async () => {
   database = wrapPglite(client);
 });
 afterAll(() => database.close());
+
+const sqlText = (query: SQL) => new PgDialect().sqlToQuery(query).sql;
 
 const PROBE = sql`select timestamptz '2026-11-20 15:00:00+00' as at, date '2026-11-20' as day, interval '1 day' as span,
   array[timestamp '2026-11-20 15:00:00'] as stamps, 1.50::numeric as price`;
@@ -65,7 +72,7 @@ describe('array parameters', () => {
   });
 });
 
-describe('prepared list statements', () => {
+describe('prepared statements', () => {
   it('names a marked statement by its text and leaves the others unnamed', () => {
     const text = `${PREPARED_MARKER} select 1`;
     expect(preparedName(text)).toMatch(/^hcp_[0-9a-f]{20}$/);
@@ -74,11 +81,52 @@ describe('prepared list statements', () => {
     expect(preparedName('select 1')).toBeUndefined();
   });
 
-  it('gives the same rows on PGlite, where the mark is a comment', async () => {
-    const body = await selectJsonText(database.db, sql`select json_build_object('n', ${7}::int)::text as body`, '{}', {
-      prepared: true,
-    });
-    expect(JSON.parse(body)).toEqual({ n: 7 });
+  it('plans it once on PGlite too, with the same rows as an unmarked run, in and out of a transaction', async () => {
+    const probe = (n: number | null) => sql`select ${n}::int as n, ${{ a: [1, 'x'] }}::jsonb as doc, ${'2026-11-20'}::date as day,
+      ${new Date('2026-11-20T15:00:00Z')}::timestamptz as at, ${true}::boolean as yes, 1.50::numeric as price,
+      ${'O\'Brien "quoted" é'}::text as words`;
+    const rowsOf = async (run: Promise<unknown>) => ((await run) as { rows: Record<string, unknown>[] }).rows;
+    const plain = await rowsOf(database.db.execute(probe(7)));
+    const marked = [
+      await rowsOf(database.db.execute(prepared(probe(7)))),
+      await rowsOf(database.db.transaction((tx) => tx.execute(prepared(probe(7))))),
+    ];
+    expect(marked).toEqual([plain, plain]);
+    expect(plain[0]).toMatchObject({ n: 7, doc: { a: [1, 'x'] }, day: '2026-11-20', yes: true, price: '1.50' });
+    expect((await rowsOf(database.db.execute(prepared(probe(null)))))[0]?.n).toBeNull();
+    const { rows } = await client.query<{ name: string }>(`select name from pg_prepared_statements`);
+    expect(rows.map((r) => r.name)).toEqual([preparedName(`${PREPARED_MARKER}${sqlText(probe(7))}`)]);
+  });
+
+  it('answers a failed marked statement with its error and leaves PGlite ready, the transaction undone', async () => {
+    await database.db.execute(sql`create table if not exists prepared_probe (id int primary key)`);
+    const insert = (id: number) => prepared(sql`insert into prepared_probe (id) values (${id}) returning id`);
+    await database.db.execute(insert(1));
+    await expect(database.db.execute(insert(1))).rejects.toMatchObject({ cause: { code: '23505' } });
+    await expect(
+      database.db.transaction(async (tx) => {
+        await tx.execute(insert(2));
+        await tx.execute(insert(1));
+      }),
+    ).rejects.toMatchObject({ cause: { code: '23505' } });
+    await database.db.execute(insert(3));
+    const { rows } = await client.query<{ id: number }>(`select id from prepared_probe order by id`);
+    expect(rows.map((r) => r.id)).toEqual([1, 3]);
+  });
+
+  it('keeps a marked write outside a transaction on disk, as an unmarked one', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'hcp-prepared-'));
+    try {
+      const first = wrapPglite(new PGlite(dir));
+      await first.db.execute(sql`create table kept (n int)`);
+      await first.db.execute(prepared(sql`insert into kept (n) values (${42})`));
+      await first.close();
+      const again = new PGlite(dir);
+      expect((await again.query<{ n: number }>(`select n from kept`)).rows).toEqual([{ n: 42 }]);
+      await again.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it.runIf(databaseUrl)('plans it once per PostgreSQL connection, in and out of a transaction', async () => {

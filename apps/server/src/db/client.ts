@@ -15,6 +15,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { isDatabaseUnavailable } from '../lib/dependency-errors.ts';
+import { preparedQuery } from './pglite-prepared.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -23,13 +24,19 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 export type Executor = Parameters<Parameters<Database['transaction']>[0]>[0] | Database;
 
 /**
- * Marks a statement to run as a named prepared statement on PostgreSQL: each connection parses and plans it once
- * and then only binds and executes it (the Action Needed list planned in 0.7 ms of its ~14; docs/performance.md).
- * Only for statements with a bounded number of texts (the name is a hash of the text, kept per connection).
- * On PGlite it is a comment.
+ * Marks a statement to run as a named prepared statement: each connection (PostgreSQL's pooled ones, or the one
+ * PGlite instance: db/pglite-prepared.ts) parses and plans it once and then only binds and executes it (the Action
+ * Needed list planned in 0.7 ms of its ~14, a new FHIR Task's two statements in about 3 ms of their 5;
+ * docs/performance.md). Only for statements with a bounded number of texts (the name is a hash of the text, kept
+ * per connection).
  */
 export const PREPARED_MARKER = '/* prepared */';
 const PREPARED = sql.raw(PREPARED_MARKER);
+
+/** `query` marked as prepared (PREPARED_MARKER) when `when` holds: e.g. only for the one-row shape of a statement. */
+export function prepared(query: SQL, when = true): SQL {
+  return when ? sql`${PREPARED}${query}` : query;
+}
 
 const statementNames = new Map<string, string>();
 /** The name of a marked statement's text; a marked text outside the bound stops naming rather than grow. */
@@ -63,8 +70,7 @@ export async function selectJsonText(
   fallback: string,
   options: { prepared?: boolean } = {},
 ): Promise<string> {
-  const statement = options.prepared ? sql`${PREPARED}${query}` : query;
-  const result = (await db.execute(statement)) as unknown as { rows: { body: string }[] };
+  const result = (await db.execute(prepared(query, options.prepared))) as unknown as { rows: { body: string }[] };
   return result.rows[0]?.body ?? fallback;
 }
 
@@ -139,20 +145,24 @@ const asText = (value: string) => value;
  * once (again whenever PGlite rebuilds an entry) and the queries go without them: the same parsing, no copy.
  */
 function withClientParsers(client: PGlite): PGlite {
-  const lean = <T extends object>(target: T): T =>
+  const lean = <T extends object>(target: T, inTransaction = false): T =>
     new Proxy(target, {
       get(real, property) {
         if (property === 'query') {
           return (query: string, params?: unknown[], options?: QueryOptions) => {
             const queryable = real as unknown as Queryable;
-            if (!options?.parsers) return queryable.query(query, params, options);
-            const own = (client as unknown as { parsers: Parsers }).parsers;
-            for (const oid of Object.keys(options.parsers)) if (own[Number(oid)] !== asText) own[Number(oid)] = asText;
-            return queryable.query(query, params, options.rowMode ? { rowMode: options.rowMode } : undefined);
+            if (options?.parsers) {
+              const own = (client as unknown as { parsers: Parsers }).parsers;
+              for (const oid of Object.keys(options.parsers)) if (own[Number(oid)] !== asText) own[Number(oid)] = asText;
+            }
+            const mode = options?.rowMode ? { rowMode: options.rowMode } : undefined;
+            const name = preparedName(query);
+            if (name) return preparedQuery(client, name, query, params, mode, inTransaction);
+            return queryable.query(query, params, options?.parsers ? mode : options);
           };
         }
         if (property === 'transaction') {
-          return (fn: (tx: unknown) => Promise<unknown>) => client.transaction((tx) => fn(lean(tx)));
+          return (fn: (tx: unknown) => Promise<unknown>) => client.transaction((tx) => fn(lean(tx, true)));
         }
         // PGlite keeps its state in private fields: its own methods must run on the real object.
         const value = Reflect.get(real, property, real);

@@ -5,7 +5,7 @@
  */
 import { localTodayIso, PRESCRIBER_ROLES, type WebhookEvent } from '@hcp/contract';
 import { and, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
-import { arrayParam, type Executor } from '../../db/client.ts';
+import { arrayParam, type Executor, prepared } from '../../db/client.ts';
 import {
   appeals,
   commentMentions,
@@ -490,7 +490,10 @@ export async function claimTaskArrivals(
     ),
     sql`, `,
   );
-  const result = await db.execute(sql`with wanted (n, entity_id, system, value, rx) as (values ${wanted}),
+  // One Task's shape is one text, prepared (its parse and plan were most of its time); a Bundle's varies with its size.
+  const result = await db.execute(
+    prepared(
+      sql`with wanted (n, entity_id, system, value, rx) as (values ${wanted}),
     claim as (
       insert into fhir_identifiers (tenant_id, resource_type, system, value, entity_id, client_id)
       select ${tenantId}, 'Task', system, value, entity_id, ${clientId} from wanted order by n
@@ -499,7 +502,10 @@ export async function claimTaskArrivals(
       o.refill_request_option as "refillRequestOption", o.pa_handling as "paHandling",
       exists (select 1 from standing_rules r where r.md_office_id = rx.md_office_id and r.enabled) as "hasRules"
     from wanted w join claim c on c.entity_id = w.entity_id
-    left join (prescriptions rx join md_offices o on o.id = rx.md_office_id and o.tenant_id = ${tenantId}) on rx.id = w.rx`);
+    left join (prescriptions rx join md_offices o on o.id = rx.md_office_id and o.tenant_id = ${tenantId}) on rx.id = w.rx`,
+      claims.length === 1,
+    ),
+  );
   const arrivals = new Array<TaskArrival | null>(claims.length).fill(null);
   for (const row of rowsOf(result) as unknown as {
     n: number;
@@ -560,7 +566,10 @@ export async function openTasks(db: Executor, tasks: OpenTask[], recorded: SQL):
   const timeline = db
     .insert(prescriptionEvents)
     .values(tasks.map((task) => ({ prescriptionId: task.values.prescriptionId, ...task.event, actorUserId: null })));
-  await db.execute(sql`with t as (${rows.getSQL()}),
+  // As for the claim: one Task's few shapes (the flags its code raises) are prepared, a Bundle's are not.
+  await db.execute(
+    prepared(
+      sql`with t as (${rows.getSQL()}),
       ${sql.join(
         raised.map(({ name, update }) => sql`${name} as (${update.getSQL()})`),
         sql`, `,
@@ -570,7 +579,10 @@ export async function openTasks(db: Executor, tasks: OpenTask[], recorded: SQL):
         raised.map(({ name }) => sql`select ${practiceItemsNotifySql(sql`md_office_id`)} from ${name}`),
         sql` union all `,
       )}), ${recorded}
-    select count(*) from told`);
+    select count(*) from told`,
+      tasks.length === 1,
+    ),
+  );
 }
 
 export interface TaskValues {
