@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PRIOR_AUTH_STATUSES, SUBSTITUTION_STATUSES } from '../src/rules/action-types.ts';
-import { isActionAllowed, isRefillDue, PRESCRIPTION_ACTIONS, postponeDateProblem } from '../src/rules/transitions.ts';
+import {
+  isActionAllowed,
+  isRefillDue,
+  PRESCRIPTION_ACTIONS,
+  postponeDateProblem,
+  postponePresets,
+} from '../src/rules/transitions.ts';
 
 const none = { refillDue: false, phoneException: false, substitutionStatus: null, priorAuthStatus: null };
 
@@ -59,5 +65,18 @@ describe('postponeDateProblem', () => {
     expect(postponeDateProblem('2027-11-20', '2026-11-20')).toBeNull();
     expect(postponeDateProblem('2026-11-20', '2026-11-20')).toBe('Choose a date after today.');
     expect(postponeDateProblem('2027-11-21', '2026-11-20')).toBe('Choose a date within one year.');
+  });
+});
+
+describe('postponePresets (issue 47)', () => {
+  it('are 7, 14 and 30 calendar days on, across month, year and leap-day ends, and every one is a day a postponement takes', () => {
+    expect(postponePresets('2026-12-28').map((p) => p.iso)).toEqual(['2027-01-04', '2027-01-11', '2027-01-27']);
+    expect(postponePresets('2028-02-22').map((p) => p.iso)).toEqual(['2028-02-29', '2028-03-07', '2028-03-23']);
+    fc.assert(
+      fc.property(fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }), (date) => {
+        const today = date.toISOString().slice(0, 10);
+        for (const { iso } of postponePresets(today)) expect(postponeDateProblem(iso, today)).toBeNull();
+      }),
+    );
   });
 });

@@ -41,4 +41,31 @@ describe('Dialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Do not show this again' }));
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Action Needed' })).toHaveFocus());
   });
+
+  it('taken off the page while open (its parent is done with it), it still gives focus back to its opener', async () => {
+    function Parent() {
+      const [shown, setShown] = useState(false);
+      return (
+        <main id="main">
+          <h1 tabIndex={-1}>Queue</h1>
+          <button type="button" onClick={() => setShown(true)}>
+            Deny…
+          </button>
+          {shown ? (
+            <Dialog open title="Deny?" onClose={() => setShown(false)} actions={null} onSubmit={() => setShown(false)}>
+              <label>
+                Note <input />
+              </label>
+            </Dialog>
+          ) : null}
+        </main>
+      );
+    }
+    render(<Parent />);
+    await userEvent.click(screen.getByRole('button', { name: 'Deny…' }));
+    // Enter in the dialog's field confirms it (the content is a form); the parent then drops the dialog.
+    await userEvent.type(screen.getByRole('textbox', { name: 'Note' }), 'x{Enter}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Deny…' })).toHaveFocus());
+  });
 });

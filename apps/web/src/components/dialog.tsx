@@ -1,20 +1,15 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { focusWhenReady } from '../lib/focus.ts';
 import styles from './dialog.module.css';
 
 /**
- * Where focus goes when a dialog closes: back to what opened it; a dialog that opened by itself (the
- * tutorial after sign-in) or whose opener is gone would leave focus on <body>, so the page's heading
- * takes it instead and the next Tab starts in the page (issue 21).
+ * Where focus goes when a dialog closes or is taken away (the one focus rule, lib/focus.ts): back to what opened it;
+ * a dialog that opened by itself (the tutorial after sign-in) or whose opener is gone gives it to the page's heading,
+ * so the next Tab starts in the page (issues 21, 47). A feature that asked for a place of its own (the next item
+ * after a decision) keeps it: this request is weak.
  */
 function returnFocus(opener: Element | null) {
-  queueMicrotask(() => {
-    if (opener instanceof HTMLElement && opener !== document.body && opener.isConnected) {
-      if (document.activeElement !== opener) opener.focus();
-      return;
-    }
-    const heading = document.querySelector<HTMLElement>('#main h1') ?? document.getElementById('main');
-    heading?.focus({ preventScroll: true });
-  });
+  focusWhenReady(() => (opener instanceof HTMLElement && opener !== document.body ? opener : null), { weak: true });
 }
 
 /**
@@ -27,12 +22,18 @@ export function Dialog({
   children,
   onClose,
   actions,
+  onSubmit,
 }: {
   open: boolean;
   title: string;
   children: ReactNode;
   onClose: () => void;
   actions: ReactNode;
+  /**
+   * The dialog's confirm: given, the content is a form, so Enter in a field or on a radio confirms (its confirm
+   * button is `type="submit"`), as in any form (issue 47).
+   */
+  onSubmit?: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
@@ -49,6 +50,20 @@ export function Dialog({
     }
     if (!open && dialog.open) dialog.close?.();
   }, [open]);
+  // Taken off the page while open (its parent decided it is done): no close event comes, so focus is returned here.
+  useEffect(() => {
+    const dialog = ref.current;
+    return () => {
+      if (dialog?.open) returnFocus(opener.current);
+    };
+  }, []);
+  const body = (
+    <>
+      <h2 id={titleId}>{title}</h2>
+      {children}
+      <div className={styles.actions}>{actions}</div>
+    </>
+  );
   return (
     <dialog
       ref={ref}
@@ -60,13 +75,19 @@ export function Dialog({
       }}
       open={undefined}
     >
-      {open ? (
-        <>
-          <h2 id={titleId}>{title}</h2>
-          {children}
-          <div className={styles.actions}>{actions}</div>
-        </>
-      ) : null}
+      {!open ? null : onSubmit ? (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            onSubmit();
+          }}
+        >
+          {body}
+        </form>
+      ) : (
+        body
+      )}
     </dialog>
   );
 }

@@ -2,7 +2,9 @@
  * Which prescription action is allowed in which state (DESIGN §5), as one table both sides read: the
  * server answers 409 when a rule says no, the client offers only the actions a rule allows.
  */
+
 import { needsAltMed, needsChartNotes, PRIOR_AUTH_ACTION_STATUSES, type RefillDenialReason } from './action-types.ts';
+import { addIsoDays } from './pa-renewal.ts';
 
 export const PRESCRIPTION_ACTIONS = [
   'refillAuthorizedFax',
@@ -98,4 +100,12 @@ export function postponeDateProblem(dateIso: string, todayIso: string): string |
   const limit = `${String(y + 1).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
   if (dateIso > limit) return 'Choose a date within one year.';
   return null;
+}
+
+/** The quick choices beside a postponement's day (issue 47): in a week, in two weeks, in a month. */
+export const POSTPONE_PRESET_DAYS = [7, 14, 30] as const;
+
+/** Each quick choice as an ISO day counted from `todayIso` (every one passes postponeDateProblem). */
+export function postponePresets(todayIso: string): { days: number; iso: string }[] {
+  return POSTPONE_PRESET_DAYS.map((days) => ({ days, iso: addIsoDays(todayIso, days) }));
 }

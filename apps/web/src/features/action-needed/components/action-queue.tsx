@@ -19,6 +19,7 @@ import {
 import { type MouseEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { FormAlert } from '../../../components/form-alert.tsx';
+import { focusWhenReady } from '../../../lib/focus.ts';
 import { useActionQueue } from '../api/get-action-queue.ts';
 import { failure } from '../utils/decision-values.ts';
 import { QUEUE_LOADING_TEXT } from '../utils/labels.ts';
@@ -29,6 +30,7 @@ import styles from './action-queue.module.css';
 import { useAlternativeChoice } from './alternative-form.tsx';
 import { BulkBar, BulkResults, bulkChoices, signableBy } from './bulk-bar.tsx';
 import { BulkDialog } from './bulk-dialog.tsx';
+import { decidedText } from './decided-text.ts';
 import { decisionTarget } from './decision-form.tsx';
 import { KeyHelpDialog } from './key-help-dialog.tsx';
 import { CategoryNav, OwnerFilter } from './list-filters.tsx';
@@ -97,14 +99,23 @@ export function ActionQueue({
   const { announce, undoNewest } = useDecisionToast();
   /** The item whose decision is open under its row (issue 22: chart notes or the alternative, no page change). */
   const [decidingHere, setDecidingHere] = useState<string | null>(null);
-  /** After a decision the row leaves: the one that takes its place gets focus, so the next key acts on it. */
-  const refocus = useRef(false);
   const lastIndex = useRef(0);
+  /**
+   * After a decision its rows leave: the item after them still waiting becomes current and takes focus, so the next
+   * key acts on it; with none left, the page's heading (the one focus rule, lib/focus.ts).
+   */
+  function goOnFrom(leaving: ReadonlySet<string>) {
+    const waiting = (r: Row) => !leaving.has(r.item.id);
+    const next = rows.slice(activeIndex).find(waiting) ?? rows.slice(0, activeIndex).reverse().find(waiting);
+    if (next) setActiveId(next.item.id);
+    focusWhenReady(() => (next ? links.current.get(next.item.id) : null));
+  }
   const oneDone = (message: string, undo?: UndoOffer) => {
+    const leaving = decidingHere ?? active?.item.id;
     setDecidingHere(null);
     setAnnouncement(message);
     announce(message, undo);
-    refocus.current = true;
+    goOnFrom(new Set(leaving ? [leaving] : []));
   };
   const alternative = useAlternativeChoice(user, oneDone);
 
@@ -123,10 +134,6 @@ export function ActionQueue({
   const active = rows[activeIndex];
   useEffect(() => {
     lastIndex.current = activeIndex;
-    if (!refocus.current || !active) return;
-    refocus.current = false;
-    const focused = document.activeElement;
-    if (!focused || focused === document.body || !focused.isConnected) links.current.get(active.item.id)?.focus();
   });
   // Items that left the queue (acted on, or filtered out) leave the selection too.
   const visibleSelected = rows.filter((r) => selected.has(r.item.id));
@@ -202,18 +209,17 @@ export function ActionQueue({
     else setAnnouncement('Nothing here can take that decision.');
   }
 
-  function decided(result: BulkActionResult, items: ActionQueueItem[]) {
+  function decided(action: BulkAction, result: BulkActionResult, items: ActionQueueItem[]) {
     setDeciding(null);
     setOutcome({ result, items });
     const done = new Set(result.results.filter((r) => r.status === 'done').map((r) => r.id));
     setSelected(new Set([...selected].filter((id) => !done.has(id))));
-    const said = `${result.done} done, ${result.refused} left out.`;
+    const said = decidedText(action, result, items);
     setAnnouncement(said);
     // The toast carries Undo while the server holds the decision (issue 22).
-    if (result.done > 0) announce(said, result.undo);
-    // The current item becomes the next one still waiting (the decided ones leave the queue).
-    const next = rows.slice(activeIndex).find((r) => !done.has(r.item.id)) ?? rows.find((r) => !done.has(r.item.id));
-    if (next) setActiveId(next.item.id);
+    if (result.done > 0) announce(said, result.undo, { toPharmacy: action !== 'refillPostpone' });
+    // The current item becomes the next one still waiting (the decided ones leave the queue), with focus.
+    goOnFrom(done);
   }
 
   function moveTo(index: number) {
@@ -352,7 +358,7 @@ export function ActionQueue({
           signable={signableBy(user)}
           today={query.data.today}
           onClose={() => setDeciding(null)}
-          onDone={decided}
+          onDone={(result, items) => decided(deciding.action, result, items)}
         />
       ) : null}
       <p role="status" className="visually-hidden">

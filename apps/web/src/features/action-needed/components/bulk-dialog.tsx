@@ -5,9 +5,12 @@ import {
   type BulkAction,
   type BulkActionResult,
   DENIAL_REASON_LABELS,
+  formatUsDate,
   normalizeError,
   parseDateInput,
+  parseIsoDate,
   postponeDateProblem,
+  postponePresets,
   splitForBulk,
   toIsoDate,
 } from '@hcp/contract';
@@ -18,6 +21,7 @@ import { useBulkAction } from '../api/bulk-action.ts';
 import { drugLabel } from '../utils/special-drugs.ts';
 import styles from './action-queue.module.css';
 import { patientName } from './patient-card.tsx';
+import { PostponePresets } from './postpone-presets.tsx';
 
 const TITLES: Record<BulkAction, (n: number) => string> = {
   refillAuthorize: (n) => `Authorize ${n} refill ${n === 1 ? 'request' : 'requests'}?`,
@@ -61,7 +65,11 @@ export function BulkDialog({
 }) {
   const mutation = useBulkAction();
   const [reason, setReason] = useState<(typeof BULK_DENIAL_REASONS)[number] | null>(null);
-  const [day, setDay] = useState('');
+  // A postponement starts a week out (the first quick choice): Enter confirms it, or another day is picked or typed.
+  const [day, setDay] = useState(() => {
+    const first = parseIsoDate(postponePresets(today)[0]?.iso ?? '');
+    return first ? formatUsDate(first) : '';
+  });
   const [problem, setProblem] = useState<string | null>(null);
   const reasonName = useId();
   const dayId = useId();
@@ -98,17 +106,18 @@ export function BulkDialog({
       open
       title={TITLES[action](takes.length)}
       onClose={onClose}
+      onSubmit={confirm}
       actions={
         <>
           <button type="button" className={styles.secondary} onClick={onClose}>
             Cancel
           </button>
           <button
-            type="button"
+            type="submit"
             className={styles.button}
             disabled={takes.length === 0 || mutation.isPending}
-            onClick={confirm}
-            // Nothing to fill in: Enter confirms what the dialog shows (a key press after a, and undo is there).
+            // Nothing to fill in: Enter confirms what the dialog shows (a key press after a, and undo is there). With a
+            // reason or a day to give, focus starts on it, and Enter there confirms too (the dialog is a form).
             data-autofocus={action === 'refillDeny' || action === 'refillPostpone' ? undefined : true}
           >
             {mutation.isPending ? 'Working…' : CONFIRM[action]}
@@ -156,9 +165,15 @@ export function BulkDialog({
       {action === 'refillDeny' ? (
         <fieldset className={styles.choices}>
           <legend>Reason</legend>
-          {BULK_DENIAL_REASONS.map((value) => (
+          {BULK_DENIAL_REASONS.map((value, index) => (
             <label key={value}>
-              <input type="radio" name={reasonName} checked={reason === value} onChange={() => setReason(value)} />{' '}
+              <input
+                type="radio"
+                name={reasonName}
+                checked={reason === value}
+                onChange={() => setReason(value)}
+                data-autofocus={index === 0 ? true : undefined}
+              />{' '}
               {DENIAL_REASON_LABELS[value]}
             </label>
           ))}
@@ -167,7 +182,15 @@ export function BulkDialog({
       {action === 'refillPostpone' ? (
         <div className={styles.filterBox}>
           <label htmlFor={dayId}>Postpone to (MM/DD/YYYY)</label>
-          <input id={dayId} value={day} inputMode="numeric" autoComplete="off" onChange={(e) => setDay(e.target.value)} />
+          <input
+            id={dayId}
+            value={day}
+            inputMode="numeric"
+            autoComplete="off"
+            onChange={(e) => setDay(e.target.value)}
+            data-autofocus
+          />
+          <PostponePresets today={today} onPick={setDay} />
         </div>
       ) : null}
       <FormAlert message={problem ?? (mutation.error ? normalizeError(mutation.error).message : null)} />

@@ -17,6 +17,7 @@ import {
 } from '@hcp/contract';
 import { memo } from 'react';
 import { Link, useLocation } from 'react-router';
+import { FOCUS_KEY } from '../../../lib/focus.ts';
 import { displayDrugName } from '../utils/special-drugs.ts';
 import styles from './action-needed.module.css';
 
@@ -88,6 +89,7 @@ function PatientCardView({
                       to={webPaths.actionNeededDetail(rx.id, type)}
                       state={{ listSearch }}
                       aria-label={`${ACTION_TYPE_LABELS[type].request}: ${displayDrugName(rx)} for ${name}`}
+                      {...{ [FOCUS_KEY]: rx.id }}
                     >
                       {ACTION_TYPE_LABELS[type].request}
                     </Link>

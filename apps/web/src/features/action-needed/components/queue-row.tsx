@@ -13,6 +13,7 @@ import {
 } from '@hcp/contract';
 import type { MouseEvent, ReactNode, Ref } from 'react';
 import { Link } from 'react-router';
+import { FOCUS_KEY } from '../../../lib/focus.ts';
 import { PRIOR_AUTH_STATUS_TEXT } from '../utils/labels.ts';
 import { preparedText } from '../utils/prepared-text.ts';
 import { drugLabel } from '../utils/special-drugs.ts';
@@ -114,6 +115,7 @@ export function QueueRow({
             state={{ listSearch }}
             tabIndex={active ? 0 : -1}
             aria-describedby={`${headingId}-badges`}
+            {...{ [FOCUS_KEY]: item.id }}
           >
             {name} · {drug}
           </Link>

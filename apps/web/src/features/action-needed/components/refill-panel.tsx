@@ -29,9 +29,11 @@ import type { Entry } from '../api/get-action-needed.ts';
 import { usePostponeRefill } from '../api/postpone-refill.ts';
 import { failure } from '../utils/decision-values.ts';
 import { drugLabel } from '../utils/special-drugs.ts';
+import type { DecisionKind } from '../utils/use-decision-toast.ts';
 import styles from './action-needed.module.css';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { patientName } from './patient-card.tsx';
+import { PostponePresets } from './postpone-presets.tsx';
 import { PreparedBox, PrepareRefillForm } from './prepared-decision.tsx';
 import { RefillsSigFields } from './refills-sig-fields.tsx';
 import { sendChoice, useSendConfirmation } from './send-confirmation.tsx';
@@ -69,10 +71,13 @@ export interface PanelProps {
   entry: Entry;
   user: UserDetails;
   /** Said after the decision; with the server's offer, it can be undone for its window (issue 22). */
-  onDone: (message: string, undo?: UndoOffer) => void;
+  onDone: (message: string, undo?: UndoOffer, kind?: DecisionKind) => void;
   /** What the user may do here (decision 0020): office staff prepare, prescribers sign. */
   access: ClinicalAccess;
 }
+
+/** What a postponement does, said where it is chosen (issue 47: it must not look like a denial). */
+const POSTPONE_SENDS_NOTHING = 'Nothing is sent to the pharmacy: the request comes back to Action Needed on the day you choose.';
 
 export const PRESCRIBER_SIGNS = 'A prescriber of the practice authorizes or denies refills. You can postpone this request.';
 
@@ -104,7 +109,10 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
   const postponeTo = (date: NonNullable<ReturnType<typeof parseDateInput>>) =>
     postpone.mutate(
       { prescriptionId: rx.id, refillPostponedToDate: toIsoDate(date), senderName },
-      { onSuccess: (result) => onDone(`Refill authorization postponed to ${formatUsDate(date)}.`, result.undo) },
+      {
+        onSuccess: (result) =>
+          onDone(`Refill authorization postponed to ${formatUsDate(date)}.`, result.undo, { toPharmacy: false }),
+      },
     );
 
   const sendErx = (skipErxConfirmation?: boolean) =>
@@ -213,6 +221,10 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
             })}
           >
             <h3 id="deny-heading">Deny</h3>
+            <p className={styles.hint}>
+              The pharmacy is told by fax that the refill is denied, with the reason. To be asked again later instead, choose “
+              {DENIAL_REASON_LABELS.POSTPONE_REFILL_AUTH}”: nothing is then sent.
+            </p>
             <fieldset className={styles.fieldset} aria-describedby={denyForm.formState.errors.reason ? 'deny-error' : undefined}>
               <legend>Reason</legend>
               {REFILL_DENIAL_REASONS.map((reason) => (
@@ -228,7 +240,14 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
               ) : null}
             </fieldset>
             {postponing ? (
-              <AskAgainDateField error={denyForm.formState.errors.date?.message} {...denyForm.register('date')} />
+              <>
+                <p className={styles.hint}>{POSTPONE_SENDS_NOTHING}</p>
+                <AskAgainDateField error={denyForm.formState.errors.date?.message} {...denyForm.register('date')} />
+                <PostponePresets
+                  today={localTodayIso()}
+                  onPick={(text) => denyForm.setValue('date', text, { shouldValidate: true })}
+                />
+              </>
             ) : null}
             <div className={styles.row}>
               <button type="submit" className={styles.secondary} disabled={busy}>
@@ -275,7 +294,12 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
         })}
       >
         <h3 id="postpone-heading">Postpone</h3>
+        <p className={styles.hint}>{POSTPONE_SENDS_NOTHING}</p>
         <AskAgainDateField error={postponeForm.formState.errors.date?.message} {...postponeForm.register('date')} />
+        <PostponePresets
+          today={localTodayIso()}
+          onPick={(text) => postponeForm.setValue('date', text, { shouldValidate: true })}
+        />
         <div className={styles.row}>
           <button type="submit" className={styles.secondary} disabled={busy}>
             Postpone

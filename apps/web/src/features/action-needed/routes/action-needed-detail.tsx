@@ -26,7 +26,7 @@ import { PriorAuthPanel } from '../components/prior-auth-panel.tsx';
 import { type PanelProps, RefillPanel } from '../components/refill-panel.tsx';
 import { Timeline } from '../components/timeline.tsx';
 import { displayDrugName } from '../utils/special-drugs.ts';
-import { useDecisionToast } from '../utils/use-decision-toast.ts';
+import { type DecisionKind, useDecisionToast } from '../utils/use-decision-toast.ts';
 
 const PANELS = {
   refillAuth: RefillPanel,
@@ -70,8 +70,9 @@ export default function ActionNeededDetailRoute() {
   const itemAccess = accessToItem(access, user, { practiceId: rx.practiceId, prescriberId: entry.doctor.doctorId });
   // After an action: say so (with Undo while the server holds it) and go back to the list (the item has left it);
   // RouteFocus puts focus on its heading.
-  const onDone = (message: string, undo?: UndoOffer) => {
-    announce(message, undo);
+  // The message names whose which drug, as the screen showed them (issue 47): the list it lands on no longer shows it.
+  const onDone = (message: string, undo?: UndoOffer, kind?: DecisionKind) => {
+    announce(`${message} ${patientName(entry.patient)}: ${displayDrugName(rx)}.`, undo, kind);
     navigate(listHref);
   };
   return (

@@ -334,7 +334,7 @@ describe('Action Needed: bulk decisions from the queue', () => {
     });
     const summary = await screen.findByRole('region', { name: '1 done, 1 left out' });
     expect(within(summary).getByText(/Omar Haddad · Lisinopril 10 mg: It changed since the queue was loaded/)).toBeDefined();
-    expect(screen.getByRole('status').textContent).toBe('1 done, 1 left out.');
+    expect(screen.getByRole('status').textContent).toBe('Refill authorized for Jane Doe: Atorvastatin 20 mg. 1 left out.');
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
@@ -375,15 +375,22 @@ describe('Action Needed: bulk decisions from the queue', () => {
     expect(bulkBodies(fetchMock)[0]).toMatchObject({ action: 'refillDeny', reason: 'NEED_OFFICE_VISIT', items: [{ id: OUT }] });
 
     await screen.findByRole('region', { name: '1 done' });
+    // The dialog is gone and focus went on to the next item, not to the page's top (issue 47).
+    await vi.waitFor(() => expect(document.activeElement?.getAttribute('data-focus-key')).toBe(SOON));
+    expect(screen.getByRole('status').textContent).toBe('Refill denied for Jane Doe: Atorvastatin 20 mg.');
     await userEvent.keyboard('p');
     dialog = await screen.findByRole('dialog', { name: 'Postpone 1 refill request?' });
     const day = within(dialog).getByRole('textbox', { name: 'Postpone to (MM/DD/YYYY)' });
-    await userEvent.type(day, '11/20/2026');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Postpone' }));
-    expect(within(dialog).getByText('Choose a date after today.')).toBeDefined();
+    // Starts a week after the server's day, in the field, with focus there; Enter in it confirms (a form).
+    expect(day).toHaveValue('11/27/2026');
+    expect(day).toHaveFocus();
     await userEvent.clear(day);
-    await userEvent.type(day, '12/04/2026');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Postpone' }));
+    await userEvent.type(day, '11/20/2026{Enter}');
+    expect(within(dialog).getByText('Choose a date after today.')).toBeDefined();
+    expect(bulkBodies(fetchMock)).toHaveLength(1);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'In 14 days (12/04/2026)' }));
+    expect(day).toHaveValue('12/04/2026');
+    await userEvent.type(day, '{Enter}');
     await vi.waitFor(() => expect(bulkBodies(fetchMock)).toHaveLength(2));
     expect(bulkBodies(fetchMock)[1]).toMatchObject({ action: 'refillPostpone', postponeTo: '2026-12-04' });
   });
@@ -404,7 +411,9 @@ describe('Action Needed: bulk decisions from the queue', () => {
     expect(screen.getByRole('status').textContent).toBe('Nothing here can take that decision.');
     await userEvent.keyboard('p');
     const dialog = await screen.findByRole('dialog', { name: 'Postpone 1 refill request?' });
-    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Postpone to (MM/DD/YYYY)' }), '12/04/2026');
+    const day = within(dialog).getByRole('textbox', { name: 'Postpone to (MM/DD/YYYY)' });
+    await userEvent.clear(day);
+    await userEvent.type(day, '12/04/2026');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Postpone' }));
     await vi.waitFor(() => expect(bulkBodies(fetchMock)).toHaveLength(1));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Something went wrong.');

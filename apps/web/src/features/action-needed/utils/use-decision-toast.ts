@@ -7,7 +7,13 @@ import { normalizeError, type UndoOffer, type UndoResult, undoMsLeft } from '@hc
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { toast } from 'sonner';
+import { byFocusKey, focusWhenReady } from '../../../lib/focus.ts';
 import { undoAndRefresh } from '../api/undo-decision.ts';
+
+/** What a decision does beyond the portal: a postponement tells the pharmacy nothing. */
+export interface DecisionKind {
+  toPharmacy?: boolean;
+}
 
 let newest: UndoOffer | null = null;
 const toastIdOf = (offer: UndoOffer) => `decision-${offer.requestId}`;
@@ -44,7 +50,11 @@ export function useDecisionToast() {
       const id = toastIdOf(offer);
       toast.loading('Undoing…', { id, description: undefined, action: undefined, duration: Number.POSITIVE_INFINITY });
       try {
-        toast.success(undoneText(await undoAndRefresh(queryClient, offer)), { id, duration: 6000 });
+        const result = await undoAndRefresh(queryClient, offer);
+        toast.success(undoneText(result), { id, duration: 6000 });
+        // Focus goes to the first item that came back, in whichever list shows it (the one focus rule).
+        const back = result.results.find((r) => r.status === 'undone');
+        if (back) focusWhenReady(() => byFocusKey(back.id), { fallback: () => null });
       } catch (error) {
         toast.error(normalizeError(error).message, { id, duration: 8000 });
       }
@@ -54,7 +64,7 @@ export function useDecisionToast() {
 
   /** The toast after a decision; with an offer, it carries Undo until the window ends. */
   const announce = useCallback(
-    (message: string, offer?: UndoOffer) => {
+    (message: string, offer?: UndoOffer, { toPharmacy = true }: DecisionKind = {}) => {
       const left = offer ? undoMsLeft(offer, Date.now()) : 0;
       if (!offer || left === 0) {
         toast.success(message);
@@ -63,7 +73,10 @@ export function useDecisionToast() {
       newest = offer;
       toast.success(message, {
         id: toastIdOf(offer),
-        description: `Goes to the pharmacy in ${Math.ceil(left / 1000)} s unless you undo it (Undo, or the u key).`,
+        // A postponement sends nothing (its dialog says so): the toast must not say it goes to the pharmacy.
+        description: toPharmacy
+          ? `Goes to the pharmacy in ${Math.ceil(left / 1000)} s unless you undo it (Undo, or the u key).`
+          : `You can undo it for ${Math.ceil(left / 1000)} s (Undo, or the u key). Nothing is sent to the pharmacy.`,
         duration: left,
         action: {
           label: 'Undo',

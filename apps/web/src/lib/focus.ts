@@ -1,0 +1,108 @@
+/**
+ * The one focus rule of the web app (issue 47): after every action focus goes to where the user goes on from — the
+ * next item of a list (or the list's heading when none is left), the control that opened a dialog when it closes,
+ * the new or changed row after a save — and never stays on <body>, where a keyboard or screen-reader user would
+ * start again from the top of the page.
+ *
+ * `focusWhenReady(find)` asks for a place that may not be drawn yet (the list refetches after a decision, a saved
+ * row appears when its query answers): it tries once React has committed, then again on every change of the page
+ * until `find` answers a connected element, the user moves focus themselves, or the `fallback` is due. Whatever
+ * the user focused meanwhile wins: a later request, or a click, cancels an earlier one.
+ */
+
+/**
+ * The attribute that names an element by what it stands for (a prescription's id on its row's link), so a place
+ * can be asked for from outside the list that draws it (an undo brings items back in whichever list is shown).
+ */
+export const FOCUS_KEY = 'data-focus-key';
+
+/** The first element marked with `key` (FOCUS_KEY), if any is drawn. */
+export function byFocusKey(key: string): HTMLElement | null {
+  return document.querySelector<HTMLElement>(`[${FOCUS_KEY}="${CSS.escape(key)}"]`);
+}
+
+/** The screen's own heading (`#main h1`, made focusable by the page), else the main region. */
+export function pageHeading(): HTMLElement | null {
+  return document.querySelector<HTMLElement>('#main h1') ?? document.getElementById('main');
+}
+
+/** Focus without scrolling the page when the target is already in view; a heading needs tabindex=-1. */
+export function focusElement(element: HTMLElement): void {
+  if (!element.matches('a[href], button, input, select, textarea, [tabindex]')) element.setAttribute('tabindex', '-1');
+  element.focus({ preventScroll: !needsScroll(element) });
+}
+
+function needsScroll(element: HTMLElement): boolean {
+  const box = element.getBoundingClientRect();
+  return box.bottom > window.innerHeight || box.top < 0;
+}
+
+/** True when focus is nowhere useful: on <body>, or on an element that has left the page. */
+export function focusIsLost(): boolean {
+  const active = document.activeElement;
+  return !active || active === document.body || !active.isConnected;
+}
+
+let pending: (() => void) | null = null;
+
+/** What the user does themselves ends a request: their key or pointer goes where they meant. */
+const USER_INPUT = ['keydown', 'pointerdown'] as const;
+
+/**
+ * Moves focus to what `find` answers as soon as it is on the page and can take focus (an element behind a modal
+ * dialog cannot: the request waits for the dialog to go). `fallback` (default: the page's heading) takes focus if
+ * `find` still has nothing once the page has settled — `after` has resolved (the refetch the place depends on) and
+ * nothing changed for two frames — and focus is lost. A new request or the user's next key or pointer press ends
+ * it; a `weak` one is dropped when another is pending. Answers a cancel function.
+ */
+export function focusWhenReady(
+  find: () => HTMLElement | null | undefined,
+  {
+    fallback = pageHeading,
+    after,
+    weak = false,
+  }: { fallback?: () => HTMLElement | null; after?: Promise<unknown>; weak?: boolean } = {},
+): () => void {
+  // A weak request (a dialog's default return to its opener) gives way to a feature's own, pending one.
+  if (weak && pending) return () => undefined;
+  pending?.();
+  let done = false;
+  let waiting = after !== undefined;
+  let quiet: number | undefined;
+  const observer = new MutationObserver(() => attempt());
+  const stop = () => {
+    done = true;
+    observer.disconnect();
+    if (quiet !== undefined) cancelAnimationFrame(quiet);
+    for (const type of USER_INPUT) document.removeEventListener(type, stop, true);
+    if (pending === stop) pending = null;
+  };
+  const took = (element: HTMLElement | null | undefined) => {
+    if (!element?.isConnected) return false;
+    focusElement(element);
+    return document.activeElement === element;
+  };
+  const attempt = () => {
+    if (done) return;
+    if (took(find())) return stop();
+    if (waiting) return;
+    // Nothing yet: wait for the page to settle (no change for two frames), then the fallback.
+    if (quiet !== undefined) cancelAnimationFrame(quiet);
+    quiet = requestAnimationFrame(() => {
+      quiet = requestAnimationFrame(() => {
+        quiet = undefined;
+        if (done) return;
+        if (took(find()) || (focusIsLost() && took(fallback()))) stop();
+      });
+    });
+  };
+  pending = stop;
+  observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['hidden', 'open'] });
+  for (const type of USER_INPUT) document.addEventListener(type, stop, true);
+  after?.finally(() => {
+    waiting = false;
+    attempt();
+  });
+  queueMicrotask(attempt);
+  return stop;
+}
