@@ -19,6 +19,8 @@ test('a prescriber names a colleague who covers for them, then ends it', async (
   await expect(page.getByRole('radio', { name: 'Any prescriber of the practice signs any request' })).toBeChecked();
   await page.getByRole('button', { name: 'Name a covering prescriber' }).click();
   const form = page.getByRole('form', { name: 'Name a covering prescriber' });
+  // The button that opened the form is gone: focus is on the form's first field (issue 47).
+  await expect(form.getByLabel('Covering prescriber')).toBeFocused();
   const coversFor = await form.getByLabel('Covers for').inputValue();
   expect(coversFor).not.toBe('');
   // The first colleague who is not the prescriber themselves.
@@ -41,9 +43,12 @@ test('a prescriber names a colleague who covers for them, then ends it', async (
   await expect(row).toHaveCount(1);
   const [y, m, d] = isoDay(3).split('-');
   await expect(row).toContainText(`${m}/${d}/${y}`);
-  await row.getByRole('button', { name: /^End / }).click();
+  // After the save, focus is on the new row (its End button), not on <body>.
+  await expect(row.getByRole('button', { name: /^End / })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(page.getByText(new RegExp(`${colleague} no longer covers for`))).toBeVisible();
   await expect(row).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Name a covering prescriber' })).toBeFocused();
 });
 
 test('office staff read who signs and are told who changes it', async ({ page }) => {

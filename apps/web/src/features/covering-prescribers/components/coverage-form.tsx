@@ -1,11 +1,13 @@
 import { type CoverageFormValues, coverageFormSchema, coverageInputOf, localTodayIso, type PracticeSigning } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import controls from '../../../components/controls.module.css';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { focusWhenReady } from '../../../lib/focus.ts';
 import { showSaveFailure } from '../../../lib/form-errors.ts';
 import { useAddCoverage } from '../api/add-coverage.ts';
 import styles from '../routes/covering-prescribers.module.css';
@@ -18,14 +20,24 @@ export function CoverageForm({
   userId,
   practice,
   ownPrescriberId,
+  headingLevel,
   onDone,
 }: {
   userId: string;
   practice: PracticeSigning;
   ownPrescriberId: string | null;
-  onDone: () => void;
+  /** Under the practice's own heading (several practices) or straight under the page's (issue 47: heading order). */
+  headingLevel: 2 | 3;
+  /** After a save, with the new coverage's id (its row takes focus). */
+  onDone: (savedId?: string) => void;
 }) {
   const add = useAddCoverage(userId);
+  const formRef = useRef<HTMLFormElement>(null);
+  // Opened, the form takes focus on its first field (the button that opened it is gone): the one focus rule.
+  useEffect(() => {
+    focusWhenReady(() => formRef.current?.querySelector('select'));
+  }, []);
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const today = localTodayIso();
   const { register, handleSubmit, formState, setError } = useForm<CoverageFormValues>({
     resolver: zodResolver(coverageFormSchema),
@@ -44,7 +56,7 @@ export function CoverageForm({
     try {
       const saved = await add.mutateAsync(coverageInputOf(practice.practiceId, values));
       toast.success(`${saved.coveringPrescriber.name} covers for ${saved.coveredPrescriber.name}.`);
-      onDone();
+      onDone(saved.id);
     } catch (error) {
       showSaveFailure<CoverageFormValues>(error, (name, fieldError, options) =>
         setError(FIELD_OF_PATH[name] ?? name, fieldError, options),
@@ -53,8 +65,14 @@ export function CoverageForm({
   });
 
   return (
-    <form className={styles.form} onSubmit={onSubmit} noValidate aria-labelledby={`coverage-form-${practice.practiceId}`}>
-      <h3 id={`coverage-form-${practice.practiceId}`}>Name a covering prescriber</h3>
+    <form
+      ref={formRef}
+      className={styles.form}
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby={`coverage-form-${practice.practiceId}`}
+    >
+      <Heading id={`coverage-form-${practice.practiceId}`}>Name a covering prescriber</Heading>
       <SelectField
         label="Covering prescriber"
         options={options}
@@ -77,7 +95,7 @@ export function CoverageForm({
         <button type="submit" className={controls.primary} disabled={formState.isSubmitting}>
           {formState.isSubmitting ? 'Saving…' : 'Save coverage'}
         </button>
-        <button type="button" className={controls.secondary} onClick={onDone}>
+        <button type="button" className={controls.secondary} onClick={() => onDone()}>
           Cancel
         </button>
       </div>

@@ -16,6 +16,7 @@ import { optionsOf, RadioGroup } from '../../../components/radio-group.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { Table } from '../../../components/table/table.tsx';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
+import { byFocusKey, FOCUS_KEY, focusWhenReady } from '../../../lib/focus.ts';
 import { failureText } from '../../../lib/form-errors.ts';
 import { readSession } from '../../../lib/storage.ts';
 import { useEndCoverage } from '../api/end-coverage.ts';
@@ -68,6 +69,7 @@ function PracticeCoverage({
   const [adding, setAdding] = useState(false);
   const end = useEndCoverage(userId);
   const titleId = `coverage-${practice.practiceId}`;
+  const addId = `coverage-add-${practice.practiceId}`;
   return (
     <section className={styles.practice} aria-labelledby={headed ? titleId : undefined}>
       {headed ? <h2 id={titleId}>{practice.practiceName}</h2> : null}
@@ -79,13 +81,25 @@ function PracticeCoverage({
       ) : null}
       {practice.mayManage && !adding ? (
         <p>
-          <button type="button" className={controls.secondary} onClick={() => setAdding(true)}>
+          <button id={addId} type="button" className={controls.secondary} onClick={() => setAdding(true)}>
             Name a covering prescriber
           </button>
         </p>
       ) : null}
       {adding ? (
-        <CoverageForm userId={userId} practice={practice} ownPrescriberId={ownPrescriberId} onDone={() => setAdding(false)} />
+        <CoverageForm
+          userId={userId}
+          practice={practice}
+          ownPrescriberId={ownPrescriberId}
+          headingLevel={headed ? 3 : 2}
+          onDone={(savedId) => {
+            setAdding(false);
+            // The new coverage's row (its End button), else the button that opens the form again.
+            focusWhenReady(() => (savedId ? byFocusKey(savedId) : null), {
+              fallback: () => document.getElementById(addId),
+            });
+          }}
+        />
       ) : null}
       <Table<Coverage>
         caption={`Coverages of ${practice.practiceName}`}
@@ -106,11 +120,15 @@ function PracticeCoverage({
                   type="button"
                   className={controls.secondary}
                   aria-label={`End ${c.coveringPrescriber.name}’s coverage for ${c.coveredPrescriber.name}`}
+                  {...{ [FOCUS_KEY]: c.id }}
                   disabled={end.isPending}
                   onClick={() =>
                     end.mutate(c.id, {
-                      onSuccess: () =>
-                        toast.success(`${c.coveringPrescriber.name} no longer covers for ${c.coveredPrescriber.name}.`),
+                      onSuccess: () => {
+                        toast.success(`${c.coveringPrescriber.name} no longer covers for ${c.coveredPrescriber.name}.`);
+                        // Its row is gone: focus goes on to the button that names another.
+                        focusWhenReady(() => document.getElementById(addId));
+                      },
                       onError: (error) => toast.error(failureText(error)),
                     })
                   }
