@@ -271,3 +271,40 @@ describe('a decision within its undo window', () => {
     expect((await outboxOf([item.id])).every((m) => m.dispatchedAt !== null)).toBe(true);
   });
 });
+
+describe('undoing a signature of what staff prepared (issue 47)', () => {
+  it('brings the preparation back with the item, by whom, ready to be signed again as it was', async () => {
+    const lee = await signIn(t.app, 'staff.lee@demo.hcp');
+    const [item] = (await fresh(1)) as [ActionQueueItem];
+    const prepared = await injectAs(t.app, lee, {
+      method: 'PUT',
+      url: `/api/mdo/v1/prescriptions/${item.id}/prepared-decision`,
+      payload: { action: 'refillDenied', reason: 'NEED_OFFICE_VISIT' },
+      headers: { 'x-request-id': generateRequestId() },
+    });
+    expect(prepared.statusCode, prepared.body).toBe(200);
+    const before = (
+      await t.database.db.select().from(s.preparedDecisions).where(eq(s.preparedDecisions.prescriptionId, item.id))
+    )[0];
+    const sign = () =>
+      post(t, '/api/mdo/v1/prepared-decisions/sign', { items: [{ id: item.id }], senderName: 'Dr. Alex Morgan' });
+    const signed = bulkActionResultSchema.parse((await sign()).json());
+    expect(signed).toMatchObject({ done: 1 });
+    expect(await t.database.db.select().from(s.preparedDecisions).where(eq(s.preparedDecisions.prescriptionId, item.id))).toEqual(
+      [],
+    );
+
+    const back = await undo(t, signed.undo?.requestId as string);
+    expect(undoResultSchema.parse(back.json())).toMatchObject({ undone: 1 });
+    const [restored] = await t.database.db
+      .select()
+      .from(s.preparedDecisions)
+      .where(eq(s.preparedDecisions.prescriptionId, item.id));
+    expect(restored).toMatchObject({ decision: before?.decision, preparedBy: before?.preparedBy });
+    // For the prescription as the undo left it: signing it again is not refused as changed.
+    expect(restored?.prescriptionVersion).toBe((await rowOf(item.id))?.version);
+    const again = bulkActionResultSchema.parse((await sign()).json());
+    expect(again).toMatchObject({ done: 1, refused: 0 });
+    expect(await rowOf(item.id)).toMatchObject({ needsRefillAuth: false, orderStatus: 'Refill denied: office visit needed' });
+  });
+});

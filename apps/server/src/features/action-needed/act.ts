@@ -68,6 +68,9 @@ export interface ActionDeps {
 export type Act = ReturnType<typeof createAct>;
 
 /** The columns a step changes, with the values they had: what an undo writes back. */
+/** Where an undo row keeps the preparation its decision removed, beside the prescription's earlier values. */
+export const PREPARATION_KEY = '_preparedDecision';
+
 function previousOf(rx: repo.LockedPrescription, changes: Changes): Record<string, unknown> {
   return Object.fromEntries(
     Object.keys(changes).map((key) => {
@@ -125,8 +128,8 @@ export function createAct({ db, todayIso, undoWindowSeconds }: ActionDeps) {
           const { event, data: stepData, changes, notify } = step(rx);
           const data = ctx.preparedBy ? { ...stepData, preparedBy: ctx.preparedBy } : stepData;
           await repo.updatePrescription(tx, rx.id, changes);
-          // Any decision ends what was prepared for the item: it was signed, or decided otherwise.
-          await repo.deletePreparedDecision(tx, rx.id);
+          // Any decision ends what was prepared for the item: it was signed, or decided otherwise. Its undo keeps it.
+          const removed = await repo.deletePreparedDecision(tx, rx.id);
           const eventId = await recordDecision(tx, {
             prescriptionId: rx.id,
             type: event,
@@ -150,7 +153,7 @@ export function createAct({ db, todayIso, undoWindowSeconds }: ActionDeps) {
               prescriptionId: rx.id,
               action,
               eventId,
-              previous: previousOf(rx, changes),
+              previous: { ...previousOf(rx, changes), ...(removed && { [PREPARATION_KEY]: removed }) },
               versionAfter: rx.version + 1,
               undoUntil: heldUntil,
             });

@@ -339,12 +339,31 @@ export async function upsertPreparedDecision(
 }
 
 /** Removes what was prepared for the prescription; answers whether there was anything. */
-export async function deletePreparedDecision(db: Executor, prescriptionId: string): Promise<boolean> {
-  const rows = await db
+export async function deletePreparedDecision(db: Executor, prescriptionId: string): Promise<RemovedPreparation | null> {
+  const [row] = await db
     .delete(preparedDecisions)
     .where(eq(preparedDecisions.prescriptionId, prescriptionId))
-    .returning({ id: preparedDecisions.prescriptionId });
-  return rows.length > 0;
+    .returning({ decision: preparedDecisions.decision, preparedBy: preparedDecisions.preparedBy });
+  return row ?? null;
+}
+
+/** What a decision removed of a preparation, kept with its undo so that an undo brings it back (issue 47). */
+export interface RemovedPreparation {
+  decision: unknown;
+  preparedBy: string;
+}
+
+/** Puts back what an undone decision had removed, for the prescription as the undo left it (its new version). */
+export async function restorePreparedDecision(
+  db: Executor,
+  prescriptionId: string,
+  removed: RemovedPreparation,
+  prescriptionVersion: number,
+) {
+  await db
+    .insert(preparedDecisions)
+    .values({ prescriptionId, ...removed, prescriptionVersion })
+    .onConflictDoNothing({ target: preparedDecisions.prescriptionId });
 }
 
 /**

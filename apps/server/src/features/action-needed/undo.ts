@@ -11,7 +11,7 @@ import { auditingRefusals, entryOf, writeAudit } from '../../lib/audit.ts';
 import { recordDecision } from '../../lib/decisions.ts';
 import { AppError } from '../../lib/errors.ts';
 import { assertMayAct } from '../../lib/office-scope.ts';
-import type { ActionContext, Changes } from './act.ts';
+import { type ActionContext, type Changes, PREPARATION_KEY } from './act.ts';
 import * as repo from './repository.ts';
 import * as undoRepo from './undo-repository.ts';
 
@@ -69,7 +69,12 @@ export function undoActions(db: Database) {
               results.push({ id: undo.prescriptionId, status: 'refused', reason });
               continue;
             }
-            await repo.updatePrescription(tx, undo.prescriptionId, undo.previous as Changes);
+            const { [PREPARATION_KEY]: preparation, ...previous } = undo.previous as Changes & {
+              [PREPARATION_KEY]?: repo.RemovedPreparation;
+            };
+            await repo.updatePrescription(tx, undo.prescriptionId, previous);
+            // What staff prepared comes back with the item, for the prescription as it now is (issue 47).
+            if (preparation) await repo.restorePreparedDecision(tx, undo.prescriptionId, preparation, undo.versionAfter + 1);
             await undoRepo.markUndone(tx, ctx.userId, decisionRequestId, undo.prescriptionId, undo.eventId);
             await recordDecision(tx, {
               prescriptionId: undo.prescriptionId,
