@@ -23,6 +23,7 @@ export function Dialog({
   onClose,
   actions,
   onSubmit,
+  startAtTitle = false,
 }: {
   open: boolean;
   title: string;
@@ -34,6 +35,11 @@ export function Dialog({
    * button is `type="submit"`), as in any form (issue 47).
    */
   onSubmit?: () => void;
+  /**
+   * A dialog to read (a list of keys) starts at its title, scrolled to its top: the platform would focus its first
+   * button, at the bottom, scrolling the title out of view (issue 47).
+   */
+  startAtTitle?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
@@ -47,9 +53,13 @@ export function Dialog({
       // A confirmation with nothing to fill in may start on its confirm button (marked data-autofocus): the
       // platform would start on the first button, often Cancel.
       dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+      if (startAtTitle) {
+        dialog.querySelector<HTMLElement>('h2')?.focus();
+        dialog.scrollTop = 0;
+      }
     }
     if (!open && dialog.open) dialog.close?.();
-  }, [open]);
+  }, [open, startAtTitle]);
   // Taken off the page while open (its parent decided it is done): no close event comes, so focus is returned here.
   useEffect(() => {
     const dialog = ref.current;
@@ -59,7 +69,9 @@ export function Dialog({
   }, []);
   const body = (
     <>
-      <h2 id={titleId}>{title}</h2>
+      <h2 id={titleId} tabIndex={startAtTitle ? -1 : undefined}>
+        {title}
+      </h2>
       {children}
       <div className={styles.actions}>{actions}</div>
     </>

@@ -45,15 +45,18 @@ export function focusIsLost(): boolean {
 
 let pending: (() => void) | null = null;
 
+/** How long a request may still wait for its place once the fallback holds focus: about two seconds of frames. */
+const LINGER_FRAMES = 120;
+
 /** What the user does themselves ends a request: their key or pointer goes where they meant. */
 const USER_INPUT = ['keydown', 'pointerdown'] as const;
 
 /**
  * Moves focus to what `find` answers as soon as it is on the page and can take focus (an element behind a modal
- * dialog cannot: the request waits for the dialog to go). `fallback` (default: the page's heading) takes focus if
- * `find` still has nothing once the page has settled — `after` has resolved (the refetch the place depends on) and
- * nothing changed for two frames — and focus is lost. A new request or the user's next key or pointer press ends
- * it; a `weak` one is dropped when another is pending. Answers a cancel function.
+ * dialog cannot: the request waits for the dialog to go). `fallback` (default: the page's heading) holds focus
+ * meanwhile if focus is lost once the page has settled — `after` has resolved (the refetch the place depends on)
+ * and nothing changed for two frames — while the request still waits for its place. A new request or the user's
+ * next key or pointer press ends it; a `weak` one is dropped when another is pending. Answers a cancel function.
  */
 export function focusWhenReady(
   find: () => HTMLElement | null | undefined,
@@ -82,6 +85,20 @@ export function focusWhenReady(
     focusElement(element);
     return document.activeElement === element;
   };
+  // After the fallback took focus, the place may still come (a lazy screen); not for ever: a place that turns up
+  // much later (a live update) must not pull focus away from where the user is reading.
+  let lingering = false;
+  const lingerThenStop = () => {
+    if (lingering) return;
+    lingering = true;
+    let frames = LINGER_FRAMES;
+    const tick = () => {
+      if (done) return;
+      if (frames-- <= 0) return stop();
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  };
   const attempt = () => {
     if (done) return;
     if (took(find())) return stop();
@@ -92,12 +109,20 @@ export function focusWhenReady(
       quiet = requestAnimationFrame(() => {
         quiet = undefined;
         if (done) return;
-        if (took(find()) || (focusIsLost() && took(fallback()))) stop();
+        if (took(find())) return stop();
+        // Lost meanwhile: the fallback holds focus, and the request goes on waiting for the place itself (a lazy
+        // screen still loading) until the user's next key or pointer press. Focus still somewhere real: it waits.
+        if (focusIsLost() && took(fallback())) lingerThenStop();
       });
     });
   };
   pending = stop;
-  observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['hidden', 'open'] });
+  observer.observe(document.body, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['hidden', 'open', 'aria-pressed', 'aria-current'],
+  });
   for (const type of USER_INPUT) document.addEventListener(type, stop, true);
   after?.finally(() => {
     waiting = false;

@@ -16,6 +16,7 @@ export function KeyHelpDialog({
       open={open}
       title="Keyboard shortcuts"
       onClose={onClose}
+      startAtTitle
       actions={
         <button type="button" className={styles.button} onClick={onClose}>
           Close

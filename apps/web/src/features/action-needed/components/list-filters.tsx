@@ -31,13 +31,14 @@ export function CategoryNav({ counts, current }: { counts: Record<ActionType | '
           );
           return (
             <li key={type ?? 'all'}>
-              {type === current ? (
-                <span className={styles.current} aria-current="page">
-                  {content}
-                </span>
-              ) : (
-                <Link to={`?${withChoice(params, 'category', type)}`}>{content}</Link>
-              )}
+              {/* The current one stays a link (marked current): the one just chosen keeps focus (issue 47). */}
+              <Link
+                to={`?${withChoice(params, 'category', type)}`}
+                aria-current={type === current ? 'page' : undefined}
+                className={type === current ? styles.current : undefined}
+              >
+                {content}
+              </Link>
             </li>
           );
         })}

@@ -17,6 +17,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Dialog } from '../../../components/dialog.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
+import { FOCUS_KEY, focusWhenReady } from '../../../lib/focus.ts';
 import { failureText } from '../../../lib/form-errors.ts';
 import { useSignPrepared } from '../api/sign-prepared.ts';
 import { preparedText } from '../utils/prepared-text.ts';
@@ -65,6 +66,8 @@ export function ReadyToSign({
               : `Signed ${result.done} of ${items.length}; ${refused.length} left out: ${refused.map((r) => r.reason).join(' ')}`,
             result.undo,
           );
+          // This box leaves with what it listed: focus goes on to the first item still waiting, else the heading.
+          focusWhenReady(() => document.querySelector<HTMLElement>(`#main a[${FOCUS_KEY}]`));
         },
       },
     );

@@ -1,5 +1,6 @@
 import type { ActionNeededViewName } from '@hcp/contract';
 import { useSearchParams } from 'react-router';
+import { byFocusKey, FOCUS_KEY, focusWhenReady } from '../../../lib/focus.ts';
 import { rememberView } from '../utils/view-choice.ts';
 import styles from './action-needed.module.css';
 import { withChoice } from './list-filters.tsx';
@@ -18,8 +19,14 @@ export function ViewSwitch({ userId, current }: { userId: string; current: Actio
           type="button"
           aria-pressed={view === current}
           className={view === current ? styles.viewCurrent : styles.viewOption}
+          {...{ [FOCUS_KEY]: `view-${view}` }}
           onClick={() => {
             rememberView(userId, view);
+            // The other view draws its own switch: focus stays on the choice just made (issue 47).
+            focusWhenReady(() => {
+              const chosen = byFocusKey(`view-${view}`);
+              return chosen?.getAttribute('aria-pressed') === 'true' ? chosen : null;
+            });
             // The category travels; the list's own filters (practice) belong to the queue only.
             setParams(withChoice(withChoice(params, 'view', view), 'practice', null));
           }}

@@ -244,6 +244,8 @@ describe('Action Needed: the queue view', () => {
     const list = await rowsList();
     await userEvent.keyboard('?');
     const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    // It starts at its title (focus there), not scrolled down to its Close button (issue 47).
+    expect(within(dialog).getByRole('heading', { name: 'Keyboard shortcuts' })).toHaveFocus();
     expect(within(dialog).getByText('Next item')).toBeDefined();
     expect(within(dialog).getByText('Open the item')).toBeDefined();
     await userEvent.keyboard('x');
