@@ -8,6 +8,7 @@ import { render, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { actionNeededQueryKey } from '../features/action-needed/api/get-action-needed.ts';
 import { newCommentsQueryKey } from '../features/new-comments/api/get-new-comments.ts';
+import { asOwnChange } from '../lib/own-changes.ts';
 import { LiveUpdates } from './live-updates.tsx';
 
 /** A response whose body is these events, then ends (or stays open until aborted). */
@@ -53,5 +54,41 @@ describe('LiveUpdates', () => {
       newCommentsQueryKey('u1'),
     ]);
     unmount();
+  });
+
+  it('announces new items the stream brings, but not the user’s own undo coming back (issue 47)', async () => {
+    for (const own of [false, true]) {
+      // One stream: ready, then one change; it stays open.
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async (_url: string, init?: RequestInit) =>
+          eventStream('id: 1\nevent: ready\ndata: {}\n\nid: 2\nevent: items\ndata: {"changed":true}\n\n', true, init?.signal),
+        ),
+      );
+      const client = new QueryClient();
+      const invalidated = new Promise<void>((resolve) => {
+        vi.spyOn(client, 'invalidateQueries').mockImplementation(async () => resolve());
+      });
+      const finishers: (() => void)[] = [];
+      const undo = own ? asOwnChange(() => new Promise<void>((resolve) => finishers.push(resolve))) : null;
+      const view = (count: number) => (
+        <QueryClientProvider client={client}>
+          <LiveUpdates userId="u1" actionNeededCount={count} />
+        </QueryClientProvider>
+      );
+      const { rerender, unmount, container } = render(view(3));
+      await invalidated;
+      // The refetch after the change answers one more item.
+      rerender(view(4));
+      if (own) {
+        expect(container.textContent).toBe('');
+        for (const finish of finishers) finish();
+        await undo;
+      } else {
+        await waitFor(() => expect(container.textContent).toBe('1 new item'));
+      }
+      unmount();
+      vi.unstubAllGlobals();
+    }
   });
 });

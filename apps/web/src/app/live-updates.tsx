@@ -5,6 +5,7 @@ import { actionNeededQueryKey } from '../features/action-needed/api/get-action-n
 import { newCommentsQueryKey } from '../features/new-comments/api/get-new-comments.ts';
 import { api, SessionExpiredError } from '../lib/api-client.ts';
 import { readEventStream } from '../lib/event-stream.ts';
+import { ownChangeInFlight } from '../lib/own-changes.ts';
 
 const MAX_BACKOFF_MS = 30_000;
 
@@ -61,8 +62,8 @@ export function LiveUpdates({ userId, actionNeededCount }: { userId: string; act
   const [message, setMessage] = useState('');
   useEffect(() => {
     const before = baseline.current;
-    if (changes === before.changes) {
-      // Not a live change (first load, the user's own action): the new count is the baseline.
+    if (changes === before.changes || ownChangeInFlight()) {
+      // Not a live change (first load, the user's own action, or the stream telling of it): the new count is the baseline.
       baseline.current = { changes, count: actionNeededCount };
       return;
     }

@@ -55,6 +55,16 @@ function matches(item: ActionQueueItem, words: string[]): boolean {
 }
 
 /**
+ * How many are in the queue, and why "All" counts more (issue 47): the category counts are requests, and a
+ * prescription that needs two actions (a refill and its prior authorization) is one row with two requests.
+ */
+function queueCountText(rows: readonly Row[], category: ActionType | null): string {
+  const requests = category === null ? rows.reduce((n, r) => n + r.types.length, 0) : rows.length;
+  if (requests === rows.length) return `${rows.length} in the queue`;
+  return `${rows.length} in the queue (${requests} requests: some prescriptions need more than one action)`;
+}
+
+/**
  * The one queue (issue 22): every item that needs the user, most urgent first (the server's order), each with
  * its decision facts. Keys: j/k move, x selects, o/Enter opens, / filters, ? lists them. One row is in the Tab
  * order at a time (roving tabindex); the keys move it.
@@ -318,7 +328,7 @@ export function ActionQueue({
       <CategoryNav counts={counts} current={category} />
       <div className={styles.toolbar}>
         <p className={styles.selection}>
-          {visibleSelected.length > 0 ? `${visibleSelected.length} selected` : `${rows.length} in the queue`}
+          {visibleSelected.length > 0 ? `${visibleSelected.length} selected` : queueCountText(rows, category)}
         </p>
         {rows.length > 1 && visibleSelected.length < rows.length ? (
           <button type="button" className={styles.secondary} onClick={selectAll}>

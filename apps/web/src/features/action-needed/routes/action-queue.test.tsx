@@ -80,6 +80,17 @@ const rowTitles = async () =>
     .map((h) => h.textContent);
 
 describe('Action Needed: the queue view', () => {
+  it('says why All counts more than the rows: a prescription with two requests is one row (issue 47)', async () => {
+    // OUT also needs its prior authorization: 3 rows, 4 requests.
+    serveQueue([{ ...(ITEMS[0] as ActionQueueItem), priorAuthStatus: 'PRIOR_AUTH_REQUIRED' }, ...ITEMS.slice(1)]);
+    renderActionNeeded('/action-needed?view=queue');
+    await rowsList();
+    expect(screen.getByRole('link', { name: 'All (4)' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByText('3 in the queue (4 requests: some prescriptions need more than one action)')).toBeDefined();
+    await userEvent.click(screen.getByRole('link', { name: /^Prior authorizations/ }));
+    expect(await screen.findByText('2 in the queue')).toBeDefined();
+  });
+
   it('switches from the cards, keeps the server’s urgency order, shows the decision facts and is remembered', async () => {
     serveQueue();
     const router = renderActionNeeded('/action-needed');
