@@ -30,6 +30,9 @@ test('the provider admin: counts per practice, a read-only support window, then 
   const banner = page.getByRole('region', { name: 'Support access' });
   await expect(banner).toContainText('Support access to Morgan Family Medicine');
   await expect(banner).toContainText('read-only until');
+  // Said, and focus not lost with the dialog and the practice list it came from (issue 47).
+  await expect(page.getByText(/^Support access to Morgan Family Medicine is open, read-only, until /)).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
   await page.getByRole('link', { name: /^Refill authorizations/ }).click();
   await page
     .getByRole('link', { name: /^Refill authorization: / })
@@ -53,8 +56,10 @@ test('the provider admin: counts per practice, a read-only support window, then 
   await context.close();
 
   await banner.getByRole('button', { name: 'End support access' }).click();
-  await expect(page.getByText('Support access ended.')).toBeVisible();
+  await expect(page.getByText(/^Support access to .+ ended: its patients are no longer shown\.$/)).toBeVisible();
   await expect(banner).toHaveCount(0);
+  // Its button went with the banner: focus is on the screen's heading, not lost (issue 47).
+  await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
   await page.goto('/action-needed');
   await expect(page.getByRole('table', { name: 'Practices by requests waiting' })).toBeVisible();
 });

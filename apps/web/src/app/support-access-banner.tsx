@@ -1,6 +1,7 @@
 import { formatTime, isProviderUser } from '@hcp/contract';
 import { toast } from 'sonner';
 import { useUserDetails } from '../lib/current-user/get-user-details.ts';
+import { focusWhenReady } from '../lib/focus.ts';
 import { failureText } from '../lib/form-errors.ts';
 import { useEndSupportAccess } from '../lib/support-access/end-support-access.ts';
 import { useSupportAccess } from '../lib/support-access/get-support-access.ts';
@@ -28,7 +29,11 @@ export function SupportAccessBanner({ userId }: { userId: string }) {
         disabled={end.isPending}
         onClick={() =>
           end.mutate(undefined, {
-            onSuccess: () => toast.success('Support access ended.'),
+            onSuccess: () => {
+              toast.success(`Support access to ${active.practiceName} ended: its patients are no longer shown.`);
+              // The banner and its button go: focus goes to the screen's heading, not to <body> (issue 47).
+              focusWhenReady(() => null);
+            },
             onError: (error) => toast.error(failureText(error)),
           })
         }

@@ -1,4 +1,4 @@
-import { type PracticeWorkload, SUPPORT_ACCESS_LIMITS, supportAccessOpenSchema } from '@hcp/contract';
+import { formatTime, type PracticeWorkload, SUPPORT_ACCESS_LIMITS, supportAccessOpenSchema } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
@@ -58,15 +58,15 @@ export function SupportAccessDialog({
         noValidate
         onSubmit={form.handleSubmit((values) => {
           if (!practice) return;
-          open.mutate(
-            { ...values, mdOfficeId: practice.mdOfficeId },
-            {
-              onSuccess: () => {
-                toast.success(`Support access to ${practice.name} is open.`);
-                close();
-              },
-              onError: (error) => showSaveFailure(error, form.setError),
+          // mutateAsync, not mutate's callbacks: the list this dialog belongs to is replaced by the practice's patients
+          // as the refetch lands, and callbacks of an unmounted caller never run — the opening was never said (issue 47).
+          open.mutateAsync({ ...values, mdOfficeId: practice.mdOfficeId }).then(
+            (grant) => {
+              // Said in full: what is open, that it is read-only, and until when.
+              toast.success(`Support access to ${practice.name} is open, read-only, until ${formatTime(grant.expiresAt)}.`);
+              close();
             },
+            (error: unknown) => showSaveFailure(error, form.setError),
           );
         })}
       >

@@ -13,6 +13,7 @@ import {
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { FullPageLoader } from '../../../components/full-page-loader.tsx';
 import { Page } from '../../../components/page.tsx';
+import { PatientDataNotice } from '../../../components/patient-data-notice.tsx';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
 import { readSession } from '../../../lib/storage.ts';
 import { useClinicalAccess } from '../../../lib/support-access/use-clinical-access.ts';
@@ -46,8 +47,21 @@ export default function ActionNeededDetailRoute() {
   const userId = readSession()?.userId ?? '';
   const list = useActionNeeded(userId);
   const user = useUserDetails(userId).data;
-  const { access } = useClinicalAccess(userId);
+  const { access, seesNoPatients } = useClinicalAccess(userId);
   const { announce } = useDecisionToast();
+
+  // Outside the user's reach (the provider's people with no support window open, or one that just ended): say so,
+  // not that the prescription no longer needs the action, which nobody can know from here (issue 47).
+  if (seesNoPatients) {
+    return (
+      <Page title="Prescription">
+        <PatientDataNotice />
+        <p>
+          <Link to={listHref}>Back to Action Needed</Link>
+        </p>
+      </Page>
+    );
+  }
 
   if (list.isPending || !user || !access) return <FullPageLoader label="Loading the prescription…" />;
   const entry = list.data?.entries.find((e) => e.prescription.id === prescriptionId);

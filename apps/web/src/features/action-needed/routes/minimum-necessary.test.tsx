@@ -109,4 +109,14 @@ describe('the provider’s users', () => {
     expect(screen.queryByRole('button', { name: 'Postpone' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Authorize by fax' })).toBeNull();
   });
+
+  it('outside a support window, an item’s link says the item is outside their reach and how to help, not that it is done (issue 47)', async () => {
+    stubServer({
+      user: admin,
+      routes: (url) => (url.includes('/support-access') ? { status: 200, body: { active: null } } : undefined),
+    });
+    renderAt(`/action-needed/${RX}/refillAuth`);
+    expect(await screen.findByRole('note')).toHaveTextContent(/Patient details are shown to each practice’s own people/);
+    expect(screen.queryByText(/no longer needs this action/)).toBeNull();
+  });
 });
