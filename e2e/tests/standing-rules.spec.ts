@@ -13,6 +13,8 @@ test('a prescriber previews, saves, turns off and deletes a standing rule', asyn
   await expect(page.getByRole('heading', { level: 1, name: 'Standing Rules' })).toBeVisible();
   await page.getByRole('button', { name: 'New rule' }).click();
   const form = page.getByRole('form', { name: 'New rule' });
+  // The button that opened the form is gone: focus is in the form (issue 47).
+  await expect(form.getByLabel('Rule name')).toBeFocused();
   const name = `E2E rule ${Date.now()}`;
   await form.getByLabel('Rule name').fill(name);
   // Nothing says what the rule is about: refused at the drug field before any call.
@@ -23,9 +25,11 @@ test('a prescriber previews, saves, turns off and deletes a standing rule', asyn
   await form.getByLabel('Note to the pharmacy (optional)').fill('Please book a visit first.');
   await form.getByRole('button', { name: 'Preview' }).click();
   await expect(form.getByRole('status')).toContainText('Would answer no waiting request now');
+  await expect(form.getByRole('button', { name: 'Preview' })).toBeFocused();
   await expectAccessible(page);
   await form.getByRole('button', { name: 'Save rule' }).click();
   await expect(page.getByText('Rule saved. It answers matching requests as they arrive.')).toBeVisible();
+  await expect(page.getByRole('button', { name: `Change ${name}` })).toBeFocused();
 
   const row = page.getByRole('table', { name: 'Standing rules' }).getByRole('row', { name: new RegExp(name) });
   await expect(row).toContainText('Needs a visit first');
@@ -41,6 +45,7 @@ test('a prescriber previews, saves, turns off and deletes a standing rule', asyn
   await dialog.getByRole('button', { name: 'Delete rule' }).click();
   await expect(page.getByText(`“${name}” is deleted.`)).toBeVisible();
   await expect(row).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'New rule' })).toBeFocused();
 });
 
 test('office staff read the rules and are told who makes them', async ({ page }) => {

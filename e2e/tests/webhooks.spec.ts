@@ -23,7 +23,11 @@ test('a decision reaches the pharmacy’s webhook, signed, and the timeline says
     const shown = page.getByRole('status').filter({ hasText: 'Copy it now' });
     await expect(shown).toContainText(/whsec_[A-Za-z0-9+/=]{40,}/);
     receiver.secrets = [/whsec_[A-Za-z0-9+/=]{40,}/.exec(await shown.innerText())?.[0] as string];
+    // Focus where the user goes on (issue 47): on Copy secret, then, after Done, on the new endpoint's row.
+    await expect(shown.getByRole('button', { name: 'Copy secret' })).toBeFocused();
     await expectAccessible(page);
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await expect(page.getByRole('button', { name: `Deliveries to ${url}` })).toBeFocused();
 
     // The pharmacy asks for a refill through the FHIR API; the prescriber answers it in the browser.
     const prescription = simulatePharmacy(baseURL as string, 'refill-request')[0] as string;
@@ -52,6 +56,8 @@ test('a decision reaches the pharmacy’s webhook, signed, and the timeline says
     await expectAccessible(page);
     await row.getByRole('button', { name: `Turn off ${url}` }).click();
     await expect(row).toContainText('Off');
+    // The button was busy while it worked; focus is back on it, now the other way round.
+    await expect(row.getByRole('button', { name: `Turn on ${url}` })).toBeFocused();
   } finally {
     await receiver.close();
   }

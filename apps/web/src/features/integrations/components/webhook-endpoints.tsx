@@ -14,6 +14,7 @@ import { Dialog } from '../../../components/dialog.tsx';
 import { SubmitRow } from '../../../components/submit-row.tsx';
 import { Table } from '../../../components/table/table.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { byFocusKey, FOCUS_KEY, focusWhenReady } from '../../../lib/focus.ts';
 import { failureText } from '../../../lib/form-errors.ts';
 import { useCreateWebhookEndpoint } from '../api/create-webhook-endpoint.ts';
 import { useWebhookEndpoints } from '../api/get-webhook-endpoints.ts';
@@ -95,7 +96,19 @@ function AddEndpointForm({ onCreated }: { onCreated: (created: WebhookEndpointWi
 }
 
 /** The secret, this once: copied by the admin into the receiver's configuration. */
-function SecretShownOnce({ shown, onDone }: { shown: { url: string; secret: string; rotated: boolean }; onDone: () => void }) {
+/** The secret's Copy button: where focus goes when the secret is shown (the form's button was busy and let it go). */
+const COPY_SECRET_ID = 'webhook-secret-copy';
+/** A control that leaves focus while busy (disabled) gets it back once it is enabled again. */
+const whenEnabled = (element: HTMLElement | null) => (element instanceof HTMLButtonElement && element.disabled ? null : element);
+
+interface ShownSecret {
+  endpointId: string;
+  url: string;
+  secret: string;
+  rotated: boolean;
+}
+
+function SecretShownOnce({ shown, onDone }: { shown: ShownSecret; onDone: () => void }) {
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(shown.secret);
@@ -115,7 +128,7 @@ function SecretShownOnce({ shown, onDone }: { shown: { url: string; secret: stri
         <code className={styles.code}>{shown.secret}</code>
       </p>
       <div className={styles.buttons}>
-        <button type="button" className={controls.primary} onClick={copy}>
+        <button id={COPY_SECRET_ID} type="button" className={controls.primary} onClick={copy}>
           Copy secret
         </button>
         <button type="button" className={controls.secondary} onClick={onDone}>
@@ -144,7 +157,17 @@ export function WebhookEndpoints() {
   const endpoints = useWebhookEndpoints();
   const update = useUpdateWebhookEndpoint();
   const rotate = useRotateWebhookSecret();
-  const [shown, setShown] = useState<{ url: string; secret: string; rotated: boolean } | null>(null);
+  const [shown, setShown] = useState<ShownSecret | null>(null);
+  // Shown, the secret takes focus on its Copy button; Done puts focus on the endpoint's row (issue 47).
+  const show = (secret: ShownSecret) => {
+    setShown(secret);
+    focusWhenReady(() => document.getElementById(COPY_SECRET_ID));
+  };
+  const done = () => {
+    const id = shown?.endpointId;
+    setShown(null);
+    focusWhenReady(() => (id ? byFocusKey(`endpoint-${id}`) : null));
+  };
   const [confirmRotate, setConfirmRotate] = useState<WebhookEndpoint | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const selectedEndpoint = endpoints.data?.records.find((e) => e.id === selected) ?? null;
@@ -155,14 +178,20 @@ export function WebhookEndpoints() {
       {
         onSuccess: (changed) => toast.success(changed.enabled ? 'The endpoint is on.' : 'The endpoint is off.'),
         onError: (error) => toast.error(failureText(error)),
+        // The button was disabled while it worked: focus back on it (now saying the opposite).
+        onSettled: () => focusWhenReady(() => whenEnabled(byFocusKey(`endpoint-toggle-${endpoint.id}`))),
       },
     );
 
   return (
     <section aria-labelledby="webhooks-title" className={styles.section}>
       <h2 id="webhooks-title">Decisions sent to pharmacy systems</h2>
-      <AddEndpointForm onCreated={(created) => setShown({ url: created.endpoint.url, secret: created.secret, rotated: false })} />
-      {shown ? <SecretShownOnce shown={shown} onDone={() => setShown(null)} /> : null}
+      <AddEndpointForm
+        onCreated={(created) =>
+          show({ endpointId: created.endpoint.id, url: created.endpoint.url, secret: created.secret, rotated: false })
+        }
+      />
+      {shown ? <SecretShownOnce shown={shown} onDone={done} /> : null}
       <Table<WebhookEndpoint>
         caption="Webhook endpoints"
         columns={[
@@ -193,6 +222,7 @@ export function WebhookEndpoints() {
               type="button"
               className={controls.secondary}
               aria-label={`Deliveries to ${e.url}`}
+              {...{ [FOCUS_KEY]: `endpoint-${e.id}` }}
               aria-pressed={selected === e.id}
               onClick={() => setSelected(selected === e.id ? null : e.id)}
             >
@@ -210,6 +240,7 @@ export function WebhookEndpoints() {
               type="button"
               className={controls.secondary}
               aria-label={`${e.enabled ? 'Turn off' : 'Turn on'} ${e.url}`}
+              {...{ [FOCUS_KEY]: `endpoint-toggle-${e.id}` }}
               disabled={update.isPending}
               onClick={() => toggle(e)}
             >
@@ -244,7 +275,7 @@ export function WebhookEndpoints() {
                 rotate.mutate(endpoint.id, {
                   onSuccess: (result) => {
                     setConfirmRotate(null);
-                    setShown({ url: result.endpoint.url, secret: result.secret, rotated: true });
+                    show({ endpointId: result.endpoint.id, url: result.endpoint.url, secret: result.secret, rotated: true });
                   },
                   onError: (error) => toast.error(failureText(error)),
                 });

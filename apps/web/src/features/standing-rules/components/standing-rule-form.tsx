@@ -8,7 +8,7 @@ import {
   standingRuleInputSchema,
 } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import controls from '../../../components/controls.module.css';
@@ -16,6 +16,7 @@ import { FormAlert } from '../../../components/form-alert.tsx';
 import { optionsOf, RadioGroup } from '../../../components/radio-group.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { focusWhenReady } from '../../../lib/focus.ts';
 import { showSaveFailure } from '../../../lib/form-errors.ts';
 import { usePreviewStandingRule } from '../api/preview-standing-rule.ts';
 import { useSaveStandingRule } from '../api/save-standing-rule.ts';
@@ -55,9 +56,16 @@ export function StandingRuleForm({
   userId: string;
   draft: RuleDraft;
   manageable: StandingRulesResponse['manageable'];
-  onDone: () => void;
+  /** Closed: after a save with the saved rule's id (its row takes focus), else without. */
+  onDone: (savedId?: string) => void;
 }) {
   const save = useSaveStandingRule(userId);
+  const formRef = useRef<HTMLFormElement>(null);
+  const previewRef = useRef<HTMLButtonElement>(null);
+  // Opened, the form takes focus on its first field (the button that opened it is gone): the one focus rule.
+  useEffect(() => {
+    focusWhenReady(() => formRef.current?.querySelector<HTMLElement>('input, select'));
+  }, []);
   const preview = usePreviewStandingRule();
   const [previewed, setPreviewed] = useState<RuleAnsweredItem[] | null>(null);
   const [patient, setPatient] = useState(draft.patientName);
@@ -85,6 +93,8 @@ export function StandingRuleForm({
     } catch (error) {
       showSaveFailure(error, setError, 'body.rule.');
     }
+    // While it checked, the button was disabled and let focus go: back to it, with what it found read out below.
+    focusWhenReady(() => (previewRef.current?.disabled ? null : previewRef.current));
   };
 
   const onSubmit = handleSubmit(async (rule) => {
@@ -100,14 +110,21 @@ export function StandingRuleForm({
             ? `Rule saved. It answered ${waiting(answered)}.`
             : 'Rule saved. It answers matching requests as they arrive.',
       );
-      onDone();
+      onDone(saved.rule.id);
     } catch (error) {
       showSaveFailure(error, setError, draft.existing ? 'body.rule.' : 'body.');
     }
   });
 
   return (
-    <form className={styles.form} onSubmit={onSubmit} onChange={clearPreview} noValidate aria-labelledby="rule-form-title">
+    <form
+      ref={formRef}
+      className={styles.form}
+      onSubmit={onSubmit}
+      onChange={clearPreview}
+      noValidate
+      aria-labelledby="rule-form-title"
+    >
       <h2 id="rule-form-title">{draft.existing ? 'Change the rule' : 'New rule'}</h2>
       <TextField label="Rule name" autoComplete="off" error={errors.name?.message} {...register('name')} />
       {manageable.length > 1 ? (
@@ -175,13 +192,13 @@ export function StandingRuleForm({
       </label>
       <p className={styles.hint}>Controlled substances always come to the prescriber: no rule answers them.</p>
       <div className={styles.buttons}>
-        <button type="button" className={controls.secondary} onClick={onPreview} disabled={preview.isPending}>
+        <button ref={previewRef} type="button" className={controls.secondary} onClick={onPreview} disabled={preview.isPending}>
           {preview.isPending ? 'Checking…' : 'Preview'}
         </button>
         <button type="submit" className={controls.primary} disabled={formState.isSubmitting}>
           {formState.isSubmitting ? 'Saving…' : 'Save rule'}
         </button>
-        <button type="button" className={controls.secondary} onClick={onDone}>
+        <button type="button" className={controls.secondary} onClick={() => onDone()}>
           Cancel
         </button>
       </div>

@@ -13,6 +13,7 @@ import { Dialog } from '../../../components/dialog.tsx';
 import { Page } from '../../../components/page.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { Table } from '../../../components/table/table.tsx';
+import { byFocusKey, FOCUS_KEY, focusWhenReady, pageHeading } from '../../../lib/focus.ts';
 import { failureText } from '../../../lib/form-errors.ts';
 import { type StandingRuleStart, standingRuleStartOf } from '../../../lib/standing-rule-start.ts';
 import { readSession } from '../../../lib/storage.ts';
@@ -21,6 +22,9 @@ import { useStandingRules } from '../api/get-standing-rules.ts';
 import { useSaveStandingRule } from '../api/save-standing-rule.ts';
 import { type RuleDraft, StandingRuleForm } from '../components/standing-rule-form.tsx';
 import styles from './standing-rules.module.css';
+
+/** The button that opens a new rule: where focus goes back to when a rule leaves or a form closes unsaved. */
+const NEW_RULE_ID = 'standing-rules-new';
 
 const newDraft = (manageable: StandingRulesResponse['manageable'], start: StandingRuleStart | null): RuleDraft => ({
   values: {
@@ -112,7 +116,12 @@ export default function StandingRulesRoute() {
         <>
           {mayManage && !shown ? (
             <p>
-              <button type="button" className={controls.primary} onClick={() => setDraft(newDraft(manageable, null))}>
+              <button
+                id={NEW_RULE_ID}
+                type="button"
+                className={controls.primary}
+                onClick={() => setDraft(newDraft(manageable, null))}
+              >
                 New rule
               </button>
             </p>
@@ -124,7 +133,15 @@ export default function StandingRulesRoute() {
               userId={userId}
               draft={shown}
               manageable={manageable}
-              onDone={() => setDraft(null)}
+              onDone={(savedId) => {
+                const changed = shown.existing?.id;
+                setDraft(null);
+                // The saved (or changed) rule's row, else the button that opens a new one: the one focus rule.
+                const rowOf = savedId ?? changed;
+                focusWhenReady(() => (rowOf ? byFocusKey(`rule-${rowOf}`) : null), {
+                  fallback: () => document.getElementById(NEW_RULE_ID) ?? pageHeading(),
+                });
+              }}
             />
           ) : null}
           <Table<StandingRule>
@@ -153,6 +170,7 @@ export default function StandingRulesRoute() {
                           type="button"
                           className={controls.secondary}
                           aria-label={`Change ${r.name}`}
+                          {...{ [FOCUS_KEY]: `rule-${r.id}` }}
                           onClick={() => setDraft(draftOf(r))}
                         >
                           Change
@@ -197,6 +215,8 @@ export default function StandingRulesRoute() {
                   onSuccess: () => {
                     toast.success(`“${deleting.name}” is deleted.`);
                     setDeleting(null);
+                    // Its row is gone: focus goes to the button that makes a new one.
+                    focusWhenReady(() => document.getElementById(NEW_RULE_ID));
                   },
                   onError: (error) => toast.error(failureText(error)),
                 })
