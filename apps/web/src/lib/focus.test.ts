@@ -59,4 +59,23 @@ describe('focusWhenReady', () => {
     list.append(row('next'));
     await vi.waitFor(() => expect(document.activeElement).toBe(byFocusKey('next')));
   });
+
+  it('scrolls a place under the toasts (the window’s bottom) to the middle, and leaves one in plain view still', async () => {
+    const list = page();
+    list.append(row('low'), row('high'));
+    const low = byFocusKey('low') as HTMLElement;
+    const high = byFocusKey('high') as HTMLElement;
+    const at = (el: HTMLElement, top: number) => {
+      el.getBoundingClientRect = () => ({ top, bottom: top + 40, left: 0, right: 100, width: 100, height: 40 }) as DOMRect;
+      el.scrollIntoView = vi.fn();
+    };
+    at(low, window.innerHeight - 60);
+    at(high, 100);
+    focusWhenReady(() => low);
+    await vi.waitFor(() => expect(document.activeElement).toBe(low));
+    expect(low.scrollIntoView).toHaveBeenCalledWith({ block: 'center' });
+    focusWhenReady(() => high);
+    await vi.waitFor(() => expect(document.activeElement).toBe(high));
+    expect(high.scrollIntoView).not.toHaveBeenCalled();
+  });
 });

@@ -26,15 +26,22 @@ export function pageHeading(): HTMLElement | null {
   return document.querySelector<HTMLElement>('#main h1') ?? document.getElementById('main');
 }
 
-/** Focus without scrolling the page when the target is already in view; a heading needs tabindex=-1. */
+/**
+ * The bottom of the window the toasts take (sonner, bottom centre): an element focused there would be hidden under
+ * a toast (WCAG 2.2 2.4.11, Focus Not Obscured). The same space is kept by `scroll-padding-bottom` in the global
+ * styles for the browser's own scrolling on Tab.
+ */
+const TOAST_SPACE_PX = 112;
+
+/**
+ * Focus without scrolling the page when the target is already in view, above the toasts; else scrolled to the
+ * middle of the window. A heading needs tabindex=-1.
+ */
 export function focusElement(element: HTMLElement): void {
   if (!element.matches('a[href], button, input, select, textarea, [tabindex]')) element.setAttribute('tabindex', '-1');
-  element.focus({ preventScroll: !needsScroll(element) });
-}
-
-function needsScroll(element: HTMLElement): boolean {
+  element.focus({ preventScroll: true });
   const box = element.getBoundingClientRect();
-  return box.bottom > window.innerHeight || box.top < 0;
+  if (box.bottom > window.innerHeight - TOAST_SPACE_PX || box.top < 0) element.scrollIntoView?.({ block: 'center' });
 }
 
 /** True when focus is nowhere useful: on <body>, or on an element that has left the page. */
