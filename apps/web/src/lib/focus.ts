@@ -131,10 +131,12 @@ export function focusWhenReady(
     attributeFilter: ['hidden', 'open', 'aria-pressed', 'aria-current'],
   });
   for (const type of USER_INPUT) document.addEventListener(type, stop, true);
-  after?.finally(() => {
+  // Settled either way (a failed refetch still settles the page); then() with both, so a rejection is not left unhandled.
+  const settled = () => {
     waiting = false;
     attempt();
-  });
+  };
+  after?.then(settled, settled);
   queueMicrotask(attempt);
   return stop;
 }
