@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { expect as baseExpect, expectAccessible, simulatePharmacy, test } from './fixtures.ts';
-import { Counter, signInOn, startMeasuringServer, stopServer } from './support/measuring-server.ts';
+import { Counter, queueLength, signInOn, startMeasuringServer, stopServer } from './support/measuring-server.ts';
 
 // Each decision is a transaction and a refetch on a loaded 2-core machine: more than the default 5 s at times.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -17,13 +17,7 @@ test('keyboard only: 10 refill requests decided one at a time, focus where the u
   const { base, dataDir, npi, server } = await startMeasuringServer();
   try {
     const tokens = await signInOn(page, base, 'dr.morgan@demo.hcp');
-    const waiting = async () => {
-      const res = await page.request.get(`${base}/api/mdo/v2/users/${tokens.userID}/action-queue`, {
-        headers: { authorization: `Bearer ${tokens.accessToken}`, 'x-user-id': tokens.userID },
-      });
-      if (!res.ok()) throw new Error(`the queue answered ${res.status()}: ${await res.text()}`);
-      return ((await res.json()).items as unknown[]).length;
-    };
+    const waiting = queueLength(page, base, tokens);
     const rows = page.getByRole('list', { name: 'Queue, most urgent first' });
     await tenByKeysWithFocus(page, base, rows, () => simulatePharmacy(base, 'refill-request', 10, { dataDir, npi }), waiting);
   } finally {

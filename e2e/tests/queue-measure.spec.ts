@@ -9,7 +9,7 @@
 import { rmSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { expect as baseExpect, expectAccessible, simulatePharmacy, test } from './fixtures.ts';
-import { Counter, signInOn, startMeasuringServer, stopServer } from './support/measuring-server.ts';
+import { Counter, queueLength, signInOn, startMeasuringServer, stopServer } from './support/measuring-server.ts';
 
 // A bulk decision on 34 items, each in its own transaction, can take longer than the default 5 s on a loaded host.
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -80,14 +80,7 @@ test('50 mixed items: the queue + bulk + keyboard path against card by card (iss
       for (const [category, n] of Object.entries(MIX)) simulatePharmacy(base, category, n, { dataDir, npi });
     };
     const tokens = await signInOn(page, base, 'dr.morgan@demo.hcp');
-    const waiting = async () => {
-      const res = await page.request.get(`${base}/api/mdo/v2/users/${tokens.userID}/action-queue`, {
-        headers: { authorization: `Bearer ${tokens.accessToken}`, 'x-user-id': tokens.userID },
-      });
-      // Said plainly when the server answers otherwise (a bare JSON parse error says nothing about why).
-      if (!res.ok()) throw new Error(`the queue answered ${res.status()}: ${await res.text()}`);
-      return ((await res.json()).items as unknown[]).length;
-    };
+    const waiting = queueLength(page, base, tokens);
     expect(await waiting()).toBe(0);
 
     // Card by card: open each request from the cards, decide, confirm; the page comes back to the cards.

@@ -148,3 +148,15 @@ export async function signInOn(page: Page, base: string, email: string) {
   }, tokens);
   return tokens;
 }
+
+/** How many items wait in the signed-in user's queue, from the server (said plainly when it answers otherwise). */
+export function queueLength(page: Page, base: string, tokens: { accessToken: string; userID: string }) {
+  return async (): Promise<number> => {
+    const res = await page.request.get(`${base}/api/mdo/v2/users/${tokens.userID}/action-queue`, {
+      headers: { authorization: `Bearer ${tokens.accessToken}`, 'x-user-id': tokens.userID },
+    });
+    // A bare JSON parse error would say nothing about why.
+    if (!res.ok()) throw new Error(`the queue answered ${res.status()}: ${await res.text()}`);
+    return ((await res.json()).items as unknown[]).length;
+  };
+}

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { BULK_ACTIONS, tellsPharmacy } from '../src/api/action-queue.ts';
 import { PRIOR_AUTH_STATUSES, SUBSTITUTION_STATUSES } from '../src/rules/action-types.ts';
 import {
   isActionAllowed,
@@ -78,5 +79,11 @@ describe('postponePresets (issue 47)', () => {
         for (const { iso } of postponePresets(today)) expect(postponeDateProblem(iso, today)).toBeNull();
       }),
     );
+  });
+});
+
+describe('tellsPharmacy (issue 47)', () => {
+  it('is false only for a postponement: the toast says a decision goes to the pharmacy only when it does', () => {
+    expect(BULK_ACTIONS.filter((action) => !tellsPharmacy(action))).toEqual(['refillPostpone']);
   });
 });

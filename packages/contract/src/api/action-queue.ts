@@ -87,6 +87,12 @@ export const BULK_ACTIONS = [
 ] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
+/**
+ * Whether a decision reaches the pharmacy (issue 47: the toast says "goes to the pharmacy" only when it does): a
+ * postponement tells it nothing, the request comes back to the practice on its day.
+ */
+export const tellsPharmacy = (action: BulkAction): boolean => action !== 'refillPostpone';
+
 /** A bulk denial gives one of these (a postponement asks for its date: it is the postpone action). */
 export const BULK_DENIAL_REASONS = FINAL_DENIAL_REASONS;
 

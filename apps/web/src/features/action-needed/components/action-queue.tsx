@@ -13,6 +13,7 @@ import {
   onlyNeedsDismissing,
   sigKey,
   signedByText,
+  tellsPharmacy,
   type UndoOffer,
   type UserDetails,
 } from '@hcp/contract';
@@ -227,7 +228,7 @@ export function ActionQueue({
     const said = decidedText(action, result, items);
     setAnnouncement(said);
     // The toast carries Undo while the server holds the decision (issue 22).
-    if (result.done > 0) announce(said, result.undo, { toPharmacy: action !== 'refillPostpone' });
+    if (result.done > 0) announce(said, result.undo, { toPharmacy: tellsPharmacy(action) });
     // The current item becomes the next one still waiting (the decided ones leave the queue), with focus.
     goOnFrom(done);
   }

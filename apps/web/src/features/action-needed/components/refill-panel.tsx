@@ -10,6 +10,7 @@ import {
   ROUTES,
   resolveSkipErxConfirmation,
   routedByRuleText,
+  tellsPharmacy,
   toIsoDate,
   type UndoOffer,
   type UserDetails,
@@ -111,7 +112,9 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
       { prescriptionId: rx.id, refillPostponedToDate: toIsoDate(date), senderName },
       {
         onSuccess: (result) =>
-          onDone(`Refill authorization postponed to ${formatUsDate(date)}.`, result.undo, { toPharmacy: false }),
+          onDone(`Refill authorization postponed to ${formatUsDate(date)}.`, result.undo, {
+            toPharmacy: tellsPharmacy('refillPostpone'),
+          }),
       },
     );
 
