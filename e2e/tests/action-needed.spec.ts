@@ -41,6 +41,9 @@ test('keyboard only: authorise a refill by fax; the item leaves the list and the
   await openList(page);
   await page.getByRole('link', { name: /^Refill authorizations/ }).click();
   const before = await categoryCount(page, 'Refill authorizations');
+  // The item after the one decided: focus goes on to it after the decision (issue 47).
+  const refillLinks = page.getByRole('main').getByRole('link', { name: /^Refill authorization: / });
+  const nextName = await refillLinks.nth(1).getAttribute('aria-label');
   await page.locator('body').focus();
   await tabTo(page, /^Refill authorization: /);
   await page.keyboard.press('Enter');
@@ -58,7 +61,9 @@ test('keyboard only: authorise a refill by fax; the item leaves the list and the
   await expect(page.getByText('Refill authorized by fax.')).toBeVisible();
   // Back to the list as it was: still in the category the prescriber was working through.
   await expect(page).toHaveURL(/\/action-needed\?category=refillAuth$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Action Needed' })).toBeFocused();
+  // Focus is on the next request, where the prescriber goes on from, not back at the top of the page.
+  await expect(page.getByRole('link', { name: nextName ?? '', exact: true })).toBeFocused();
+  await expectAccessible(page);
   await expect.poll(() => categoryCount(page, 'Refill authorizations')).toBe(before - 1);
 });
 

@@ -102,8 +102,8 @@ test('bulk by keyboard: staff postpone two refill requests, both leave the queue
   await expectAccessible(page);
   const day = new Date(Date.now() + 14 * 86_400_000);
   const typed = `${String(day.getMonth() + 1).padStart(2, '0')}/${String(day.getDate()).padStart(2, '0')}/${day.getFullYear()}`;
-  await dialog.getByRole('textbox', { name: 'Postpone to (MM/DD/YYYY)' }).fill(typed);
-  await dialog.getByRole('button', { name: 'Postpone' }).click();
+  await dialog.getByRole('textbox', { name: 'Postpone to' }).fill(typed);
+  await dialog.getByRole('button', { name: 'Postpone', exact: true }).click();
   await expect(page.getByRole('region', { name: /^2 done/ })).toBeVisible();
   for (const title of titles) await expect(list.getByRole('heading', { name: title, exact: true })).toHaveCount(0);
 

@@ -7,6 +7,7 @@ import {
   formatMonthDayTime,
   formatPrescribedDate,
   formatUsDate,
+  isoOfTypedDay,
   parseApiDateTime,
   parseDateInput,
   parseIsoDate,
@@ -122,5 +123,25 @@ describe('display formats', () => {
     expect(parseApiDateTime('2026-02-03T25:00:00')).toBeNull();
     expect(parseApiDateTime('2026-02-03T10:00:00.123Z')).toMatchObject({ hour: 10 });
     expect(parseIsoDate('2026-2-3')).toBeNull();
+  });
+});
+
+describe('isoOfTypedDay: what a day field reads (issue 47)', () => {
+  it('reads every US format and YYYY-MM-DD alike, and nothing that is not a real day', () => {
+    expect(isoOfTypedDay('12/10/2026', ref)).toBe('2026-12-10');
+    expect(isoOfTypedDay(' 121026 ', ref)).toBe('2026-12-10');
+    expect(isoOfTypedDay('2026-12-10', ref)).toBe('2026-12-10');
+    for (const bad of ['', '02/30/2026', '2026-02-30', '13/01/2026', 'tomorrow', '12/10/2026\u0000', '2026-12-1']) {
+      expect(isoOfTypedDay(bad, ref)).toBeNull();
+    }
+  });
+  it('round-trips every real day through the text the field shows', () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date(1900, 0, 1), max: new Date(2100, 11, 31), noInvalidDate: true }), (date) => {
+        const day = { year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate() };
+        expect(isoOfTypedDay(formatUsDate(day), ref)).toBe(toIsoDate(day));
+        expect(isoOfTypedDay(toIsoDate(day), ref)).toBe(toIsoDate(day));
+      }),
+    );
   });
 });

@@ -1,9 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Suspense, useEffect, useState } from 'react';
-import { Link, Outlet } from 'react-router';
+import { Link, Outlet, useNavigate } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { Page } from '../components/page.tsx';
+import { FOCUS_KEY, type FocusOnArrival, placesAfterOpened } from '../lib/focus.ts';
 import { renderRoutes } from '../test/render-routes.tsx';
 import { RouteFocus } from './route-focus.tsx';
 
@@ -30,6 +31,45 @@ function Slow() {
   return ready ? <Page title="Slow screen" /> : <p>Loading…</p>;
 }
 
+/** A list of marked items, as Action Needed draws them; `gone` have been decided. */
+function Items({ gone = [] }: { gone?: string[] }) {
+  return (
+    <Page title="Items">
+      <ul>
+        {['a', 'b', 'c', 'd']
+          .filter((key) => !gone.includes(key))
+          .map((key) => (
+            <li key={key}>
+              <Link to={`/item/${key}`} {...{ [FOCUS_KEY]: key }}>
+                Item {key}
+              </Link>
+            </li>
+          ))}
+      </ul>
+    </Page>
+  );
+}
+
+/** An item's own page: deciding goes back to the list with the places after it, as the detail page does. */
+function ItemPage() {
+  const navigate = useNavigate();
+  return (
+    <Page title="Item">
+      <button
+        type="button"
+        onClick={() => navigate('/items', { state: { focusKeys: placesAfterOpened() } satisfies FocusOnArrival })}
+      >
+        Decide
+      </button>
+    </Page>
+  );
+}
+
+let decided: string[] = [];
+function DecidedItems() {
+  return <Items gone={decided} />;
+}
+
 const routes = [
   {
     element: <Layout />,
@@ -46,6 +86,8 @@ const routes = [
       },
       { path: '/detail', element: <Page title="Detail" /> },
       { path: '/slow', element: <Slow /> },
+      { path: '/items', element: <DecidedItems /> },
+      { path: '/item/:key', element: <ItemPage /> },
     ],
   },
 ];
@@ -73,5 +115,35 @@ describe('RouteFocus', () => {
     await userEvent.click(screen.getByRole('link', { name: 'Open slow' }));
     await screen.findByText('Loading…');
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Slow screen' })).toHaveFocus());
+  });
+
+  it('after a decision on an item’s own page, focus goes to the item that followed it in the list (issue 47)', async () => {
+    decided = [];
+    renderRoutes(routes, '/items');
+    // Opened by keyboard (Enter on the link is a click too).
+    screen.getByRole('link', { name: 'Item b' }).focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Item' })).toHaveFocus());
+    expect(placesAfterOpened()).toEqual(['c', 'd']);
+    decided = ['b'];
+    await userEvent.click(screen.getByRole('button', { name: 'Decide' }));
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Item c' })).toHaveFocus());
+  });
+
+  it('after deciding the last item, focus goes to the list’s heading; when the next one is gone too, to the one after', async () => {
+    decided = [];
+    renderRoutes(routes, '/items');
+    await userEvent.click(screen.getByRole('link', { name: 'Item d' }));
+    expect(placesAfterOpened()).toEqual([]);
+    decided = ['d'];
+    await userEvent.click(await screen.findByRole('button', { name: 'Decide' }));
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Items' })).toHaveFocus());
+
+    decided = [];
+    await userEvent.click(screen.getByRole('link', { name: 'Item a' }));
+    // Meanwhile someone else decided b.
+    decided = ['a', 'b'];
+    await userEvent.click(await screen.findByRole('button', { name: 'Decide' }));
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Item c' })).toHaveFocus());
   });
 });

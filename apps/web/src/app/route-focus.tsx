@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { ScrollRestoration, useLocation } from 'react-router';
+import { type FocusOnArrival, firstPlaceOf, focusWhenReady, rememberPlacesAfterOpened } from '../lib/focus.ts';
 import { noteScreenShown, SCROLL_POSITIONS_KEY } from '../lib/scroll-positions.ts';
 
 /** The path shown before this one, kept outside React so it survives the switch between the two layouts. */
@@ -23,12 +24,26 @@ function focusHeading(main: HTMLElement): boolean {
  * own start (the skip link first). Back and Forward restore the old scroll position.
  */
 export function RouteFocus() {
-  const { pathname } = useLocation();
+  const { pathname, state } = useLocation();
+  const focusKeys = (state as FocusOnArrival | null)?.focusKeys;
+  const arrivalKeys = Array.isArray(focusKeys) ? focusKeys.filter((k): k is string => typeof k === 'string') : [];
+  // Which items follow the one a list opens: a decision on the item's page comes back to the next (issue 47).
+  useEffect(() => {
+    document.addEventListener('click', rememberPlacesAfterOpened, true);
+    return () => document.removeEventListener('click', rememberPlacesAfterOpened, true);
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of screen moves focus; the keys ride along with it.
   useEffect(() => {
     const previous = shownPath;
     shownPath = pathname;
     noteScreenShown();
     if (previous === undefined || previous === pathname) return;
+    // The navigation named where the user goes on from (the item after the one just decided): there, once drawn;
+    // the heading meanwhile if focus is lost, and when none of them is left. Ended by the user's next key.
+    if (arrivalKeys.length > 0) {
+      focusWhenReady(() => firstPlaceOf(arrivalKeys));
+      return;
+    }
     const main = document.getElementById('main');
     if (!main || focusHeading(main)) return;
     // The screen is still loading (a lazy route or a query behind a loader): wait for its heading.

@@ -140,3 +140,44 @@ export function focusWhenReady(
   queueMicrotask(attempt);
   return stop;
 }
+
+/**
+ * Navigation state that names where focus goes when the new screen arrives, nearest first (RouteFocus honours it
+ * before the screen's heading). A decision taken on an item's own page returns to its list on the item after it.
+ */
+export interface FocusOnArrival {
+  focusKeys?: string[];
+}
+
+/** The places after the item last opened from a list, nearest first (at most a screenful or two of them). */
+let placesAfterLastOpened: string[] = [];
+const PLACES_KEPT = 20;
+
+/**
+ * Remembers, when an item of a list is opened (a click, or Enter on its link: both are clicks), the items after it
+ * in the order the list showed them. Installed once on the document by RouteFocus, so every list of marked items
+ * (FOCUS_KEY) takes part without wiring of its own.
+ */
+export function rememberPlacesAfterOpened(event: Event): void {
+  const target = event.target instanceof Element ? event.target : null;
+  const opened = target?.closest<HTMLElement>(`#main a[${FOCUS_KEY}]`);
+  if (!opened) return;
+  const key = opened.getAttribute(FOCUS_KEY);
+  const links = [...document.querySelectorAll<HTMLElement>(`#main a[${FOCUS_KEY}]`)];
+  const after = links.slice(links.indexOf(opened) + 1).map((link) => link.getAttribute(FOCUS_KEY) ?? '');
+  placesAfterLastOpened = [...new Set(after)].filter((k) => k !== '' && k !== key).slice(0, PLACES_KEPT);
+}
+
+/** The places after the item last opened (see rememberPlacesAfterOpened); empty when none was. */
+export function placesAfterOpened(): string[] {
+  return placesAfterLastOpened;
+}
+
+/** The first of `keys` drawn on the page. */
+export function firstPlaceOf(keys: readonly string[]): HTMLElement | null {
+  for (const key of keys) {
+    const element = byFocusKey(key);
+    if (element) return element;
+  }
+  return null;
+}

@@ -86,6 +86,20 @@ export function parseIsoDate(text: string): CalendarDate | null {
   return isValidCalendarDate(date) ? date : null;
 }
 
+/**
+ * A day a person typed into a day field (issue 47: one date field everywhere), as the API's YYYY-MM-DD: any of the
+ * ten §5 formats (MM/DD/YYYY, MMDDYY …) or YYYY-MM-DD itself (pasted, or what a browser's own date field gives).
+ * Null when it is not a real day.
+ */
+export function isoOfTypedDay(text: string, referenceYear = new Date().getFullYear()): string | null {
+  const trimmed = text.trim();
+  const date = parseIsoDate(trimmed) ?? parseDateInput(trimmed, referenceYear);
+  return date ? toIsoDate(date) : null;
+}
+
+/** The message of a day field whose text is not a day. */
+export const DAY_FIELD_FORMAT_MESSAGE = 'Enter a date as MM/DD/YYYY.';
+
 export function formatUsDate({ year, month, day }: CalendarDate): string {
   return `${pad(month)}/${pad(day)}/${pad(year, 4)}`;
 }

@@ -1,27 +1,26 @@
 import {
   type ActionQueueItem,
+  addIsoDays,
   authorizeChannelOf,
   BULK_DENIAL_REASONS,
   type BulkAction,
   type BulkActionResult,
+  DAY_FIELD_FORMAT_MESSAGE,
   DENIAL_REASON_LABELS,
-  formatUsDate,
   normalizeError,
-  parseDateInput,
+  POSTPONE_PRESET_DAYS,
   parseIsoDate,
   postponeDateProblem,
-  postponePresets,
   splitForBulk,
-  toIsoDate,
 } from '@hcp/contract';
 import { useId, useState } from 'react';
+import { DayField } from '../../../components/day-field.tsx';
 import { Dialog } from '../../../components/dialog.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { useBulkAction } from '../api/bulk-action.ts';
 import { drugLabel } from '../utils/special-drugs.ts';
 import styles from './action-queue.module.css';
 import { patientName } from './patient-card.tsx';
-import { PostponePresets } from './postpone-presets.tsx';
 
 const TITLES: Record<BulkAction, (n: number) => string> = {
   refillAuthorize: (n) => `Authorize ${n} refill ${n === 1 ? 'request' : 'requests'}?`,
@@ -66,13 +65,9 @@ export function BulkDialog({
   const mutation = useBulkAction();
   const [reason, setReason] = useState<(typeof BULK_DENIAL_REASONS)[number] | null>(null);
   // A postponement starts a week out (the first quick choice): Enter confirms it, or another day is picked or typed.
-  const [day, setDay] = useState(() => {
-    const first = parseIsoDate(postponePresets(today)[0]?.iso ?? '');
-    return first ? formatUsDate(first) : '';
-  });
+  const [day, setDay] = useState(() => addIsoDays(today, POSTPONE_PRESET_DAYS[0]));
   const [problem, setProblem] = useState<string | null>(null);
   const reasonName = useId();
-  const dayId = useId();
   if (action === null) return null;
   const { takes, leftOut } = splitForBulk(action, items, signable);
   const byErx = takes.filter((i) => authorizeChannelOf(i.practice.prescribeVia, i.faxByRule) === 'erx').length;
@@ -82,11 +77,9 @@ export function BulkDialog({
     let postponeTo: string | undefined;
     if (action === 'refillDeny' && !reason) return setProblem('Choose the reason for the denial.');
     if (action === 'refillPostpone') {
-      const parsed = parseDateInput(day);
-      const iso = parsed ? toIsoDate(parsed) : null;
-      const why = iso ? postponeDateProblem(iso, today) : 'Enter the day to postpone to, as MM/DD/YYYY.';
-      if (why || !iso) return setProblem(why);
-      postponeTo = iso;
+      const why = parseIsoDate(day) ? postponeDateProblem(day, today) : DAY_FIELD_FORMAT_MESSAGE;
+      if (why) return setProblem(why);
+      postponeTo = day;
     }
     setProblem(null);
     mutation.mutate(
@@ -181,16 +174,15 @@ export function BulkDialog({
       ) : null}
       {action === 'refillPostpone' ? (
         <div className={styles.filterBox}>
-          <label htmlFor={dayId}>Postpone to (MM/DD/YYYY)</label>
-          <input
-            id={dayId}
+          <DayField
+            label="Postpone to"
             value={day}
-            inputMode="numeric"
-            autoComplete="off"
-            onChange={(e) => setDay(e.target.value)}
+            onChange={setDay}
+            quickDays={POSTPONE_PRESET_DAYS}
+            today={today}
+            min={addIsoDays(today, 1)}
             data-autofocus
           />
-          <PostponePresets today={today} onPick={setDay} />
         </div>
       ) : null}
       <FormAlert message={problem ?? (mutation.error ? normalizeError(mutation.error).message : null)} />

@@ -1,10 +1,13 @@
 import {
+  addIsoDays,
   type ClinicalAccess,
+  DAY_FIELD_FORMAT_MESSAGE,
   DENIAL_REASON_LABELS,
   formatUsDate,
   localTodayIso,
   mayTakeAction,
-  parseDateInput,
+  POSTPONE_PRESET_DAYS,
+  parseIsoDate,
   postponeDateProblem,
   REFILL_DENIAL_REASONS,
   ROUTES,
@@ -17,11 +20,11 @@ import {
 } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type Control, useController, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
+import { DayField } from '../../../components/day-field.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
-import { TextField, type TextFieldProps } from '../../../components/text-field.tsx';
 import { standingRuleState } from '../../../lib/standing-rule-start.ts';
 import { useAuthorizeRefillErx } from '../api/authorize-refill-erx.ts';
 import { useAuthorizeRefillFax } from '../api/authorize-refill-fax.ts';
@@ -34,7 +37,6 @@ import type { DecisionKind } from '../utils/use-decision-toast.ts';
 import styles from './action-needed.module.css';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { patientName } from './patient-card.tsx';
-import { PostponePresets } from './postpone-presets.tsx';
 import { PreparedBox, PrepareRefillForm } from './prepared-decision.tsx';
 import { RefillsSigFields } from './refills-sig-fields.tsx';
 import { sendChoice, useSendConfirmation } from './send-confirmation.tsx';
@@ -43,11 +45,10 @@ const faxSchema = z.object({
   refills: z.coerce.number().int().min(0).max(11),
   sig: z.string().trim().min(1, { message: 'Enter the directions (sig).' }).max(1000),
 });
-/** What is wrong with a typed 'ask me again on' date, or null when it is a date after today. */
-function postponeDateIssue(text: string | undefined): string | null {
-  const parsed = parseDateInput(text ?? '');
-  if (!parsed) return 'Enter a date as MM/DD/YYYY.';
-  return postponeDateProblem(toIsoDate(parsed), localTodayIso());
+/** What is wrong with an 'ask me again on' day (YYYY-MM-DD from the day field), or null when it is after today. */
+function postponeDateIssue(day: string | undefined): string | null {
+  if (!parseIsoDate(day ?? '')) return DAY_FIELD_FORMAT_MESSAGE;
+  return postponeDateProblem(day ?? '', localTodayIso());
 }
 const postponeSchema = z.object({
   date: z.string().superRefine((text, ctx) => {
@@ -97,17 +98,19 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
     resolver: zodResolver(faxSchema),
     defaultValues: { refills: rx.refills, sig: rx.sig ?? '' },
   });
-  const denyForm = useForm<z.infer<typeof denySchema>>({ resolver: zodResolver(denySchema) });
+  // A postponement starts a week out (the first quick choice), as in the queue's dialog: Enter confirms it.
+  const inAWeek = addIsoDays(localTodayIso(), POSTPONE_PRESET_DAYS[0]);
+  const denyForm = useForm<z.infer<typeof denySchema>>({ resolver: zodResolver(denySchema), defaultValues: { date: inAWeek } });
   const postponeForm = useForm<z.infer<typeof postponeSchema>>({
     resolver: zodResolver(postponeSchema),
-    defaultValues: { date: '' },
+    defaultValues: { date: inAWeek },
   });
   const senderName = user.userName;
   const busy = fax.isPending || erx.isPending || deny.isPending || postpone.isPending;
   const preferred = user.mdOfficePrefs?.prescribeVia;
 
   const postponing = denyForm.watch('reason') === 'POSTPONE_REFILL_AUTH';
-  const postponeTo = (date: NonNullable<ReturnType<typeof parseDateInput>>) =>
+  const postponeTo = (date: NonNullable<ReturnType<typeof parseIsoDate>>) =>
     postpone.mutate(
       { prescriptionId: rx.id, refillPostponedToDate: toIsoDate(date), senderName },
       {
@@ -204,7 +207,7 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
             aria-labelledby="deny-heading"
             noValidate
             onSubmit={denyForm.handleSubmit((v) => {
-              const until = v.reason === 'POSTPONE_REFILL_AUTH' ? parseDateInput(v.date ?? '') : null;
+              const until = v.reason === 'POSTPONE_REFILL_AUTH' ? parseIsoDate(v.date ?? '') : null;
               if (until) return postponeTo(until);
               confirmSend({
                 title: 'Send this refill denial?',
@@ -245,11 +248,7 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
             {postponing ? (
               <>
                 <p className={styles.hint}>{POSTPONE_SENDS_NOTHING}</p>
-                <AskAgainDateField error={denyForm.formState.errors.date?.message} {...denyForm.register('date')} />
-                <PostponePresets
-                  today={localTodayIso()}
-                  onPick={(text) => denyForm.setValue('date', text, { shouldValidate: true })}
-                />
+                <AskAgainDayField control={denyForm.control} />
               </>
             ) : null}
             <div className={styles.row}>
@@ -292,17 +291,13 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
         aria-labelledby="postpone-heading"
         noValidate
         onSubmit={postponeForm.handleSubmit((v) => {
-          const date = parseDateInput(v.date);
+          const date = parseIsoDate(v.date);
           if (date) postponeTo(date);
         })}
       >
         <h3 id="postpone-heading">Postpone</h3>
         <p className={styles.hint}>{POSTPONE_SENDS_NOTHING}</p>
-        <AskAgainDateField error={postponeForm.formState.errors.date?.message} {...postponeForm.register('date')} />
-        <PostponePresets
-          today={localTodayIso()}
-          onPick={(text) => postponeForm.setValue('date', text, { shouldValidate: true })}
-        />
+        <AskAgainDayField control={postponeForm.control} />
         <div className={styles.row}>
           <button type="submit" className={styles.secondary} disabled={busy}>
             Postpone
@@ -313,7 +308,21 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
   );
 }
 
-/** 'Ask me again on (MM/DD/YYYY)': the Postpone form and the postponing denial reason. */
-function AskAgainDateField(props: Omit<TextFieldProps, 'label'>) {
-  return <TextField label="Ask me again on (MM/DD/YYYY)" inputMode="numeric" autoComplete="off" {...props} />;
+/** 'Ask me again on': the Postpone form and the postponing denial reason, with the quick choices of the contract. */
+function AskAgainDayField<T extends { date?: string | undefined }>({ control }: { control: Control<T> }) {
+  const { field, fieldState } = useController({
+    control: control as unknown as Control<{ date?: string | undefined }>,
+    name: 'date',
+  });
+  return (
+    <DayField
+      label="Ask me again on"
+      {...field}
+      value={field.value ?? ''}
+      error={fieldState.error?.message}
+      quickDays={POSTPONE_PRESET_DAYS}
+      today={localTodayIso()}
+      min={addIsoDays(localTodayIso(), 1)}
+    />
+  );
 }

@@ -15,6 +15,7 @@ import { FullPageLoader } from '../../../components/full-page-loader.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PatientDataNotice } from '../../../components/patient-data-notice.tsx';
 import { useUserDetails } from '../../../lib/current-user/get-user-details.ts';
+import { type FocusOnArrival, placesAfterOpened } from '../../../lib/focus.ts';
 import { readSession } from '../../../lib/storage.ts';
 import { useClinicalAccess } from '../../../lib/support-access/use-clinical-access.ts';
 import { useActionNeeded } from '../api/get-action-needed.ts';
@@ -82,12 +83,12 @@ export default function ActionNeededDetailRoute() {
   const Panel = PANELS[type];
   // The practice may keep signing to the prescriber and whoever covers for them: then this one prepares it.
   const itemAccess = accessToItem(access, user, { practiceId: rx.practiceId, prescriberId: entry.doctor.doctorId });
-  // After an action: say so (with Undo while the server holds it) and go back to the list (the item has left it);
-  // RouteFocus puts focus on its heading.
+  // After an action: say so (with Undo while the server holds it) and go back to the list (the item has left it),
+  // with focus on the item that followed this one there (RouteFocus; the list's heading when none is left).
   // The message names whose which drug, as the screen showed them (issue 47): the list it lands on no longer shows it.
   const onDone = (message: string, undo?: UndoOffer, kind?: DecisionKind) => {
     announce(`${message} ${patientName(entry.patient)}: ${displayDrugName(rx)}.`, undo, kind);
-    navigate(listHref);
+    navigate(listHref, { state: { focusKeys: placesAfterOpened() } satisfies FocusOnArrival });
   };
   return (
     <Page title={`${ACTION_TYPE_LABELS[type].request}: ${displayDrugName(rx)}`}>

@@ -1,16 +1,19 @@
 import { type CoverageFormValues, coverageFormSchema, coverageInputOf, localTodayIso, type PracticeSigning } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef } from 'react';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import controls from '../../../components/controls.module.css';
+import { DayField } from '../../../components/day-field.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
-import { TextField } from '../../../components/text-field.tsx';
 import { focusWhenReady } from '../../../lib/focus.ts';
 import { showSaveFailure } from '../../../lib/form-errors.ts';
 import { useAddCoverage } from '../api/add-coverage.ts';
 import styles from '../routes/covering-prescribers.module.css';
+
+/** Quick choices for a coverage's last day: a week, two, a month. */
+const COVERAGE_QUICK_DAYS = [7, 14, 30] as const;
 
 /** Server field errors name the call's fields; the form's days stand for its instants. */
 const FIELD_OF_PATH: Record<string, keyof CoverageFormValues> = { startsAt: 'firstDay', endsAt: 'lastDay' };
@@ -39,7 +42,7 @@ export function CoverageForm({
   }, []);
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const today = localTodayIso();
-  const { register, handleSubmit, formState, setError } = useForm<CoverageFormValues>({
+  const { register, control, handleSubmit, formState, setError } = useForm<CoverageFormValues>({
     resolver: zodResolver(coverageFormSchema),
     defaultValues: {
       coveringPrescriberId: '',
@@ -88,8 +91,28 @@ export function CoverageForm({
         {...register('coveredPrescriberId')}
       />
       <div className={styles.days}>
-        <TextField label="First day" type="date" min={today} error={errors.firstDay?.message} {...register('firstDay')} />
-        <TextField label="Last day" type="date" min={today} error={errors.lastDay?.message} {...register('lastDay')} />
+        <Controller
+          control={control}
+          name="firstDay"
+          render={({ field, fieldState }) => (
+            <DayField label="First day" {...field} error={fieldState.error?.message} today={today} min={today} />
+          )}
+        />
+        <Controller
+          control={control}
+          name="lastDay"
+          render={({ field, fieldState }) => (
+            // A covering week or two is the usual ask: quick choices count from today.
+            <DayField
+              label="Last day"
+              {...field}
+              error={fieldState.error?.message}
+              today={today}
+              min={today}
+              quickDays={COVERAGE_QUICK_DAYS}
+            />
+          )}
+        />
       </div>
       <div className={styles.buttons}>
         <button type="submit" className={controls.primary} disabled={formState.isSubmitting}>

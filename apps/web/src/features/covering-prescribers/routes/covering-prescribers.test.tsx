@@ -137,8 +137,11 @@ describe('/covering-prescribers', () => {
     expect(writes(fetchMock)).toEqual([]);
 
     const inFour = localTodayIso(new Date(y, m - 1, d + 4));
+    // Typed as people write it (the one day field, issue 47); the call carries the same day.
+    const [fy, fm, fd] = inFour.split('-');
     await userEvent.clear(within(form).getByLabelText('Last day'));
-    await userEvent.type(within(form).getByLabelText('Last day'), inFour);
+    await userEvent.type(within(form).getByLabelText('Last day'), `${fm}/${fd}/${fy}`);
+    expect(within(form).getByLabelText('First day')).toHaveValue(`${today.slice(5, 7)}/${today.slice(8)}/${today.slice(0, 4)}`);
     await userEvent.click(within(form).getByRole('button', { name: 'Save coverage' }));
     await vi.waitFor(() => expect(writes(fetchMock)).toHaveLength(1));
     expect(writes(fetchMock)[0]).toEqual({

@@ -11,9 +11,10 @@ import {
   type UserDetails,
 } from '@hcp/contract';
 import { useEffect, useId, useRef, useState } from 'react';
-import { FormProvider, useForm, useWatch } from 'react-hook-form';
+import { Controller, FormProvider, useForm, useWatch } from 'react-hook-form';
 import { AddressFields } from '../../../components/address-fields.tsx';
 import controls from '../../../components/controls.module.css';
+import { DayField } from '../../../components/day-field.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
@@ -270,7 +271,20 @@ export function PrescribeForm({
                 error={error('newPatient.fullName')}
                 {...register('newPatient.fullName')}
               />
-              <TextField label="Date of birth" type="date" error={error('newPatient.dob')} {...register('newPatient.dob')} />
+              <Controller
+                control={control}
+                name="newPatient.dob"
+                render={({ field }) => (
+                  // A birth date is known by heart: typed, no calendar; the server's rule says when it is no birth date.
+                  <DayField
+                    label="Date of birth"
+                    {...field}
+                    value={field.value ?? ''}
+                    error={error('newPatient.dob')}
+                    memorable
+                  />
+                )}
+              />
               <TextField
                 label="Phone"
                 type="tel"
