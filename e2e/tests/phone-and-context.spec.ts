@@ -177,6 +177,57 @@ test.describe('tables on a phone (issue 47)', () => {
   });
 });
 
+test.describe('a phone’s first screen (issue 47)', () => {
+  // A phone as it is: touch, no hover, its own viewport rules.
+  test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
+
+  test('the first item of the cards and of the queue is on the first screen; the account links wait behind Menu', async ({
+    page,
+  }) => {
+    await signInAs(page, 'dr.morgan@demo.hcp');
+    const bottomOf = async (what: string, link: ReturnType<Page['locator']>) => {
+      await expect(link).toBeVisible();
+      const box = (await link.boundingBox()) as { y: number; height: number };
+      const bottom = Math.round(box.y + box.height);
+      console.log(`390×844 phone: ${what} ends at ${bottom} px of ${PHONE.height}`);
+      return bottom;
+    };
+    await page.goto('/action-needed?view=cards');
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    expect(
+      await bottomOf('the first card’s first request', page.getByRole('main').locator('a[data-focus-key]').first()),
+    ).toBeLessThanOrEqual(PHONE.height);
+    await page.goto('/action-needed?view=queue');
+    await expect(page.getByRole('main').getByRole('list').locator('a[data-focus-key]').first()).toBeVisible();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    expect(
+      await bottomOf('the queue’s first item', page.getByRole('main').locator('a[data-focus-key]').first()),
+    ).toBeLessThanOrEqual(PHONE.height);
+    // No keyboard on a touch phone: the list of keys is not offered there.
+    await expect(page.getByRole('button', { name: 'Keyboard shortcuts' })).toBeHidden();
+
+    // The account links: behind Menu, a disclosure that Escape closes, back on its button; a choice closes it.
+    const menu = page.getByRole('banner').getByRole('button', { name: 'Menu' });
+    const account = page.getByRole('navigation', { name: 'Account' });
+    await expect(account).toBeHidden();
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await menu.click();
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await expect(account.getByRole('link', { name: 'Log Out' })).toBeVisible();
+    await expectAccessible(page);
+    expect(await controlsOutOfView(page)).toEqual([]);
+    await account.getByRole('button', { name: 'Tutorial Video' }).focus();
+    await page.keyboard.press('Escape');
+    await expect(account).toBeHidden();
+    await expect(menu).toBeFocused();
+    await menu.click();
+    await account.getByRole('button', { name: 'Contact' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expect(account).toBeHidden();
+  });
+});
+
 test('a detail page opens at its top with focus on its heading, not at the list’s scroll position', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await signInAs(page, 'dr.morgan@demo.hcp');
@@ -203,7 +254,8 @@ test('the focus ring on the brand-coloured header is white with a dark edge (3:1
   await signInAs(page, 'dr.morgan@demo.hcp');
   await page.goto('/preferences');
   await expect(page.getByRole('heading', { level: 1, name: 'Preferences' })).toBeVisible();
-  const button = page.locator('header button').first();
+  // The first of the account's buttons (the phone's Menu button is not drawn at this width).
+  const button = page.locator('header nav button').first();
   await button.focus();
   await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Tab');

@@ -1,4 +1,5 @@
 import { brandHeaderLinks, canManageAccounts, isPrescriber, MAIN_BRAND, ROUTES, SECOND_BRAND } from '@hcp/contract';
+import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useBrand } from '../lib/brand/brand.tsx';
 import { useFeatureFlags } from '../lib/current-user/get-feature-flags.ts';
@@ -33,27 +34,58 @@ export function AccountNav({ onOpenTutorial, onOpenContact }: { onOpenTutorial: 
       })
     : null;
   const nameOf = (key: string) => brands.find((b) => b.key === key);
+  // On a phone the account links wait behind a Menu button (issue 47): spread over two rows they pushed the first
+  // item of Action Needed below the first screen. On a wider screen the button is not drawn and the links show.
+  const [open, setOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const navId = useId();
   return (
-    <nav aria-label="Account" className={styles.account}>
-      {links?.access ? (
-        <button type="button" className={styles.headerButton} onClick={() => switchTo(SECOND_BRAND)}>
-          Access {nameOf(SECOND_BRAND)?.name ?? 'Harrow'}
-        </button>
-      ) : null}
-      {links?.backTo ? (
-        <button type="button" className={styles.headerButton} onClick={() => switchTo(MAIN_BRAND)}>
-          Back to {nameOf(MAIN_BRAND)?.title ?? 'HCP Portal'}
-        </button>
-      ) : null}
-      {links?.prescribe ? <Link to={ROUTES.prescribe}>Prescribe Rx</Link> : null}
-      <button type="button" className={styles.headerButton} onClick={onOpenTutorial}>
-        Tutorial Video
+    <>
+      <button
+        ref={menuButton}
+        type="button"
+        className={`${styles.headerButton} ${styles.menuButton}`}
+        aria-expanded={open}
+        aria-controls={navId}
+        onClick={() => setOpen((was) => !was)}
+      >
+        Menu
       </button>
-      <UserName />
-      <button type="button" className={styles.headerButton} onClick={onOpenContact}>
-        Contact
-      </button>
-      <Link to={ROUTES.logout}>Log Out</Link>
-    </nav>
+      {/* Escape closes the phone's menu (a disclosure) and returns to Menu; a choice in it closes it too. */}
+      <nav
+        id={navId}
+        aria-label="Account"
+        className={styles.account}
+        data-open={open || undefined}
+        onClick={(event) => {
+          if ((event.target as Element).closest('a, button')) setOpen(false);
+        }}
+        onKeyDown={(event) => {
+          if (event.key !== 'Escape' || !open) return;
+          setOpen(false);
+          menuButton.current?.focus();
+        }}
+      >
+        {links?.access ? (
+          <button type="button" className={styles.headerButton} onClick={() => switchTo(SECOND_BRAND)}>
+            Access {nameOf(SECOND_BRAND)?.name ?? 'Harrow'}
+          </button>
+        ) : null}
+        {links?.backTo ? (
+          <button type="button" className={styles.headerButton} onClick={() => switchTo(MAIN_BRAND)}>
+            Back to {nameOf(MAIN_BRAND)?.title ?? 'HCP Portal'}
+          </button>
+        ) : null}
+        {links?.prescribe ? <Link to={ROUTES.prescribe}>Prescribe Rx</Link> : null}
+        <button type="button" className={styles.headerButton} onClick={onOpenTutorial}>
+          Tutorial Video
+        </button>
+        <UserName />
+        <button type="button" className={styles.headerButton} onClick={onOpenContact}>
+          Contact
+        </button>
+        <Link to={ROUTES.logout}>Log Out</Link>
+      </nav>
+    </>
   );
 }

@@ -353,7 +353,7 @@ export function ActionQueue({
             Select the {sameSig.length} refills with this sig
           </button>
         ) : null}
-        <button type="button" className={styles.secondary} onClick={() => setHelpOpen(true)} aria-haspopup="dialog">
+        <button type="button" className={styles.shortcuts} onClick={() => setHelpOpen(true)} aria-haspopup="dialog">
           Keyboard shortcuts
         </button>
       </div>
