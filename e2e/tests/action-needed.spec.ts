@@ -34,7 +34,7 @@ test('the list shows categories with counts and is axe-clean; the nav tab carrie
   const total = await categoryCount(page, 'All');
   expect(total).toBeGreaterThan(0);
   await expect(page.getByRole('navigation', { name: 'Main' }).getByText('Action Needed')).toContainText(String(total));
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
 });
 
 test('keyboard only: authorise a refill by fax; the item leaves the list and the count drops', async ({ page }) => {
@@ -50,7 +50,7 @@ test('keyboard only: authorise a refill by fax; the item leaves the list and the
   await expect(page.getByRole('heading', { level: 1, name: /^Refill authorization: / })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Timeline' })).toBeVisible();
   await expect(page.getByText('Prescription received by the pharmacy')).toBeVisible();
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
   await tabTo(page, /^Authorize by fax$/);
   await page.keyboard.press('Enter');
   // What goes to the pharmacy, shown before it goes; confirmed by keyboard too.
@@ -63,7 +63,7 @@ test('keyboard only: authorise a refill by fax; the item leaves the list and the
   await expect(page).toHaveURL(/\/action-needed\?category=refillAuth$/);
   // Focus is on the next request, where the prescriber goes on from, not back at the top of the page.
   await expect(page.getByRole('link', { name: nextName ?? '', exact: true })).toBeFocused();
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
   await expect.poll(() => categoryCount(page, 'Refill authorizations')).toBe(before - 1);
 });
 
@@ -76,7 +76,7 @@ test('alternative medication: print the request in a new window, then send a cho
     .first()
     .click();
   await expect(page.getByRole('heading', { level: 1, name: /^Alternative medication: / })).toBeVisible();
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
   const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Print request' }).click()]);
   await expect(popup.getByRole('heading', { level: 1, name: 'Alternative medication request' })).toBeVisible();
   await expect(popup.getByText('Prescriber signature')).toBeVisible();
@@ -104,7 +104,7 @@ test('prior authorization: dismiss with the notice', async ({ page }) => {
   await page.getByRole('button', { name: 'Dismiss prior authorization' }).click();
   const dialog = page.getByRole('dialog', { name: 'Dismiss this prior authorization?' });
   await expect(dialog).toBeVisible();
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
   await dialog.getByRole('button', { name: 'Dismiss' }).click();
   await expect(page.getByText('Prior authorization dismissed.')).toBeVisible();
   // The list comes back in the same category.

@@ -30,7 +30,7 @@ test('the queue lists every item most urgent first with its facts, axe-clean, an
   }).toPass({ timeout: 30_000 });
   await expect(list.getByRole('listitem').first()).toContainText(/Out of medication|Runs out in \d+ days?/);
   await expect(list.getByRole('listitem').first()).toContainText('Last filled');
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
   // Counts are the cards' counts (an item in two categories counts in both, as on the cards). Journeys beside this
   // one add requests (a live update then refreshes the counts), so both views are read as one moment: back to the
   // queue and again, until no request arrived in between.
@@ -69,7 +69,7 @@ test('keyboard only: j/k move, x selects, ? lists the keys, o opens, Back return
   await page.keyboard.press('?');
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(help).toBeVisible();
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
   await page.keyboard.press('Escape');
   await expect(help).toBeHidden();
   const href = await links.nth(1).getAttribute('href');
@@ -99,7 +99,7 @@ test('bulk by keyboard: staff postpone two refill requests, both leave the queue
   await page.keyboard.press('p');
   const dialog = page.getByRole('dialog', { name: /^Postpone 2 refill requests\?$/ });
   await expect(dialog).toBeVisible();
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
   const day = new Date(Date.now() + 14 * 86_400_000);
   const typed = `${String(day.getMonth() + 1).padStart(2, '0')}/${String(day.getDate()).padStart(2, '0')}/${day.getFullYear()}`;
   await dialog.getByRole('textbox', { name: 'Postpone to' }).fill(typed);
@@ -112,6 +112,6 @@ test('bulk by keyboard: staff postpone two refill requests, both leave the queue
   await expect(page.getByRole('button', { name: 'Undo' })).toBeVisible();
   await page.keyboard.press('u');
   await expect(page.getByText('Undone: 2 items are back. Nothing was sent to the pharmacy.')).toBeVisible();
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
   for (const title of titles) await expect(list.getByRole('heading', { name: title, exact: true })).toHaveCount(1);
 });

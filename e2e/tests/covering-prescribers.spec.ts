@@ -41,12 +41,12 @@ test('a prescriber names a colleague who covers for them, then ends it', async (
   await calendarButton.click();
   await expect(calendarButton).toHaveAttribute('aria-expanded', 'true');
   await expect(form.locator('.react-datepicker')).toBeVisible();
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
   await form.locator('.react-datepicker [tabindex="0"]').first().focus();
   await page.keyboard.press('Escape');
   await expect(calendarButton).toBeFocused();
   await expect(form.getByRole('textbox', { name: 'Last day' })).toHaveValue(`${lm}/${ld}/${ly}`);
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
   await form.getByRole('button', { name: 'Save coverage' }).click();
   await expect(page.getByText(new RegExp(`${colleague} covers for`))).toBeVisible();
 
@@ -70,5 +70,5 @@ test('office staff read who signs and are told who changes it', async ({ page })
   await expect(page.getByText('Only a prescriber of the practice can change who signs.')).toBeVisible();
   await expect(page.getByText('Who signs: Any prescriber of the practice signs any request.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Name a covering prescriber' })).toHaveCount(0);
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
 });

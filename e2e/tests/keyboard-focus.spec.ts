@@ -86,10 +86,7 @@ async function tenByKeysWithFocus(page: Page, base: string, rows: Locator, makeT
     } else if (kind === 1) {
       await press('d', 'input:The patient needs an office visit');
       if (n === 1) {
-        await expectAccessible(page);
-        await page.setViewportSize({ width: 390, height: 844 });
-        await expectAccessible(page);
-        await page.setViewportSize({ width: 1280, height: 800 });
+        await expectAccessible(page, { bothWidths: true });
       }
       await press('Space', 'input:The patient needs an office visit');
       await press('Enter', rest[0] ? `row:${rest[0]}` : 'heading');
@@ -97,10 +94,7 @@ async function tenByKeysWithFocus(page: Page, base: string, rows: Locator, makeT
       await press('p', /^input:Postpone to/);
       if (n === 2) {
         await expect(page.getByRole('textbox', { name: 'Postpone to' })).not.toHaveValue('');
-        await expectAccessible(page);
-        await page.setViewportSize({ width: 390, height: 844 });
-        await expectAccessible(page);
-        await page.setViewportSize({ width: 1280, height: 800 });
+        await expectAccessible(page, { bothWidths: true });
       }
       await press('Enter', rest[0] ? `row:${rest[0]}` : 'heading');
     }

@@ -16,7 +16,7 @@ test('staff prepare, the prescriber signs as prepared', async ({ page, browser }
   await expect(form).toBeVisible();
   await form.getByRole('radio', { name: 'Deny: the patient needs an office visit' }).check();
   await form.getByLabel('Note for the prescriber (optional)').fill('No visit in 14 months.');
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
   await form.getByRole('button', { name: 'Mark ready to sign' }).click();
   await expect(page.getByText('Ready to sign: Deny: the patient needs an office visit.')).toBeVisible();
 
@@ -30,12 +30,14 @@ test('staff prepare, the prescriber signs as prepared', async ({ page, browser }
   const item = section.getByRole('listitem').filter({ has: doctor.locator(`a[href="${href}"]`) });
   await expect(item).toContainText('Deny: the patient needs an office visit — prepared by');
   await expect(item).toContainText('Note: No visit in 14 months.');
-  await expectAccessible(doctor);
+  await expectAccessible(doctor, { bothWidths: true });
   await section.getByRole('button', { name: /Sign all \d+ as prepared/ }).click();
   const dialog = doctor.getByRole('dialog', { name: /Sign \d+ as prepared\?/ });
+  await expectAccessible(doctor, { bothWidths: true });
   await dialog.getByRole('button', { name: /Sign and send \d+/ }).click();
   await expect(doctor.getByText(/Signed \d+ as prepared\./)).toBeVisible();
   await expect(section).toHaveCount(0);
+  await expectAccessible(doctor, { bothWidths: true });
 
   // The timeline names who prepared it (the item itself has left the list).
   const id = href.split('/')[2] as string;

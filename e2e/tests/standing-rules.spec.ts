@@ -26,7 +26,7 @@ test('a prescriber previews, saves, turns off and deletes a standing rule', asyn
   await form.getByRole('button', { name: 'Preview' }).click();
   await expect(form.getByRole('status')).toContainText('Would answer no waiting request now');
   await expect(form.getByRole('button', { name: 'Preview' })).toBeFocused();
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
   await form.getByRole('button', { name: 'Save rule' }).click();
   await expect(page.getByText('Rule saved. It answers matching requests as they arrive.')).toBeVisible();
   await expect(page.getByRole('button', { name: `Change ${name}` })).toBeFocused();
@@ -38,7 +38,7 @@ test('a prescriber previews, saves, turns off and deletes a standing rule', asyn
   await expect(row).toContainText('On');
   await row.getByRole('button', { name: `Turn off ${name}` }).click();
   await expect(row).toContainText('Off');
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
 
   await row.getByRole('button', { name: `Delete ${name}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete the rule?' });
@@ -54,5 +54,5 @@ test('office staff read the rules and are told who makes them', async ({ page })
   await expect(page.getByRole('heading', { level: 1, name: 'Standing Rules' })).toBeVisible();
   await expect(page.getByText('Only a prescriber of the practice can make or change its rules.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'New rule' })).toHaveCount(0);
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
 });

@@ -18,13 +18,13 @@ test('the provider admin: counts per practice, a read-only support window, then 
   await expect(morgan).toBeVisible();
   // Counts only: no patient card, no request link.
   await expect(page.getByRole('link', { name: /^Refill authorization: / })).toHaveCount(0);
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
 
   await morgan.getByRole('button', { name: 'Support access to Morgan Family Medicine' }).click();
   const dialog = page.getByRole('dialog', { name: 'Support access to Morgan Family Medicine' });
   await dialog.getByLabel('Why do you need access?').fill('The office called about a missing refill fax.');
   await dialog.getByLabel('For').selectOption('15');
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
   await dialog.getByRole('button', { name: 'Open read-only access' }).click();
 
   const banner = page.getByRole('region', { name: 'Support access' });
@@ -41,7 +41,7 @@ test('the provider admin: counts per practice, a read-only support window, then 
   await expect(page.getByRole('heading', { level: 1, name: /^Refill authorization: / })).toBeVisible();
   await expect(page.getByText('Support access is read-only: the practice’s own people act on this request.')).toBeVisible();
   await expect(page.getByRole('button', { name: /Authorize|Postpone|Deny/ })).toHaveCount(0);
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
 
   // The practice's own people see who opened it and why.
   const context = await browser.newContext();
@@ -77,5 +77,5 @@ test('office staff prepare: a refill can be postponed, not authorised or denied'
   await expect(page.getByRole('button', { name: 'Authorize by fax' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Deny refill' })).toHaveCount(0);
   await expect(page.getByText(/A prescriber of the practice authorizes or denies refills/)).toBeVisible();
-  await expectAccessible(page);
+  await expectAccessible(page, { bothWidths: true });
 });

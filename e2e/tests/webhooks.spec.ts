@@ -25,7 +25,7 @@ test('a decision reaches the pharmacy’s webhook, signed, and the timeline says
     receiver.secrets = [/whsec_[A-Za-z0-9+/=]{40,}/.exec(await shown.innerText())?.[0] as string];
     // Focus where the user goes on (issue 47): on Copy secret, then, after Done, on the new endpoint's row.
     await expect(shown.getByRole('button', { name: 'Copy secret' })).toBeFocused();
-    await expectAccessible(page);
+    await expectAccessible(page, { bothWidths: true });
     await shown.getByRole('button', { name: 'Done' }).click();
     await expect(page.getByRole('button', { name: `Deliveries to ${url}` })).toBeFocused();
 
@@ -53,7 +53,7 @@ test('a decision reaches the pharmacy’s webhook, signed, and the timeline says
     await row.getByRole('button', { name: `Deliveries to ${url}` }).click();
     await expect(page.getByRole('heading', { name: `Deliveries to ${url}` })).toBeVisible();
     await expect(page.getByRole('cell', { name: 'Refill authorized', exact: true }).first()).toBeVisible();
-    await expectAccessible(page);
+    await expectAccessible(page, { bothWidths: true });
     await row.getByRole('button', { name: `Turn off ${url}` }).click();
     await expect(row).toContainText('Off');
     // The button was busy while it worked; focus is back on it, now the other way round.

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { Dialog } from '../../../components/dialog.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
+import { focusWhenReady } from '../../../lib/focus.ts';
 import { showSaveFailure } from '../../../lib/form-errors.ts';
 import { useOpenSupportAccess } from '../../../lib/support-access/open-support-access.ts';
 import styles from './action-needed.module.css';
@@ -64,6 +65,10 @@ export function SupportAccessDialog({
             (grant) => {
               // Said in full: what is open, that it is read-only, and until when.
               toast.success(`Support access to ${practice.name} is open, read-only, until ${formatTime(grant.expiresAt)}.`);
+              // The dialog gives focus back to its opener, but the practices' list it is in is replaced by the
+              // practice's patients as React draws the refetched answer, sooner or later: focus then goes to the
+              // screen's heading, whichever comes first (a weak return to the opener gives way to this request).
+              focusWhenReady(() => null);
               close();
             },
             (error: unknown) => showSaveFailure(error, form.setError),
