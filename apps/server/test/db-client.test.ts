@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { boolean, jsonb, PgDialect, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { drizzle } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -17,6 +18,7 @@ import {
   prepared,
   preparedName,
   selectJsonText,
+  shapedStatement,
   wrapPglite,
   wrapPool,
 } from '../src/db/client.ts';
@@ -149,5 +151,66 @@ describe('prepared statements', () => {
       await handle.close();
       await scratch.drop();
     }
+  });
+});
+
+describe('shapedStatement: one text per shape, values filled in by name (issue 46)', () => {
+  const probe = pgTable('shaped_probe', {
+    id: text('id').primaryKey(),
+    at: timestamp('at', { withTimezone: true }),
+    doc: jsonb('doc'),
+    yes: boolean('yes'),
+  });
+  // A builder of Drizzle's own, for the statement's text only (the rows go through the handle under test).
+  const builder = drizzle(new PGlite());
+  const insertOf = (values: typeof probe.$inferInsert) =>
+    prepared(sql`with t as (${builder.insert(probe).values(values).getSQL()}) select ${sql.placeholder('echo')}::text as echo`);
+  const placeholders = {
+    id: sql.placeholder('id'),
+    at: sql.placeholder('at'),
+    doc: sql.placeholder('doc'),
+    yes: sql.placeholder('yes'),
+  } as never;
+  let builds = 0;
+  const shaped = (values: Record<string, unknown>) =>
+    shapedStatement(
+      'probe-insert',
+      () => {
+        builds += 1;
+        return insertOf(placeholders);
+      },
+      values,
+    );
+
+  it('builds the text once and binds each call’s values through the columns’ own mapping, null as null', async () => {
+    await database.db.execute(
+      sql`create table if not exists shaped_probe (id text primary key, at timestamptz, doc jsonb, yes boolean)`,
+    );
+    const at = new Date('2026-12-03T13:00:00.123Z');
+    const first = (await database.db.execute(
+      shaped({ id: 'a', at, doc: { x: [1, 'é'] }, yes: true, echo: 'one' }),
+    )) as unknown as {
+      rows: { echo: string }[];
+    };
+    await database.db.execute(shaped({ id: 'b', at: null, doc: null, yes: null, echo: 'two' }));
+    await database.db.transaction((tx) => tx.execute(shaped({ id: 'c', at, doc: {}, yes: false, echo: 'three' })));
+    expect(builds).toBe(1);
+    expect(first.rows[0]?.echo).toBe('one');
+    const { rows } = await client.query<Record<string, unknown>>(
+      `select id, to_char(at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS') as at, doc, yes from shaped_probe order by id`,
+    );
+    expect(rows).toEqual([
+      { id: 'a', at: '2026-12-03T13:00:00.123', doc: { x: [1, 'é'] }, yes: true },
+      { id: 'b', at: null, doc: null, yes: null },
+      { id: 'c', at: '2026-12-03T13:00:00.123', doc: {}, yes: false },
+    ]);
+    // The same text as the statement built from the same values the ordinary way: one prepared statement for both.
+    expect(sqlText(shaped({ id: 'd', at, doc: {}, yes: true, echo: '' }))).toBe(
+      sqlText(insertOf({ id: 'd', at, doc: {}, yes: true })),
+    );
+  });
+
+  it('refuses a call that leaves a value out, before anything is sent', () => {
+    expect(() => shaped({ id: 'e', at: null, doc: null, yes: null })).toThrow(/no value for echo/);
   });
 });

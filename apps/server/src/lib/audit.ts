@@ -1,6 +1,6 @@
 /** audit_log rows: who did what to which record, with the request id; never secrets or patient names. */
 import { type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client.ts';
+import { type Executor, jsonParam } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
 import { AppError } from './errors.ts';
 
@@ -36,7 +36,7 @@ export const auditCteSql = (entries: AuditEntry | readonly AuditEntry[]): SQL =>
     (
       entry,
     ) => sql`(${entry.actorUserId}, ${entry.action}, ${entry.entityType}, ${entry.entityId ?? null}, ${entry.requestId ?? null},
-              ${entry.ip ?? null}, ${JSON.stringify(entry.details ?? {})}::jsonb)`,
+              ${entry.ip ?? null}, ${jsonParam(entry.details)}::jsonb)`,
   );
   return sql`audit as (
       insert into audit_log (actor_user_id, action, entity_type, entity_id, request_id, ip, details)

@@ -5,7 +5,7 @@
  */
 import { localTodayIso, PRESCRIBER_ROLES, type WebhookEvent } from '@hcp/contract';
 import { and, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
-import { arrayParam, type Executor, prepared } from '../../db/client.ts';
+import { arrayParam, type Executor, placeholdersOf, placeholderValues, prepared, shapedStatement } from '../../db/client.ts';
 import {
   appeals,
   commentMentions,
@@ -19,6 +19,7 @@ import {
   prescriptionEvents,
   prescriptions,
 } from '../../db/schema.ts';
+import type { AuditEntry } from '../../lib/audit.ts';
 import { notifyPracticeOfPatient, notifyPracticeOfPrescription, practiceItemsNotifySql } from '../../lib/live.ts';
 import { altMedPendingSql, priorAuthNeedsActionSql } from '../../lib/prescription-sql.ts';
 import { likeEscape } from '../../lib/sql-like.ts';
@@ -29,6 +30,7 @@ import type { PrescriptionFields, PrescriptionRow } from './mapping/medication-r
 import type { PatientFields, PatientRow } from './mapping/patient.ts';
 import type { TaskInputs, TaskRow } from './mapping/task.ts';
 import { isId, NONE, type Page } from './repository.ts';
+import { auditAndKeepVersionsCtes, type KeptVersion, type RecordedWrite } from './versions-repository.ts';
 
 export type RecordType = 'Patient' | 'MedicationRequest' | 'Task' | 'Communication';
 
@@ -483,28 +485,44 @@ export async function claimTaskArrivals(
 ): Promise<(TaskArrival | null)[]> {
   if (claims.length === 0) return [];
   const { tenantId, clientId } = claims[0] as (typeof claims)[number];
-  const wanted = sql.join(
-    claims.map(
-      (c, n) =>
-        sql`(${n}::int, ${c.entityId}::uuid, ${c.identifier.system}, ${c.identifier.value}, ${isId(c.prescriptionId) ? c.prescriptionId : null}::uuid)`,
-    ),
-    sql`, `,
-  );
-  // One Task's shape is one text, prepared (its parse and plan were most of its time); a Bundle's varies with its size.
-  const result = await db.execute(
+  type Wanted = { entityId: string; system: string; value: string; rx: string | null };
+  const wantedOf = (c: (typeof claims)[number]): Wanted => ({
+    entityId: c.entityId,
+    system: c.identifier.system,
+    value: c.identifier.value,
+    rx: isId(c.prescriptionId) ? c.prescriptionId : null,
+  });
+  const claimSql = (tenant: unknown, client: unknown, wanted: Wanted[]) =>
     prepared(
-      sql`with wanted (n, entity_id, system, value, rx) as (values ${wanted}),
+      sql`with wanted (n, entity_id, system, value, rx) as (values ${sql.join(
+        wanted.map((w, n) => sql`(${n}::int, ${w.entityId}::uuid, ${w.system}, ${w.value}, ${w.rx}::uuid)`),
+        sql`, `,
+      )}),
     claim as (
       insert into fhir_identifiers (tenant_id, resource_type, system, value, entity_id, client_id)
-      select ${tenantId}, 'Task', system, value, entity_id, ${clientId} from wanted order by n
+      select ${tenant}, 'Task', system, value, entity_id, ${client} from wanted order by n
       on conflict do nothing returning entity_id)
     select w.n, ${epochMs(sql`now()`)} as now, rx.id, rx.patient_id as "patientId", rx.prescriber_id as "prescriberId",
       o.refill_request_option as "refillRequestOption", o.pa_handling as "paHandling",
       exists (select 1 from standing_rules r where r.md_office_id = rx.md_office_id and r.enabled) as "hasRules"
     from wanted w join claim c on c.entity_id = w.entity_id
-    left join (prescriptions rx join md_offices o on o.id = rx.md_office_id and o.tenant_id = ${tenantId}) on rx.id = w.rx`,
-      claims.length === 1,
-    ),
+    left join (prescriptions rx join md_offices o on o.id = rx.md_office_id and o.tenant_id = ${tenant}) on rx.id = w.rx`,
+      wanted.length === 1,
+    );
+  // One Task: one text, built once and prepared (its build, parse and plan were most of its time); a Bundle's text
+  // varies with its size.
+  const single = claims.length === 1 ? wantedOf(claims[0] as (typeof claims)[number]) : null;
+  const result = await db.execute(
+    single
+      ? shapedStatement(
+          'task-claim',
+          () =>
+            claimSql(sql.placeholder('tenant'), sql.placeholder('client'), [
+              placeholdersOf<Wanted>('w_', ['entityId', 'system', 'value', 'rx']),
+            ]),
+          { tenant: tenantId, client: clientId, ...placeholderValues('w_', single) },
+        )
+      : claimSql(tenantId, clientId, claims.map(wantedOf)),
   );
   const arrivals = new Array<TaskArrival | null>(claims.length).fill(null);
   for (const row of rowsOf(result) as unknown as {
@@ -547,18 +565,108 @@ export interface OpenTask {
  * Tasks on one prescription merged in order; version bumped; the practices' open portals told when this commits),
  * their timeline events, and `recorded` (the writes' audit rows and first versions, auditAndKeepVersionsCtes).
  */
-export async function openTasks(db: Executor, tasks: OpenTask[], recorded: SQL): Promise<void> {
+export async function openTasks(db: Executor, tasks: OpenTask[], recorded: RecordedWrite[]): Promise<void> {
   if (tasks.length === 0) return;
   const flagsOf = new Map<string, Partial<typeof prescriptions.$inferInsert>>();
   for (const task of tasks) {
     const id = task.values.prescriptionId;
     flagsOf.set(id, { ...flagsOf.get(id), ...task.flags });
   }
+  const task = tasks[0] as OpenTask;
+  const write = recorded[0];
+  if (tasks.length > 1 || !write) {
+    await db.execute(openTasksSql(db, tasks, [...flagsOf], new Date(), auditAndKeepVersionsCtes(recorded)));
+    return;
+  }
+  // One Task, the way nearly every request goes: one text per set of flags its category raises, built once.
+  const flags = [...flagsOf][0]?.[1] ?? {};
+  const flagNames = Object.keys(flags) as (keyof typeof flags & string)[];
+  await db.execute(
+    shapedStatement(
+      `task-open:${flagNames.join(',')}`,
+      () => {
+        const values = placeholdersOf<TaskValues>('v_', TASK_VALUE_NAMES);
+        const one: OpenTask = {
+          id: sql.placeholder('id') as never,
+          values,
+          flags: placeholdersOf<typeof flags>('f_', flagNames),
+          event: placeholdersOf<OpenTask['event']>('e_', ['type', 'requestId', 'data']),
+        };
+        const rx = sql.placeholder('rx') as never;
+        return openTasksSql(
+          db,
+          [one],
+          [[rx, one.flags]],
+          sql.placeholder('now') as never,
+          auditAndKeepVersionsCtes([
+            {
+              audit: placeholdersOf<AuditEntry>('a_', AUDIT_ENTRY_NAMES),
+              version: placeholdersOf<KeptVersion>('k_', ['tenantId', 'type', 'id', 'versionId', 'resource']),
+            },
+          ]),
+        );
+      },
+      {
+        id: task.id,
+        rx: task.values.prescriptionId,
+        now: new Date(),
+        ...placeholderValues('v_', task.values),
+        ...placeholderValues('f_', flags),
+        ...placeholderValues('e_', task.event),
+        ...placeholderValues('a_', auditValues(write.audit)),
+        ...placeholderValues('k_', { ...write.version, resource: JSON.stringify(write.version.resource) }),
+      },
+    ),
+  );
+}
+
+const TASK_VALUE_NAMES = [
+  'tenantId',
+  'clientId',
+  'prescriptionId',
+  'category',
+  'status',
+  'businessStatus',
+  'input',
+  'note',
+] as const satisfies readonly (keyof TaskValues)[];
+const AUDIT_ENTRY_NAMES = [
+  'actorUserId',
+  'action',
+  'entityType',
+  'entityId',
+  'requestId',
+  'ip',
+  'details',
+] as const satisfies readonly (keyof AuditEntry)[];
+
+/** An audit entry's every field, as the audit row holds it (details as the text of its JSON). */
+const auditValues = (entry: AuditEntry): Record<(typeof AUDIT_ENTRY_NAMES)[number], unknown> => ({
+  actorUserId: entry.actorUserId,
+  action: entry.action,
+  entityType: entry.entityType,
+  entityId: entry.entityId ?? null,
+  requestId: entry.requestId ?? null,
+  ip: entry.ip ?? null,
+  details: JSON.stringify(entry.details ?? {}),
+});
+
+/**
+ * The statement of openTasks: the Tasks' rows, each prescription's flags raised once (version bumped, its practice's
+ * open portals told when this commits), their timeline events, and `recorded` (audit rows and first versions).
+ */
+function openTasksSql(
+  db: Executor,
+  tasks: OpenTask[],
+  flagsOf: [string, Partial<typeof prescriptions.$inferInsert>][],
+  now: Date,
+  recorded: SQL,
+): SQL {
   const rows = db.insert(inboundTasks).values(tasks.map((task) => ({ id: task.id, ...task.values })));
-  const raised = [...flagsOf].map(([id, flags], n) => {
+  const raised = flagsOf.map(([id, flags], n) => {
     const update = db
       .update(prescriptions)
-      .set({ ...flags, version: sql`${prescriptions.version} + 1`, updatedAt: new Date() })
+      .set({ ...flags, version: sql`${prescriptions.version} + 1`, updatedAt: now })
       .where(eq(prescriptions.id, id))
       .returning({ practiceId: prescriptions.mdOfficeId });
     return { name: sql.raw(`rx${n}`), update };
@@ -567,9 +675,8 @@ export async function openTasks(db: Executor, tasks: OpenTask[], recorded: SQL):
     .insert(prescriptionEvents)
     .values(tasks.map((task) => ({ prescriptionId: task.values.prescriptionId, ...task.event, actorUserId: null })));
   // As for the claim: one Task's few shapes (the flags its code raises) are prepared, a Bundle's are not.
-  await db.execute(
-    prepared(
-      sql`with t as (${rows.getSQL()}),
+  return prepared(
+    sql`with t as (${rows.getSQL()}),
       ${sql.join(
         raised.map(({ name, update }) => sql`${name} as (${update.getSQL()})`),
         sql`, `,
@@ -580,8 +687,7 @@ export async function openTasks(db: Executor, tasks: OpenTask[], recorded: SQL):
         sql` union all `,
       )}), ${recorded}
     select count(*) from told`,
-      tasks.length === 1,
-    ),
+    tasks.length === 1,
   );
 }
 

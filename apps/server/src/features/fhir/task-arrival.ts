@@ -21,7 +21,7 @@ import {
   timelineEvent,
 } from './task-flags.ts';
 import { type Created, type NewRecord, RecordRefused } from './upsert.ts';
-import { auditAndKeepVersionsCtes, type RecordedWrite } from './versions-repository.ts';
+import type { RecordedWrite } from './versions-repository.ts';
 
 /**
  * An appeal Task opens an appeal the prescriber signs in to with their NPI and a new access key (only its hash is
@@ -175,7 +175,7 @@ export async function createTasks(
     await records.openTasks(
       tx,
       planned.map((p) => p.open),
-      auditAndKeepVersionsCtes(planned.map((p) => p.recorded)),
+      planned.map((p) => p.recorded),
     );
   }
   return answers;

@@ -4,7 +4,7 @@
  * own write made and the versions a decision's webhook message carried — what a pharmacy can hold a version id of.
  */
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, jsonParam } from '../../db/client.ts';
 import { fhirVersions } from '../../db/schema.ts';
 import { type AuditEntry, auditCteSql, writeAudit } from '../../lib/audit.ts';
 import type { RecordType } from './records-repository.ts';
@@ -44,9 +44,7 @@ export interface RecordedWrite {
 export const auditAndKeepVersionsCtes = (writes: readonly RecordedWrite[]) => sql`${auditCteSql(writes.map((w) => w.audit))},
   kept as (insert into fhir_versions (tenant_id, resource_type, entity_id, version_id, resource)
     values ${sql.join(
-      writes.map(
-        ({ version: v }) => sql`(${v.tenantId}, ${v.type}, ${v.id}, ${v.versionId}, ${JSON.stringify(v.resource)}::jsonb)`,
-      ),
+      writes.map(({ version: v }) => sql`(${v.tenantId}, ${v.type}, ${v.id}, ${v.versionId}, ${jsonParam(v.resource)}::jsonb)`),
       sql`, `,
     )}
     on conflict do nothing)`;
