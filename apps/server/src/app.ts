@@ -53,6 +53,8 @@ import { createPatientsService } from './features/patients/service.ts';
 import { prescribeRoutes } from './features/prescribe/routes.ts';
 import { createPrescribeService } from './features/prescribe/service.ts';
 import { rxListRoutes } from './features/rx-list/routes.ts';
+import { signInFactorsRoutes } from './features/sign-in-factors/routes.ts';
+import { createSignInFactors } from './features/sign-in-factors/service.ts';
 import { standingRulesRoutes } from './features/standing-rules/routes.ts';
 import { createStandingRulesService } from './features/standing-rules/service.ts';
 import { supportAccessRoutes } from './features/support-access/routes.ts';
@@ -226,8 +228,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Before any route: each route's references and accepted fields are read from its schemas as it is added.
   registerReachGuard(app, { db });
   registerIdempotency(app, db, { abandonedAfterSeconds: config.idempotencyAbandonSeconds });
+  const factors = createSignInFactors({ db, mailer, signingKey, now: () => (deps.now?.() ?? new Date()).getTime() });
   const auth = createAuthService({
     db,
+    factors,
     signer,
     denyList,
     mailer,
@@ -271,6 +275,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     publicUrl: config.publicUrl,
     googleClientId: config.googleClientId,
   });
+  await app.register(signInFactorsRoutes, { factors, perMinute: config.authRateLimitPerMinute });
   await app.register(usersRoutes, { service: createUsersService({ db }) });
   await app.register(actionNeededRoutes, {
     db,

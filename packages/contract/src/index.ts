@@ -17,6 +17,7 @@ export * from './api/prepared-decisions.ts';
 export * from './api/prescribe.ts';
 export * from './api/prescriptions.ts';
 export * from './api/references.ts';
+export * from './api/sign-in-factors.ts';
 export * from './api/staff.ts';
 export * from './api/standing-rules.ts';
 export * from './api/support-access.ts';

@@ -415,7 +415,8 @@ export const mfaChallenges = pgTable('mfa_challenges', {
     .notNull()
     .references(() => users.id),
   tokenHash: text('token_hash').notNull().unique(),
-  codeHash: text('code_hash').notNull(),
+  /** The mailed code's HMAC; null until one is mailed (an account with an authenticator app is mailed on request). */
+  codeHash: text('code_hash'),
   attempts: integer('attempts').notNull().default(0),
   /** How many times a new code was sent for this challenge (capped), and when the last one went out. */
   resends: integer('resends').notNull().default(0),
@@ -435,6 +436,37 @@ export const passwordResetTokens = pgTable('password_reset_tokens', {
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: createdAt(),
 });
+
+/**
+ * A user's authenticator app (issue 48, TOTP): one per user. The secret is sealed (AES-256-GCM under a key derived
+ * from the signing key: lib/sealed.ts), so a copy of the database alone makes no codes.
+ */
+export const authenticatorApps = pgTable('authenticator_apps', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  secretSealed: text('secret_sealed').notNull(),
+  /** When a code from the app was first typed: until then a set-up in progress, not a factor. */
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  /** The last 30-second step a code was taken for: each code works once (RFC 6238 §5.2). */
+  lastStep: bigint('last_step', { mode: 'number' }),
+  createdAt: createdAt(),
+});
+
+/** One-time recovery codes (issue 48): only their hashes are kept; a used one keeps when it was used. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId)],
+);
 
 export const rememberMeDevices = pgTable(
   'remember_me_devices',

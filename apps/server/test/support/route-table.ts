@@ -192,6 +192,40 @@ export const ROWS: Row[] = [
     url: (f, w) => `${u(f, w)}/remembered-devices`,
     expect: RULES.everyone,
   },
+  // Issue 48: a user's own sign-in factors (every user has them; another user's id is 404 by the self reference).
+  {
+    method: 'GET',
+    path: `${v1}/users/{userId}/sign-in-factors`,
+    url: (f, w) => `${u(f, w)}/sign-in-factors`,
+    expect: RULES.everyone,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/sign-in-factors/authenticator-app`,
+    url: (f, w) => `${u(f, w)}/sign-in-factors/authenticator-app`,
+    expect: RULES.everyone,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/sign-in-factors/authenticator-app/confirm`,
+    url: (f, w) => `${u(f, w)}/sign-in-factors/authenticator-app/confirm`,
+    body: () => ({ code: '000000' }),
+    expect: RULES.everyone,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/sign-in-factors/authenticator-app/remove`,
+    url: (f, w) => `${u(f, w)}/sign-in-factors/authenticator-app/remove`,
+    body: () => ({ currentPassword: 'not-the-password' }),
+    expect: RULES.everyone,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/sign-in-factors/recovery-codes`,
+    url: (f, w) => `${u(f, w)}/sign-in-factors/recovery-codes`,
+    body: () => ({ currentPassword: 'not-the-password' }),
+    expect: RULES.everyone,
+  },
   {
     method: 'POST',
     path: `${v1}/users/{userId}/update-password`,

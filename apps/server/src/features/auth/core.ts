@@ -39,8 +39,17 @@ export interface RequestContext {
   origin: { protocol: string; port: string };
 }
 
+/** The sign-in factors MFA may use besides a mailed code (features/sign-in-factors, issue 48). */
+export interface SecondFactors {
+  hasAuthenticator(userId: string): Promise<boolean>;
+  checkAuthenticatorCode(userId: string, code: string): Promise<boolean>;
+  useRecoveryCode(userId: string, code: string, ctx: { ip: string | null; requestId: string }): Promise<boolean>;
+}
+
 export interface AuthServiceDeps {
   db: Database;
+  /** Absent: mailed codes only. */
+  factors?: SecondFactors;
   signer: TokenSigner;
   denyList: DenyList;
   mailer: Mailer;

@@ -19,7 +19,11 @@ export function mfaUseCases(deps: AuthServiceDeps, core: AuthCore) {
   const { db, mailer } = deps;
   const { issueTokens } = core;
 
-  async function startMfa(user: repo.LoginUser): Promise<string> {
+  /**
+   * A challenge for the second step. `mail`: a code is mailed now; otherwise (an account with an authenticator app,
+   * issue 48) none is until the user asks for one (resendMfa), so a mailbox is not a way around the app.
+   */
+  async function startMfa(user: repo.LoginUser, { mail: sendMail = true }: { mail?: boolean } = {}): Promise<string> {
     const userToken = randomToken();
     const code = sixDigitCode();
     const id = randomUUID();
@@ -29,12 +33,12 @@ export function mfaUseCases(deps: AuthServiceDeps, core: AuthCore) {
         id,
         userId: user.id,
         tokenHash: sha256(userToken),
-        codeHash: hmac(deps.signingKey, `${id}:${code}`),
+        codeHash: sendMail ? hmac(deps.signingKey, `${id}:${code}`) : null,
         expiresAt: new Date(Date.now() + AUTH_LIMITS.mfaCodeSeconds * 1000),
       });
-      return mailer.enqueue(tx, mail);
+      return sendMail ? mailer.enqueue(tx, mail) : null;
     });
-    await mailer.deliver(outboxId, mail);
+    if (outboxId) await mailer.deliver(outboxId, mail);
     return userToken;
   }
 
@@ -46,7 +50,11 @@ export function mfaUseCases(deps: AuthServiceDeps, core: AuthCore) {
     // A challenge ends 10 minutes after its last code; after that only signing in again starts a new one.
     if (!challenge || challenge.consumedAt || challenge.expiresAt < now) throw refused;
     if (challenge.resends >= MFA_RESEND.maxResends) throw refused;
-    const waitSeconds = Math.ceil(MFA_RESEND.minSecondsBetween - (now.getTime() - challenge.sentAt.getTime()) / 1000);
+    // The first mailed code of a challenge that began with the app is sent at once: it is the user's choice, not a resend.
+    const firstMail = challenge.codeHash === null;
+    const waitSeconds = firstMail
+      ? 0
+      : Math.ceil(MFA_RESEND.minSecondsBetween - (now.getTime() - challenge.sentAt.getTime()) / 1000);
     if (waitSeconds > 0) {
       throw new AppError('RATE_LIMITED', `Please wait ${waitSeconds} seconds before asking for another code.`, [], {
         'retry-after': String(waitSeconds),
@@ -79,7 +87,8 @@ export function mfaUseCases(deps: AuthServiceDeps, core: AuthCore) {
     const audit = (action: string, details: Record<string, unknown> = {}) =>
       auditUser(db, challenge.userId, action, ctx, details);
 
-    if (hmac(deps.signingKey, `${challenge.id}:${mfaCodeOf(input)}`) !== challenge.codeHash) {
+    const method = input.method ?? 'email';
+    if (!(await codeMatches(challenge, input, ctx))) {
       const attempts = challenge.attempts + 1;
       await repo.countMfaFailure(db, challenge.id, attempts, attempts >= AUTH_LIMITS.mfaMaxAttempts);
       await audit('auth.mfa.failure', { attempts });
@@ -101,9 +110,30 @@ export function mfaUseCases(deps: AuthServiceDeps, core: AuthCore) {
       });
       tokens.rememberMeToken = rememberMeToken;
     }
-    await audit('auth.mfa.success', { rememberDevice: input.rememberMe === true });
-    await audit('auth.login.success', { mfa: 'code' });
+    await audit('auth.mfa.success', { rememberDevice: input.rememberMe === true, method });
+    await audit('auth.login.success', { mfa: method === 'email' ? 'code' : method });
     return tokens;
+  }
+
+  /** Whether the request's code is the challenge's: the mailed code, the app's current code, or a recovery code. */
+  async function codeMatches(
+    challenge: { id: string; userId: string; codeHash: string | null },
+    input: MfaRequest,
+    ctx: RequestContext,
+  ): Promise<boolean> {
+    switch (input.method ?? 'email') {
+      case 'totp':
+        return (await deps.factors?.checkAuthenticatorCode(challenge.userId, mfaCodeOf(input))) === true;
+      case 'recovery':
+        return (
+          (await deps.factors?.useRecoveryCode(challenge.userId, input.recoveryCode ?? '', {
+            ip: ctx.ip,
+            requestId: ctx.requestId,
+          })) === true
+        );
+      default:
+        return challenge.codeHash !== null && hmac(deps.signingKey, `${challenge.id}:${mfaCodeOf(input)}`) === challenge.codeHash;
+    }
   }
 
   return { startMfa, resendMfa, verifyMfa };

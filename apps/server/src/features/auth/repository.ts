@@ -117,7 +117,7 @@ export async function revokeAllFamiliesOfUser(db: Executor, userId: string, at: 
 
 export async function insertMfaChallenge(
   db: Executor,
-  row: { id: string; userId: string; tokenHash: string; codeHash: string; expiresAt: Date },
+  row: { id: string; userId: string; tokenHash: string; codeHash: string | null; expiresAt: Date },
 ) {
   await db.insert(mfaChallenges).values(row);
 }

@@ -24,7 +24,11 @@ import {
 } from './core.ts';
 import * as repo from './repository.ts';
 
-export function signInUseCases(deps: AuthServiceDeps, core: AuthCore, mfa: { startMfa(user: repo.LoginUser): Promise<string> }) {
+export function signInUseCases(
+  deps: AuthServiceDeps,
+  core: AuthCore,
+  mfa: { startMfa(user: repo.LoginUser, options?: { mail?: boolean }): Promise<string> },
+) {
   const { db } = deps;
   const { issueTokens } = core;
   const { startMfa } = mfa;
@@ -104,14 +108,17 @@ export function signInUseCases(deps: AuthServiceDeps, core: AuthCore, mfa: { sta
       return { redirectionUrl: `${ctx.origin.protocol}://${host}${ctx.origin.port ? `:${ctx.origin.port}` : ''}/login` };
     }
 
-    if (user.mfaEnabled && !(await rememberedDevice(user.id, rememberMeToken))) {
-      const challenge = await startMfa(user);
-      await audit('auth.mfa.sent', { channel: 'email' });
-      return { mfaResponse: { maskedEmail: maskEmail(user.email), maskedPhone: maskPhone(user.phone), userToken: challenge } };
+    // An authenticator app, once set up, is asked for at every sign-in (issue 48), whatever the mailed-code setting.
+    const hasApp = (await deps.factors?.hasAuthenticator(user.id)) === true;
+    if ((user.mfaEnabled || hasApp) && !(await rememberedDevice(user.id, rememberMeToken))) {
+      const challenge = await startMfa(user, { mail: !hasApp });
+      await audit(hasApp ? 'auth.mfa.started' : 'auth.mfa.sent', { channel: hasApp ? 'totp' : 'email' });
+      const masked = { maskedEmail: maskEmail(user.email), maskedPhone: maskPhone(user.phone), userToken: challenge };
+      return { mfaResponse: hasApp ? { ...masked, methods: ['totp', 'recovery', 'email'] } : masked };
     }
 
     const jwtToken = await issueTokens(user);
-    await audit('auth.login.success', { mfa: user.mfaEnabled ? 'remembered-device' : 'off' });
+    await audit('auth.login.success', { mfa: user.mfaEnabled || hasApp ? 'remembered-device' : 'off' });
     return { jwtToken };
   }
 
