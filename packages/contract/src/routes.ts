@@ -118,6 +118,12 @@ export const apiPaths = {
   updatePasswordByToken: `${API_BASE}/v1/update-password`,
   changePassword: (userId: string) => `${user(userId)}/update-password`,
   rememberedDevices: (userId: string) => `${user(userId)}/remembered-devices`,
+  // sign-in factors (issue 48)
+  signInFactors: (userId: string) => `${user(userId)}/sign-in-factors`,
+  authenticatorApp: (userId: string) => `${user(userId)}/sign-in-factors/authenticator-app`,
+  confirmAuthenticatorApp: (userId: string) => `${user(userId)}/sign-in-factors/authenticator-app/confirm`,
+  removeAuthenticatorApp: (userId: string) => `${user(userId)}/sign-in-factors/authenticator-app/remove`,
+  recoveryCodes: (userId: string) => `${user(userId)}/sign-in-factors/recovery-codes`,
   // users
   userDetails: (userId: string) => `${user(userId)}/mdo-user-details`,
   featureFlags: `${API_BASE}/v1/feature-flags`,

@@ -12,6 +12,8 @@ export const STORAGE_KEYS = {
   maskedEmail: 'hcp.maskedEmail',
   maskedPhone: 'hcp.maskedPhone',
   userToken: 'hcp.userToken',
+  /** The ways the pending sign-in may take its second step, comma-separated (issue 48); absent: a mailed code. */
+  mfaMethods: 'hcp.mfaMethods',
   appealsData: 'hcp.appealsData',
   appealsKey: 'hcp.appealsKey',
   appealsNpi: 'hcp.appealsNpi',
@@ -28,6 +30,7 @@ const SESSION_SCOPED: ReadonlySet<StorageKey> = new Set([
   'maskedEmail',
   'maskedPhone',
   'userToken',
+  'mfaMethods',
   'appealsData',
   'appealsKey',
   'appealsNpi',

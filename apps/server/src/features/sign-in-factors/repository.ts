@@ -1,7 +1,7 @@
 /** The rows of a user's sign-in factors (issue 48): the authenticator app and the recovery codes. */
 import { and, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { authenticatorApps, recoveryCodes } from '../../db/schema.ts';
+import { authenticatorApps, recoveryCodes, users } from '../../db/schema.ts';
 
 export async function authenticatorOf(db: Executor, userId: string) {
   const [row] = await db
@@ -99,4 +99,10 @@ export async function recoveryCodesLeft(db: Executor, userId: string): Promise<n
     .from(recoveryCodes)
     .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
   return row?.n ?? 0;
+}
+
+/** The account's e-mail address (where its changes are told) and password hash (asked again before a removal). */
+export async function accountOf(db: Executor, userId: string) {
+  const [row] = await db.select({ email: users.email, passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
+  return row ?? null;
 }

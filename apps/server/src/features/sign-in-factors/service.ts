@@ -22,7 +22,6 @@ import { AppError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import { createSealer } from '../../lib/sealed.ts';
-import * as authRepo from '../auth/repository.ts';
 import * as repo from './repository.ts';
 
 export interface FactorContext {
@@ -76,7 +75,7 @@ export function createSignInFactors(deps: SignInFactorDeps) {
 
   /** Records the change's mail in the caller's transaction; the returned function delivers it after commit. */
   async function mailOwner(tx: Executor, userId: string, subject: string, text: string) {
-    const to = await authRepo.findUserEmail(tx, userId);
+    const to = (await repo.accountOf(tx, userId))?.email;
     if (!to) return async () => false;
     const mail = {
       to,
@@ -89,7 +88,7 @@ export function createSignInFactors(deps: SignInFactorDeps) {
   }
 
   async function assertPassword(userId: string, currentPassword: string) {
-    const hash = await authRepo.findPasswordHash(db, userId);
+    const hash = (await repo.accountOf(db, userId))?.passwordHash;
     if (!hash || !(await verifyPassword(hash, currentPassword))) {
       throw new AppError('VALIDATION_FAILED', 'The current password is not correct.', [
         { path: 'body.currentPassword', message: 'The current password is not correct.' },
@@ -121,7 +120,7 @@ export function createSignInFactors(deps: SignInFactorDeps) {
 
     /** A new secret to scan (or type); not a factor until a code from it is confirmed. Starting again replaces it. */
     async setUpAuthenticator(userId: string, ctx: FactorContext): Promise<AuthenticatorSetup> {
-      const email = (await authRepo.findUserEmail(db, userId)) ?? 'HCP Portal';
+      const email = (await repo.accountOf(db, userId))?.email ?? 'HCP Portal';
       const secret = new Secret({ size: 20 }).base32;
       if (!(await repo.startAuthenticator(db, userId, sealer.seal(secret)))) {
         throw new AppError('CONFLICT', SIGN_IN_FACTOR_MESSAGES.alreadyAdded);

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readSession, storage } from '../../../lib/storage.ts';
+import LoginVerifyRoute from '../routes/login-verify.tsx';
 import { VerifyFormCard } from './verify-form.tsx';
 
 function setup(status: number, body: unknown) {
@@ -31,7 +32,10 @@ async function submit(code: string, remember = false) {
   await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
 }
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  sessionStorage.clear();
+});
 
 describe('VerifyFormCard', () => {
   it('waits with the cursor in the code field, and a fixed code clears its error', async () => {
@@ -94,5 +98,87 @@ describe('VerifyFormCard', () => {
     setup(429, { error: { code: 'RATE_LIMITED', message: 'Please wait 12 seconds before asking for another code.' } });
     await userEvent.click(screen.getByRole('button', { name: 'Send a new code' }));
     expect(await screen.findByText('Please wait 12 seconds before asking for another code.')).toBeInTheDocument();
+  });
+});
+
+describe('the verify page with an authenticator app (issue 48)', () => {
+  /** The page as a sign-in answer that offered the app left it. */
+  function page(status = 200, body: unknown = { accessToken: 'a', refreshToken: 'r', userID: 'u' }) {
+    storage.set('userToken', 'ut-1');
+    storage.set('maskedEmail', 'd***@demo.hcp');
+    storage.set('mfaMethods', 'totp,recovery,email');
+    const fetchMock = vi.fn(async (url: string) =>
+      url.endsWith('/mfa/resend')
+        ? new Response(JSON.stringify({ status: 'ok' }), { status: 200 })
+        : new Response(JSON.stringify(body), { status }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const router = createMemoryRouter(
+      [
+        { path: '/login-verify', element: <LoginVerifyRoute /> },
+        { path: '/action-needed', element: <p>Action list</p> },
+      ],
+      { initialEntries: ['/login-verify'] },
+    );
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    const sent = () => fetchMock.mock.calls.map(([url, init]) => [url, JSON.parse(String((init as RequestInit).body))]);
+    return { sent };
+  }
+
+  it('asks for the app’s code first, and sends it as the app’s; nothing says a mail was sent', async () => {
+    const { sent } = page();
+    expect(screen.getByText('Enter the 6-digit code from your authenticator app.')).toBeInTheDocument();
+    expect(screen.queryByText(/We sent a 6-digit verification code/)).toBeNull();
+    const field = screen.getByLabelText('Code from your authenticator app');
+    await vi.waitFor(() => expect(field).toHaveFocus());
+    expect(screen.queryByRole('button', { name: 'Send a new code' })).toBeNull();
+    await userEvent.type(field, '123456{Enter}');
+    await screen.findByText('Action list');
+    expect(sent()).toEqual([
+      [
+        '/auth-service/mfa',
+        { authToken: 'ut-1', method: 'totp', mfaCode: '123456', dashboard: 'MD Dashboard', rememberMe: false },
+      ],
+    ]);
+    expect(storage.get('mfaMethods')).toBeNull();
+  });
+
+  it('takes a recovery code instead, checked before it is sent', async () => {
+    const { sent } = page();
+    await userEvent.click(screen.getByRole('button', { name: 'Use a recovery code' }));
+    const field = screen.getByLabelText('Recovery code');
+    await vi.waitFor(() => expect(field).toHaveFocus());
+    expect(screen.getByText('Enter one of your recovery codes. Each works once.')).toBeInTheDocument();
+    await userEvent.type(field, 'abc{Enter}');
+    expect(await screen.findByText('Enter a recovery code as shown, for example ABCDE-FGHJK.')).toBeInTheDocument();
+    expect(sent()).toEqual([]);
+    await userEvent.clear(field);
+    await userEvent.type(field, 'abcde-fghjk{Enter}');
+    await screen.findByText('Action list');
+    expect(sent()).toEqual([
+      [
+        '/auth-service/mfa',
+        { authToken: 'ut-1', method: 'recovery', recoveryCode: 'abcde-fghjk', dashboard: 'MD Dashboard', rememberMe: false },
+      ],
+    ]);
+  });
+
+  it('mails a code when asked, then says where it went and takes it as the mailed one', async () => {
+    const { sent } = page();
+    await userEvent.click(screen.getByRole('button', { name: 'Send a code by e-mail instead' }));
+    expect(await screen.findByText(/We sent a 6-digit verification code to/)).toHaveTextContent('d***@demo.hcp');
+    const field = screen.getByLabelText('Verification code');
+    await vi.waitFor(() => expect(field).toHaveFocus());
+    expect(screen.getByRole('button', { name: 'Use your authenticator app' })).toBeInTheDocument();
+    await userEvent.type(field, '654321{Enter}');
+    await screen.findByText('Action list');
+    expect(sent()).toEqual([
+      ['/auth-service/mfa/resend', { authToken: 'ut-1', dashboard: 'MD Dashboard' }],
+      ['/auth-service/mfa', { authToken: 'ut-1', mfaCode: '654321', dashboard: 'MD Dashboard', rememberMe: false }],
+    ]);
   });
 });

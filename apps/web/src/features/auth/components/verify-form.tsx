@@ -1,4 +1,13 @@
-import { MFA_RESEND_MESSAGES, mfaCodeSchema, mfaFailureMessage, normalizeError, ROUTES } from '@hcp/contract';
+import {
+  MFA_METHOD_TEXT,
+  MFA_RESEND_MESSAGES,
+  type MfaMethod,
+  mfaCodeSchema,
+  mfaFailureMessage,
+  normalizeError,
+  ROUTES,
+  recoveryCodeSchema,
+} from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId } from 'react';
 import { useForm } from 'react-hook-form';
@@ -13,13 +22,29 @@ import { saveSession, storage } from '../../../lib/storage.ts';
 import { useResendMfa } from '../api/resend-mfa.ts';
 import { useVerifyMfa } from '../api/verify-mfa.ts';
 
-const verifySchema = z.object({
-  mfaCode: mfaCodeSchema,
-  rememberMe: z.boolean(),
-});
+/** A six-digit code (mailed or from the app) or a recovery code, as the method takes it. */
+const verifySchema = z.discriminatedUnion('method', [
+  z.object({ method: z.enum(['email', 'totp']), mfaCode: mfaCodeSchema, rememberMe: z.boolean() }),
+  z.object({ method: z.literal('recovery'), mfaCode: recoveryCodeSchema, rememberMe: z.boolean() }),
+]);
 type VerifyForm = z.infer<typeof verifySchema>;
 
-export function VerifyFormCard({ userToken }: { userToken: string }) {
+/**
+ * The second step of signing in (spec §4), by the method the account offers first: a mailed code, a code from the
+ * authenticator app, or a recovery code (issue 48); the others are a choice away. `onMethod` tells the page, whose
+ * text says where the code comes from.
+ */
+export function VerifyFormCard({
+  userToken,
+  methods = ['email'],
+  method = methods[0] ?? 'email',
+  onMethod = () => undefined,
+}: {
+  userToken: string;
+  methods?: readonly MfaMethod[];
+  method?: MfaMethod;
+  onMethod?: (method: MfaMethod) => void;
+}) {
   const navigate = useNavigate();
   const mutation = useVerifyMfa();
   const resend = useResendMfa();
@@ -28,14 +53,25 @@ export function VerifyFormCard({ userToken }: { userToken: string }) {
     register,
     handleSubmit,
     setFocus,
+    setValue,
     formState: { errors },
-  } = useForm<VerifyForm>({ resolver: zodResolver(verifySchema), defaultValues: { mfaCode: '', rememberMe: false } });
-  // The one thing to do on this screen is type the code: the cursor waits in its field.
-  useEffect(() => setFocus('mfaCode'), [setFocus]);
+  } = useForm<VerifyForm>({ resolver: zodResolver(verifySchema), defaultValues: { method, mfaCode: '', rememberMe: false } });
+  // The one thing to do on this screen is type the code: the cursor waits in its field, also after a change of method.
+  useEffect(() => {
+    setValue('method', method);
+    setValue('mfaCode', '');
+    setFocus('mfaCode');
+  }, [method, setFocus, setValue]);
+  const choose = (next: MfaMethod) => {
+    mutation.reset();
+    // A mailed code is sent when asked for (an account with an app is mailed nothing until then).
+    if (next === 'email' && method !== 'email') resend.mutate(userToken, { onSuccess: () => onMethod('email') });
+    else onMethod(next);
+  };
 
   const onSubmit = handleSubmit(({ mfaCode, rememberMe }) =>
     mutation.mutate(
-      { userToken, mfaCode, rememberMe },
+      { userToken, method, mfaCode, rememberMe },
       {
         onSuccess: (tokens) => {
           saveSession(tokens);
@@ -43,6 +79,7 @@ export function VerifyFormCard({ userToken }: { userToken: string }) {
           storage.remove('userToken');
           storage.remove('maskedEmail');
           storage.remove('maskedPhone');
+          storage.remove('mfaMethods');
           navigate(ROUTES.actionNeeded, { replace: true });
         },
       },
@@ -50,14 +87,16 @@ export function VerifyFormCard({ userToken }: { userToken: string }) {
   );
 
   const failure = mutation.error ? mfaFailureMessage(mutation.error instanceof ApiError ? mutation.error.status : 0) : null;
+  const recovery = method === 'recovery';
   return (
     <form className={styles.card} onSubmit={onSubmit} noValidate>
       <FormAlert id={ids.error} message={failure} />
       <TextField
-        label="Verification code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
+        label={MFA_METHOD_TEXT[method].label}
+        inputMode={recovery ? 'text' : 'numeric'}
+        autoComplete={recovery ? 'off' : 'one-time-code'}
+        autoCapitalize={recovery ? 'characters' : undefined}
+        maxLength={recovery ? 20 : 6}
         error={errors.mfaCode?.message}
         describedBy={failure ? ids.error : undefined}
         {...register('mfaCode')}
@@ -70,9 +109,29 @@ export function VerifyFormCard({ userToken }: { userToken: string }) {
         {mutation.isPending ? 'Verifying…' : 'Verify'}
       </button>
       <div className={styles.links}>
-        <button type="button" className={styles.linkButton} onClick={() => resend.mutate(userToken)} disabled={resend.isPending}>
-          {resend.isPending ? 'Sending a new code…' : 'Send a new code'}
-        </button>
+        {method === 'email' ? (
+          <button
+            type="button"
+            className={styles.linkButton}
+            onClick={() => resend.mutate(userToken)}
+            disabled={resend.isPending}
+          >
+            {resend.isPending ? 'Sending a new code…' : 'Send a new code'}
+          </button>
+        ) : null}
+        {methods
+          .filter((other) => other !== method)
+          .map((other) => (
+            <button
+              key={other}
+              type="button"
+              className={styles.linkButton}
+              onClick={() => choose(other)}
+              disabled={other === 'email' && resend.isPending}
+            >
+              {other === 'email' && resend.isPending ? 'Sending a code…' : MFA_METHOD_TEXT[other].switchTo}
+            </button>
+          ))}
         <p role="status">
           {resend.isSuccess ? MFA_RESEND_MESSAGES.sent : null}
           {resend.error ? normalizeError(resend.error, MFA_RESEND_MESSAGES.failed).message : null}

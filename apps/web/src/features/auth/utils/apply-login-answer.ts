@@ -19,6 +19,9 @@ export function applyLoginAnswer(answer: LoginResponse, from?: string): SignInNe
     storage.set('userToken', answer.mfaResponse.userToken);
     storage.set('maskedEmail', answer.mfaResponse.maskedEmail);
     storage.set('maskedPhone', answer.mfaResponse.maskedPhone);
+    const methods = answer.mfaResponse.methods;
+    if (methods?.length) storage.set('mfaMethods', methods.join(','));
+    else storage.remove('mfaMethods');
     return { kind: 'route', to: ROUTES.loginVerify };
   }
   return { kind: 'external', url: answer.redirectionUrl };

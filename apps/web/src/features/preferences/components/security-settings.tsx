@@ -9,6 +9,7 @@ import { TextField } from '../../../components/text-field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useChangePassword } from '../api/change-password.ts';
 import { useForgetRememberedDevices, useRememberedDevices } from '../api/remembered-devices.ts';
+import { SignInFactorsSection } from './sign-in-factors.tsx';
 
 const changeSchema = z
   .object({ currentPassword: passwordSchema, newPassword: newPasswordSchema, confirm: z.string() })
@@ -90,12 +91,13 @@ function RememberedDevices({ userId }: { userId: string }) {
   );
 }
 
-/** Sign-in and security settings of the signed-in user (change password, remembered devices). */
+/** Sign-in and security settings of the signed-in user (change password, two-step sign-in, remembered devices). */
 export function SecuritySettings({ userId }: { userId: string }) {
   return (
     <section aria-labelledby="security-heading">
       <h2 id="security-heading">Sign-in and security</h2>
       <ChangePasswordForm userId={userId} />
+      <SignInFactorsSection userId={userId} />
       <RememberedDevices userId={userId} />
     </section>
   );
