@@ -213,3 +213,36 @@ describe('only the user’s own factors, and removing them', () => {
     );
   });
 });
+
+describe('an administrator’s reset of two-step sign-in', () => {
+  it('removes the app and its recovery codes (a lost phone), tells the owner by mail, and audits it', async () => {
+    const email = 'vam.staff@demo.hcp';
+    const owner = await signIn(t.app, email);
+    const setup = (await injectAs(t.app, owner, { method: 'POST', url: `${base(owner.userID)}/authenticator-app` })).json();
+    const confirmed = await injectAs(t.app, owner, {
+      method: 'POST',
+      url: `${base(owner.userID)}/authenticator-app/confirm`,
+      payload: { code: codeAt(setup.secret) },
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect((await login(t.app, email)).json().mfaResponse.methods).toEqual(['totp', 'recovery', 'email']);
+
+    const admin = await signIn(t.app, 'admin@demo.hcp');
+    const mailsBefore = t.mail.length;
+    const reset = await injectAs(t.app, admin, { method: 'POST', url: `/api/mdo/v1/accounts/${owner.userID}/reset-mfa` });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(t.mail.slice(mailsBefore)).toEqual([
+      expect.objectContaining({ to: email, subject: 'The authenticator app was removed from your HCP Portal account' }),
+    ]);
+    expect((await injectAs(t.app, owner, { method: 'GET', url: base(owner.userID) })).json()).toEqual({
+      authenticatorApp: null,
+      recoveryCodesLeft: 0,
+    });
+    const [audit] = await t.database.db
+      .select({ details: s.auditLog.details })
+      .from(s.auditLog)
+      .where(eq(s.auditLog.action, 'account.two-step.reset'));
+    expect(audit?.details).toMatchObject({ authenticatorRemoved: true });
+    expect((await login(t.app, email)).json().jwtToken).toBeDefined();
+  });
+});

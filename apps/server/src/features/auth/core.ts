@@ -44,6 +44,8 @@ export interface SecondFactors {
   hasAuthenticator(userId: string): Promise<boolean>;
   checkAuthenticatorCode(userId: string, code: string): Promise<boolean>;
   useRecoveryCode(userId: string, code: string, ctx: { ip: string | null; requestId: string }): Promise<boolean>;
+  /** An administrator's reset, in the caller's transaction: null when there was no app; else the mail to send after. */
+  removeAllByAdministrator(tx: Executor, userId: string): Promise<(() => Promise<unknown>) | null>;
 }
 
 export interface AuthServiceDeps {

@@ -3,6 +3,13 @@ import type { Executor } from '../../db/client.ts';
 import { type AuthServiceDeps, auditUser, type RequestContext } from './core.ts';
 import * as repo from './repository.ts';
 
+export interface TwoStepReset {
+  devicesForgotten: number;
+  codesCancelled: number;
+  authenticatorRemoved: boolean;
+  afterCommit: () => Promise<unknown>;
+}
+
 export function deviceUseCases(deps: AuthServiceDeps) {
   const { db } = deps;
 
@@ -18,11 +25,21 @@ export function deviceUseCases(deps: AuthServiceDeps) {
     });
   }
 
-  /** "Reset two-step verification": forget remembered devices and pending codes; the next sign-in mails a new code. */
-  async function resetTwoStep(tx: Executor, userId: string): Promise<{ devicesForgotten: number; codesCancelled: number }> {
+  /**
+   * "Reset two-step verification" (an administrator, for someone who lost their phone): forget remembered devices and
+   * pending codes, and remove the authenticator app and its recovery codes (issue 48); the next sign-in mails a code.
+   * `afterCommit` mails the account's owner that their app was removed, once the caller's transaction commits.
+   */
+  async function resetTwoStep(tx: Executor, userId: string): Promise<TwoStepReset> {
     const devicesForgotten = await repo.deleteRememberedDevices(tx, userId);
     const codesCancelled = await repo.consumeOpenChallenges(tx, userId, new Date());
-    return { devicesForgotten, codesCancelled };
+    const removed = await deps.factors?.removeAllByAdministrator(tx, userId);
+    return {
+      devicesForgotten,
+      codesCancelled,
+      authenticatorRemoved: removed !== undefined && removed !== null,
+      afterCommit: removed ?? (async () => undefined),
+    };
   }
 
   return { rememberedDevices, forgetRememberedDevices, resetTwoStep };

@@ -29,7 +29,10 @@ export interface AccountSessions {
     user: { id: string; email: string; displayName: string },
     publicOrigin: string,
   ): Promise<() => Promise<boolean>>;
-  resetTwoStep(tx: Executor, userId: string): Promise<{ devicesForgotten: number; codesCancelled: number }>;
+  resetTwoStep(
+    tx: Executor,
+    userId: string,
+  ): Promise<{ devicesForgotten: number; codesCancelled: number; authenticatorRemoved: boolean; afterCommit: () => Promise<unknown> }>;
 }
 
 const accountOf = (row: repo.AccountRow): Account => ({
@@ -140,12 +143,14 @@ export function createManageAccountsService(deps: { db: Database; sessions: Acco
 
     async resetTwoStep(ctx: SignedInContext, userId: string): Promise<Account> {
       const actor = await admin(ctx);
-      return db.transaction(async (tx) => {
-        const result = await account(tx, actor.tenantId, userId);
-        const outcome = await sessions.resetTwoStep(tx, userId);
+      const { result, afterCommit } = await db.transaction(async (tx) => {
+        const found = await account(tx, actor.tenantId, userId);
+        const { afterCommit: after, ...outcome } = await sessions.resetTwoStep(tx, userId);
         await audit(tx, ctx, 'account.two-step.reset', userId, outcome);
-        return result;
+        return { result: found, afterCommit: after };
       });
+      await afterCommit();
+      return result;
     },
   };
 }

@@ -196,6 +196,18 @@ export function createSignInFactors(deps: SignInFactorDeps) {
       return codes;
     },
 
+    /** An administrator's reset (manage accounts), in its transaction: the app and codes go; the owner is mailed after. */
+    async removeAllByAdministrator(tx: Executor, userId: string): Promise<(() => Promise<unknown>) | null> {
+      if (!(await repo.removeAuthenticator(tx, userId))) return null;
+      await repo.replaceRecoveryCodes(tx, userId, []);
+      return mailOwner(
+        tx,
+        userId,
+        'The authenticator app was removed from your HCP Portal account',
+        'An administrator reset two-step sign-in on your HCP Portal account: the authenticator app and its recovery codes no longer work. Sign-in codes now come by e-mail; you can set up an app again in Preferences.',
+      );
+    },
+
     /** Sign-in's second step by the app: true once per code (its step taken), false for any other code. */
     async checkAuthenticatorCode(userId: string, code: string): Promise<boolean> {
       const app = await repo.authenticatorOf(db, userId);
