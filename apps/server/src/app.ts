@@ -53,6 +53,7 @@ import { createPatientsService } from './features/patients/service.ts';
 import { prescribeRoutes } from './features/prescribe/routes.ts';
 import { createPrescribeService } from './features/prescribe/service.ts';
 import { rxListRoutes } from './features/rx-list/routes.ts';
+import { purgePasskeyChallenges } from './features/sign-in-factors/repository.ts';
 import { signInFactorsRoutes } from './features/sign-in-factors/routes.ts';
 import { createSignInFactors } from './features/sign-in-factors/service.ts';
 import { standingRulesRoutes } from './features/standing-rules/routes.ts';
@@ -251,6 +252,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     createHousekeeping(app, {
       cluster: {
         signIn: (at) => purgeExpired(db, at),
+        passkeyChallenges: (at) => purgePasskeyChallenges(db, at),
         idempotencyKeys: (at) => purgeIdempotencyKeys(db, at),
         integrationAssertions: (at) => purgeAssertions(db, at),
         decisionUndos: (at) => purgeUndos(db, at),

@@ -419,6 +419,7 @@ const PUBLIC_BASES: [string, string, Record<string, Json>][] = [
     { email: 'dr.morgan@demo.hcp', username: 'dr.morgan@demo.hcp', password: 'x', dashboard: 'MD Dashboard' },
   ],
   ['POST', '/auth-service/mfa', { authToken: 'not-a-token', mfaCode: '123456', dashboard: 'MD Dashboard' }],
+  ['POST', '/auth-service/mfa/passkey-options', { authToken: 'not-a-token' }],
   ['POST', '/auth/mdo/verify-2-step', { authToken: 'not-a-token', mfaCode: '123456', dashboard: 'MD Dashboard' }],
   ['POST', '/auth-service/refresh', { refreshToken: 'not-a-token', dashboard: 'MD Dashboard' }],
   ['POST', '/auth/refresh-token', { refreshToken: 'not-a-token', dashboard: 'MD Dashboard' }],

@@ -6,7 +6,7 @@
  * - every access-granting field is accepted only by its owner route (ACCESS_GRANTING_OWNERS), and any other
  *   route refuses it with 400 naming it.
  */
-import { ACCESS_GRANTING_FIELDS, ACCESS_GRANTING_OWNERS, REFERENCE_KEY } from '@hcp/contract';
+import { ACCESS_GRANTING_FIELDS, ACCESS_GRANTING_OWNERS, NOT_A_REFERENCE_KEY, REFERENCE_KEY } from '@hcp/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
@@ -37,6 +37,8 @@ function undeclaredIds(schema: Json, location: string): string[] {
   const found: string[] = [];
   const walk = (node: Json | undefined, path: string[], name: string | null, declared: boolean) => {
     if (!node || typeof node !== 'object') return;
+    // A field that says it names no record of ours, and why (notARecord in the contract).
+    if (typeof node[NOT_A_REFERENCE_KEY] === 'string') return;
     const here = declared || typeof node[REFERENCE_KEY] === 'string';
     const looksLikeId =
       node.format === 'uuid' || (name !== null && ID_NAME.test(name) && (node.type === 'string' || node.type === 'array'));

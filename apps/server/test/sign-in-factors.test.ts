@@ -55,7 +55,7 @@ describe('setting up an authenticator app', () => {
     expect(row?.secretSealed).not.toContain(secret.replace(/\s/g, ''));
     expect(row?.confirmedAt).toBeNull();
     const factors = await injectAs(t.app, tokens, { method: 'GET', url: base(tokens.userID) });
-    expect(factors.json()).toEqual({ authenticatorApp: null, recoveryCodesLeft: 0 });
+    expect(factors.json()).toEqual({ authenticatorApp: null, passkeys: [], recoveryCodesLeft: 0 });
     // Signing in still needs no second step (this account's mailed codes are off).
     expect((await login(t.app, EMAIL)).json().jwtToken).toBeDefined();
   });
@@ -88,7 +88,7 @@ describe('setting up an authenticator app', () => {
     // No code in the mail.
     expect(t.mail.at(-1)?.text).not.toMatch(/[A-Z0-9]{5}-[A-Z0-9]{5}/);
     const factors = await injectAs(t.app, tokens, { method: 'GET', url: base(tokens.userID) });
-    expect(factors.json()).toEqual({ authenticatorApp: { addedAt: expect.any(String) }, recoveryCodesLeft: 10 });
+    expect(factors.json()).toEqual({ authenticatorApp: { addedAt: expect.any(String) }, passkeys: [], recoveryCodesLeft: 10 });
     const again = await injectAs(t.app, tokens, { method: 'POST', url: `${base(tokens.userID)}/authenticator-app` });
     expect(again.statusCode).toBe(409);
     expect(await auditActions(tokens.userID)).toEqual(
@@ -166,6 +166,9 @@ describe('only the user’s own factors, and removing them', () => {
       ['POST', '/authenticator-app/confirm', { code: '123456' }],
       ['POST', '/authenticator-app/remove', { currentPassword: 'x' }],
       ['POST', '/recovery-codes', { currentPassword: 'x' }],
+      ['POST', '/passkeys/options', undefined],
+      ['POST', '/passkeys/00000000-0000-4000-8000-000000000000/rename', { name: 'x' }],
+      ['POST', '/passkeys/00000000-0000-4000-8000-000000000000/remove', { currentPassword: 'x' }],
     ] as const) {
       const url = `${base(tokens.userID)}${path}`;
       const res = await injectAs(t.app, other, { method, url, ...(payload ? { payload } : {}) });
@@ -205,6 +208,7 @@ describe('only the user’s own factors, and removing them', () => {
     ]);
     expect((await injectAs(t.app, tokens, { method: 'GET', url: base(tokens.userID) })).json()).toEqual({
       authenticatorApp: null,
+      passkeys: [],
       recoveryCodesLeft: 0,
     });
     expect((await login(t.app, EMAIL)).json().jwtToken).toBeDefined();
@@ -232,10 +236,11 @@ describe('an administrator’s reset of two-step sign-in', () => {
     const reset = await injectAs(t.app, admin, { method: 'POST', url: `/api/mdo/v1/accounts/${owner.userID}/reset-mfa` });
     expect(reset.statusCode, reset.body).toBe(200);
     expect(t.mail.slice(mailsBefore)).toEqual([
-      expect.objectContaining({ to: email, subject: 'The authenticator app was removed from your HCP Portal account' }),
+      expect.objectContaining({ to: email, subject: 'Two-step sign-in was reset on your HCP Portal account' }),
     ]);
     expect((await injectAs(t.app, owner, { method: 'GET', url: base(owner.userID) })).json()).toEqual({
       authenticatorApp: null,
+      passkeys: [],
       recoveryCodesLeft: 0,
     });
     const [audit] = await t.database.db
@@ -244,5 +249,73 @@ describe('an administrator’s reset of two-step sign-in', () => {
       .where(eq(s.auditLog.action, 'account.two-step.reset'));
     expect(audit?.details).toMatchObject({ authenticatorRemoved: true });
     expect((await login(t.app, email)).json().jwtToken).toBeDefined();
+  });
+});
+
+describe('passkeys, as far as the server alone can go (the ceremonies run in the browser: sign-in-factors.spec.ts)', () => {
+  it('offers options bound to the request’s host, keeping a key it has out; refuses a forged answer and a stranger’s key', async () => {
+    const res = await injectAs(t.app, tokens, {
+      method: 'POST',
+      url: `${base(tokens.userID)}/passkeys/options`,
+      headers: { host: 'portal.example.test' },
+    });
+    expect(res.statusCode).toBe(200);
+    const { options } = res.json();
+    expect(options).toMatchObject({
+      rp: { name: 'HCP Portal', id: 'portal.example.test' },
+      user: { name: EMAIL },
+      attestation: 'direct',
+      authenticatorSelection: { userVerification: 'required' },
+      excludeCredentials: [],
+    });
+    expect(options.challenge).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    const forged = {
+      id: 'AAAA',
+      rawId: 'AAAA',
+      type: 'public-key',
+      clientExtensionResults: {},
+      response: { clientDataJSON: Buffer.from('{"type":"webauthn.create"}').toString('base64url'), attestationObject: 'AAAA' },
+    };
+    const refused = await injectAs(t.app, tokens, {
+      method: 'POST',
+      url: `${base(tokens.userID)}/passkeys`,
+      headers: { host: 'portal.example.test' },
+      payload: { name: 'Forged', credential: forged },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.message).toBe('The passkey could not be checked. Try again, or use another way to sign in.');
+    expect((await injectAs(t.app, tokens, { method: 'GET', url: base(tokens.userID) })).json().passkeys).toEqual([]);
+    const unnamed = await injectAs(t.app, tokens, {
+      method: 'POST',
+      url: `${base(tokens.userID)}/passkeys`,
+      payload: { name: '   ', credential: forged },
+    });
+    expect(unnamed.statusCode).toBe(400);
+    expect(unnamed.json().error.details[0]).toMatchObject({ path: 'body.name' });
+  });
+
+  it('answers a sign-in’s passkey options only for a live challenge, and a passkey answer of no key of the user signs nothing', async () => {
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/auth-service/mfa/passkey-options', payload: { authToken: 'nope' } }))
+        .statusCode,
+    ).toBe(401);
+    const patel = (await login(t.app, 'dr.patel@demo.hcp')).json().mfaResponse;
+    const options = await t.app.inject({
+      method: 'POST',
+      url: '/auth-service/mfa/passkey-options',
+      payload: { authToken: patel.userToken },
+    });
+    expect(options.statusCode).toBe(200);
+    expect(options.json().options).toMatchObject({ allowCredentials: [], userVerification: 'required' });
+    const answer = {
+      id: 'AAAA',
+      rawId: 'AAAA',
+      type: 'public-key',
+      clientExtensionResults: {},
+      response: { clientDataJSON: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' },
+    };
+    const res = await verify(patel.userToken, { method: 'passkey', passkey: answer });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.message).toBe('Incorrect verification code.');
   });
 });

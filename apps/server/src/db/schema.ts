@@ -468,6 +468,49 @@ export const recoveryCodes = pgTable(
   (t) => [index('recovery_codes_user_idx').on(t.userId)],
 );
 
+/** A user's passkeys and security keys (issue 48, WebAuthn): the public key only; the private key never leaves them. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** The credential's id as the authenticator gave it (base64url). */
+    credentialId: text('credential_id').notNull().unique(),
+    /** The COSE public key (base64url). */
+    publicKey: text('public_key').notNull(),
+    /** The authenticator's signature counter: one that goes backwards is a cloned key. */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    name: text('name').notNull(),
+    /** The attestation as registered (its format and the authenticator's model, AAGUID): EPCS asks what signed. */
+    attestationFormat: text('attestation_format').notNull(),
+    aaguid: text('aaguid').notNull(),
+    backedUp: boolean('backed_up').notNull().default(false),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [index('passkeys_user_idx').on(t.userId)],
+);
+
+/** A WebAuthn challenge handed to the browser, used once within its few minutes (registration or sign-in). */
+export const passkeyChallenges = pgTable(
+  'passkey_challenges',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    purpose: text('purpose').notNull(),
+    challenge: text('challenge').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('passkey_challenges_user_idx').on(t.userId, t.purpose)],
+);
+
 export const rememberMeDevices = pgTable(
   'remember_me_devices',
   {

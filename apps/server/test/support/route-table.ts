@@ -221,6 +221,43 @@ export const ROWS: Row[] = [
   },
   {
     method: 'POST',
+    path: `${v1}/users/{userId}/sign-in-factors/passkeys/options`,
+    url: (f, w) => `${u(f, w)}/sign-in-factors/passkeys/options`,
+    expect: RULES.everyone,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/sign-in-factors/passkeys`,
+    url: (f, w) => `${u(f, w)}/sign-in-factors/passkeys`,
+    body: () => ({
+      name: 'Matrix key',
+      credential: {
+        id: 'AAAA',
+        rawId: 'AAAA',
+        type: 'public-key',
+        clientExtensionResults: {},
+        response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' },
+      },
+    }),
+    expect: RULES.everyone,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/sign-in-factors/passkeys/{passkeyId}/rename`,
+    url: (f, w) => `${u(f, w)}/sign-in-factors/passkeys/00000000-0000-4000-8000-000000000000/rename`,
+    body: () => ({ name: 'Renamed' }),
+    // No such passkey of the caller's: 404 for everyone (a passkey is found only among its owner's).
+    expect: () => 404,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/sign-in-factors/passkeys/{passkeyId}/remove`,
+    url: (f, w) => `${u(f, w)}/sign-in-factors/passkeys/00000000-0000-4000-8000-000000000000/remove`,
+    body: () => ({ currentPassword: 'not-the-password' }),
+    expect: () => 404,
+  },
+  {
+    method: 'POST',
     path: `${v1}/users/{userId}/sign-in-factors/recovery-codes`,
     url: (f, w) => `${u(f, w)}/sign-in-factors/recovery-codes`,
     body: () => ({ currentPassword: 'not-the-password' }),

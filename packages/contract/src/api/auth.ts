@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DASHBOARD } from '../routes.ts';
 import { emailSchema, newPasswordSchema, passwordSchema, tokenTextSchema } from './fields.ts';
 import { ref, SELF_ID_MAX } from './references.ts';
-import { MFA_METHODS, recoveryCodeSchema } from './sign-in-factors.ts';
+import { MFA_METHODS, passkeyAssertionSchema, recoveryCodeSchema } from './sign-in-factors.ts';
 
 export const RESET_SOURCE = 'MD';
 
@@ -69,6 +69,8 @@ export const mfaRequestSchema = z
     mfaCode: mfaCodeSchema.optional(),
     authCode: mfaCodeSchema.optional(),
     recoveryCode: recoveryCodeSchema.optional(),
+    /** The browser's signed answer of the passkey (method 'passkey'). */
+    passkey: passkeyAssertionSchema.optional(),
     dashboard: z.literal(DASHBOARD).optional(),
     rememberMe: z.boolean().optional(),
   })
@@ -76,10 +78,18 @@ export const mfaRequestSchema = z
     message: 'Enter a recovery code as shown, for example ABCDE-FGHJK.',
     path: ['recoveryCode'],
   })
-  .refine((body) => body.method === 'recovery' || body.mfaCode !== undefined || body.authCode !== undefined, {
-    message: 'Enter the 6-digit code.',
-    path: ['mfaCode'],
-  });
+  .refine((body) => (body.method === 'passkey' ? body.passkey !== undefined : true), {
+    message: 'Use your passkey.',
+    path: ['passkey'],
+  })
+  .refine(
+    (body) =>
+      body.method === 'recovery' || body.method === 'passkey' || body.mfaCode !== undefined || body.authCode !== undefined,
+    {
+      message: 'Enter the 6-digit code.',
+      path: ['mfaCode'],
+    },
+  );
 export type MfaRequest = z.infer<typeof mfaRequestSchema>;
 
 /** The code of a verify request, whichever of its two names it came under. */
@@ -132,6 +142,9 @@ export const MFA_MESSAGES = {
 export function mfaFailureMessage(status: number): string {
   return status === 404 ? MFA_MESSAGES.incorrect : MFA_MESSAGES.failed;
 }
+
+/** The options a passkey sign-in's second step needs (issue 48): for the challenge of this user token. */
+export const mfaPasskeyOptionsRequestSchema = z.object({ authToken: tokenTextSchema.min(1) });
 
 /** A new code for the same challenge (the user token stays the same). */
 export const mfaResendRequestSchema = z.object({ authToken: tokenTextSchema.min(1), dashboard: z.literal(DASHBOARD).optional() });

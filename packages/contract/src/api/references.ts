@@ -27,12 +27,20 @@ export const REFERENCE_KINDS = [
   'webhookEndpoint',
   'webhookDelivery',
   'integrationClient',
+  'passkey',
 ] as const;
 export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 
 /** The metadata keys, as they appear in the JSON schema of a route. */
 export const REFERENCE_KEY = 'x-reference';
 export const REFERENCE_OF_KEY = 'x-reference-of';
+/** Marks an id-like field that names no record of ours (a WebAuthn credential's id, the authenticator's own). */
+export const NOT_A_REFERENCE_KEY = 'x-not-a-reference';
+
+/** Declares that an id-like field names no record of ours, and why (the reach suite then leaves it be). */
+export function notARecord<T extends z.ZodType>(schema: T, why: string): T {
+  return schema.meta({ [NOT_A_REFERENCE_KEY]: why }) as T;
+}
 
 /** What the person reads when a reference is outside their reach (the one 404 of its kind). */
 export const REFERENCE_NOT_FOUND: Record<ReferenceKind, string> = {
@@ -53,6 +61,7 @@ export const REFERENCE_NOT_FOUND: Record<ReferenceKind, string> = {
   webhookEndpoint: 'Webhook endpoint not found.',
   webhookDelivery: 'Delivery not found.',
   integrationClient: 'Integration client not found.',
+  passkey: 'Passkey not found.',
 };
 
 export interface ReferenceOptions {

@@ -4,6 +4,7 @@
  * behind one face.
  */
 import { randomUUID } from 'node:crypto';
+import type { PasskeyAssertion } from '@hcp/contract';
 import type { Database, Executor } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
@@ -39,13 +40,28 @@ export interface RequestContext {
   origin: { protocol: string; port: string };
 }
 
+/** Where a passkey ceremony happens: the page's origin and the relying party's id (its host name). */
+export interface PasskeySite {
+  origin: string;
+  rpID: string;
+}
+
 /** The sign-in factors MFA may use besides a mailed code (features/sign-in-factors, issue 48). */
 export interface SecondFactors {
-  hasAuthenticator(userId: string): Promise<boolean>;
+  /** The account's strong factors, in the order the sign-in offers them. */
+  strongFactors(userId: string): Promise<('passkey' | 'totp')[]>;
   checkAuthenticatorCode(userId: string, code: string): Promise<boolean>;
   useRecoveryCode(userId: string, code: string, ctx: { ip: string | null; requestId: string }): Promise<boolean>;
-  /** An administrator's reset, in the caller's transaction: null when there was no app; else the mail to send after. */
+  signInOptions(userId: string, site: PasskeySite): Promise<unknown>;
+  checkPasskey(userId: string, assertion: PasskeyAssertion, site: PasskeySite): Promise<boolean>;
+  /** An administrator's reset, in the caller's transaction: null when there was nothing; else the mail to send after. */
   removeAllByAdministrator(tx: Executor, userId: string): Promise<(() => Promise<unknown>) | null>;
+}
+
+/** The origin and relying-party id of the request's page (its own host: each brand's host name has its own keys). */
+export function passkeySiteOf(ctx: RequestContext): PasskeySite {
+  const port = ctx.origin.port ? `:${ctx.origin.port}` : '';
+  return { origin: `${ctx.origin.protocol}://${ctx.hostname}${port}`, rpID: ctx.hostname };
 }
 
 export interface AuthServiceDeps {

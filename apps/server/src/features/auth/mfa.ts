@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { MFA_MESSAGES, MFA_RESEND, MFA_RESEND_MESSAGES, type MfaRequest, mfaCodeOf, type Tokens } from '@hcp/contract';
 import { hmac, randomToken, sha256, sixDigitCode } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
-import { AUTH_LIMITS, type AuthCore, type AuthServiceDeps, auditUser, type RequestContext } from './core.ts';
+import { AUTH_LIMITS, type AuthCore, type AuthServiceDeps, auditUser, passkeySiteOf, type RequestContext } from './core.ts';
 import * as repo from './repository.ts';
 
 function mfaMail(to: string, code: string) {
@@ -124,6 +124,11 @@ export function mfaUseCases(deps: AuthServiceDeps, core: AuthCore) {
     switch (input.method ?? 'email') {
       case 'totp':
         return (await deps.factors?.checkAuthenticatorCode(challenge.userId, mfaCodeOf(input))) === true;
+      case 'passkey':
+        return (
+          input.passkey !== undefined &&
+          (await deps.factors?.checkPasskey(challenge.userId, input.passkey, passkeySiteOf(ctx))) === true
+        );
       case 'recovery':
         return (
           (await deps.factors?.useRecoveryCode(challenge.userId, input.recoveryCode ?? '', {
@@ -136,5 +141,14 @@ export function mfaUseCases(deps: AuthServiceDeps, core: AuthCore) {
     }
   }
 
-  return { startMfa, resendMfa, verifyMfa };
+  /** The browser's options for a passkey as this challenge's second step (issue 48). */
+  async function passkeyOptions(authToken: string, ctx: RequestContext): Promise<unknown> {
+    const challenge = await repo.findMfaChallenge(db, sha256(authToken));
+    if (!challenge || challenge.consumedAt || challenge.expiresAt < new Date() || !deps.factors) {
+      throw new AppError('UNAUTHORIZED', 'This sign-in has expired. Sign in again.');
+    }
+    return deps.factors.signInOptions(challenge.userId, passkeySiteOf(ctx));
+  }
+
+  return { startMfa, resendMfa, verifyMfa, passkeyOptions };
 }

@@ -6,8 +6,10 @@ import {
   loginRequestSchema,
   loginResponseSchema,
   logoutRequestSchema,
+  mfaPasskeyOptionsRequestSchema,
   mfaRequestSchema,
   mfaResendRequestSchema,
+  passkeyOptionsSchema,
   passwordResetRequestSchema,
   refreshRequestSchema,
   refreshResponseSchema,
@@ -23,15 +25,13 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors.ts';
+import { requestOrigin } from '../../lib/request-origin.ts';
 import { authOf } from '../../plugins/auth.ts';
 import type { AuthService, RequestContext } from './service.ts';
 
 function contextOf(request: FastifyRequest): RequestContext {
-  const host = request.host ?? '';
-  const [hostname = '', rawPort = ''] = host.startsWith('[') ? [host, ''] : host.split(':');
-  const defaultPort = request.protocol === 'https' ? '443' : '80';
-  const port = rawPort === defaultPort ? '' : rawPort;
-  return { ip: request.ip ?? null, requestId: request.id, hostname, origin: { protocol: request.protocol, port } };
+  const { hostname, protocol, port } = requestOrigin(request);
+  return { ip: request.ip ?? null, requestId: request.id, hostname, origin: { protocol, port } };
 }
 
 /** Per-IP limits on every auth route (429 with Retry-After); the per-account lockout is in the service. */
@@ -94,6 +94,15 @@ export const authRoutes: FastifyPluginAsyncZod<{
       await auth.resendMfa(request.body.authToken, contextOf(request));
       return { status: 'ok' as const };
     },
+  );
+
+  // Issue 48: a passkey as the second step needs a challenge the browser signs.
+  app.post(
+    '/auth-service/mfa/passkey-options',
+    { config: signIn, schema: { tags, body: mfaPasskeyOptionsRequestSchema, response: { 200: passkeyOptionsSchema } } },
+    async (request) => ({
+      options: (await auth.passkeyOptions(request.body.authToken, contextOf(request))) as Record<string, unknown>,
+    }),
   );
 
   app.get('/auth-service/options', { schema: { tags, response: { 200: signInOptionsSchema } } }, async () => ({

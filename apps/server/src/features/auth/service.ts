@@ -27,6 +27,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     ...signInUseCases(deps, core, mfa),
     verifyMfa: mfa.verifyMfa,
     resendMfa: mfa.resendMfa,
+    passkeyOptions: mfa.passkeyOptions,
     ...sessionUseCases(deps, core),
     ...passwordUseCases(deps, core),
     ...deviceUseCases(deps),

@@ -108,13 +108,17 @@ export function signInUseCases(
       return { redirectionUrl: `${ctx.origin.protocol}://${host}${ctx.origin.port ? `:${ctx.origin.port}` : ''}/login` };
     }
 
-    // An authenticator app, once set up, is asked for at every sign-in (issue 48), whatever the mailed-code setting.
-    const hasApp = (await deps.factors?.hasAuthenticator(user.id)) === true;
+    // A strong factor (a passkey, an authenticator app), once added, is asked for at every sign-in (issue 48), whatever
+    // the mailed-code setting.
+    const strong = (await deps.factors?.strongFactors(user.id)) ?? [];
+    const hasApp = strong.length > 0;
     if ((user.mfaEnabled || hasApp) && !(await rememberedDevice(user.id, rememberMeToken))) {
       const challenge = await startMfa(user, { mail: !hasApp });
-      await audit(hasApp ? 'auth.mfa.started' : 'auth.mfa.sent', { channel: hasApp ? 'totp' : 'email' });
+      await audit(hasApp ? 'auth.mfa.started' : 'auth.mfa.sent', { channel: hasApp ? strong[0] : 'email' });
       const masked = { maskedEmail: maskEmail(user.email), maskedPhone: maskPhone(user.phone), userToken: challenge };
-      return { mfaResponse: hasApp ? { ...masked, methods: ['totp', 'recovery', 'email'] } : masked };
+      // The strong factors first (a passkey before the app), recovery codes when the app made them, then a mailed code.
+      const methods = [...strong, ...(strong.includes('totp') ? (['recovery'] as const) : []), 'email' as const];
+      return { mfaResponse: hasApp ? { ...masked, methods } : masked };
     }
 
     const jwtToken = await issueTokens(user);

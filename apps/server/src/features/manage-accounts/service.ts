@@ -32,7 +32,12 @@ export interface AccountSessions {
   resetTwoStep(
     tx: Executor,
     userId: string,
-  ): Promise<{ devicesForgotten: number; codesCancelled: number; authenticatorRemoved: boolean; afterCommit: () => Promise<unknown> }>;
+  ): Promise<{
+    devicesForgotten: number;
+    codesCancelled: number;
+    authenticatorRemoved: boolean;
+    afterCommit: () => Promise<unknown>;
+  }>;
 }
 
 const accountOf = (row: repo.AccountRow): Account => ({

@@ -1,7 +1,7 @@
 /** The rows of a user's sign-in factors (issue 48): the authenticator app and the recovery codes. */
 import { and, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { authenticatorApps, recoveryCodes, users } from '../../db/schema.ts';
+import { authenticatorApps, passkeyChallenges, passkeys, recoveryCodes, users } from '../../db/schema.ts';
 
 export async function authenticatorOf(db: Executor, userId: string) {
   const [row] = await db
@@ -105,4 +105,103 @@ export async function recoveryCodesLeft(db: Executor, userId: string): Promise<n
 export async function accountOf(db: Executor, userId: string) {
   const [row] = await db.select({ email: users.email, passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
   return row ?? null;
+}
+
+export async function passkeysOf(db: Executor, userId: string) {
+  return db
+    .select({
+      id: passkeys.id,
+      credentialId: passkeys.credentialId,
+      publicKey: passkeys.publicKey,
+      counter: passkeys.counter,
+      transports: passkeys.transports,
+      name: passkeys.name,
+      backedUp: passkeys.backedUp,
+      createdAt: passkeys.createdAt,
+      lastUsedAt: passkeys.lastUsedAt,
+    })
+    .from(passkeys)
+    .where(eq(passkeys.userId, userId))
+    .orderBy(passkeys.createdAt);
+}
+
+export async function hasPasskey(db: Executor, userId: string): Promise<boolean> {
+  const [row] = await db.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, userId));
+  return (row?.n ?? 0) > 0;
+}
+
+export async function insertPasskey(db: Executor, row: typeof passkeys.$inferInsert): Promise<string | null> {
+  const rows = await db.insert(passkeys).values(row).onConflictDoNothing().returning({ id: passkeys.id });
+  return rows[0]?.id ?? null;
+}
+
+/** The passkey's new signature count and use; false when its count did not go forward (a cloned key) or it is gone. */
+export async function usePasskey(db: Executor, id: string, counter: number): Promise<boolean> {
+  const rows = await db
+    .update(passkeys)
+    .set({ counter, lastUsedAt: sql`now()` })
+    // A key that keeps no count answers 0 every time (most passkeys): only a count that is kept must go forward.
+    .where(and(eq(passkeys.id, id), or(eq(passkeys.counter, 0), lt(passkeys.counter, counter))))
+    .returning({ id: passkeys.id });
+  return rows.length > 0;
+}
+
+export async function renamePasskey(db: Executor, userId: string, id: string, name: string): Promise<boolean> {
+  const rows = await db
+    .update(passkeys)
+    .set({ name })
+    .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
+    .returning({ id: passkeys.id });
+  return rows.length > 0;
+}
+
+export async function removePasskey(db: Executor, userId: string, id: string): Promise<string | null> {
+  const rows = await db
+    .delete(passkeys)
+    .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
+    .returning({ name: passkeys.name });
+  return rows[0]?.name ?? null;
+}
+
+export async function removeAllPasskeys(db: Executor, userId: string): Promise<number> {
+  return (await db.delete(passkeys).where(eq(passkeys.userId, userId)).returning({ id: passkeys.id })).length;
+}
+
+export async function insertPasskeyChallenge(
+  db: Executor,
+  row: { userId: string; purpose: 'register' | 'sign-in'; challenge: string; expiresAt: Date },
+) {
+  await db.insert(passkeyChallenges).values(row);
+}
+
+/** Takes the user's open challenge for `purpose` that equals `challenge`, once; false when there is none. */
+export async function takePasskeyChallenge(
+  db: Executor,
+  userId: string,
+  purpose: 'register' | 'sign-in',
+  challenge: string,
+): Promise<boolean> {
+  const rows = await db
+    .update(passkeyChallenges)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(
+        eq(passkeyChallenges.userId, userId),
+        eq(passkeyChallenges.purpose, purpose),
+        eq(passkeyChallenges.challenge, challenge),
+        isNull(passkeyChallenges.usedAt),
+        sql`${passkeyChallenges.expiresAt} > now()`,
+      ),
+    )
+    .returning({ id: passkeyChallenges.id });
+  return rows.length > 0;
+}
+
+/** Housekeeping: challenges past their time. */
+export async function purgePasskeyChallenges(db: Executor, now: Date): Promise<Record<string, number>> {
+  const rows = await db
+    .delete(passkeyChallenges)
+    .where(lt(passkeyChallenges.expiresAt, now))
+    .returning({ id: passkeyChallenges.id });
+  return { passkeyChallenges: rows.length };
 }

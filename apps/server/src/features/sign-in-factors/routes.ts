@@ -3,10 +3,14 @@
  * codes. Only the signed-in user's own (any other id: 404); the changes that weaken sign-in ask for the password.
  */
 import {
+  addPasskeySchema,
   authenticatorSetupSchema,
   confirmAuthenticatorSchema,
+  passkeyOptionsSchema,
+  passkeyParamsSchema,
   reauthenticateSchema,
   recoveryCodesSchema,
+  renamePasskeySchema,
   selfParamsSchema,
   signInFactorsSchema,
   statusOkSchema,
@@ -14,6 +18,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '../../lib/errors.ts';
+import { passkeySiteOfRequest } from '../../lib/request-origin.ts';
 import { authOf } from '../../plugins/auth.ts';
 import type { SignInFactorService } from './service.ts';
 
@@ -67,6 +72,59 @@ export const signInFactorsRoutes: FastifyPluginAsyncZod<{ factors: SignInFactorS
     async (request) => {
       const { userId, ctx } = own(request);
       await factors.removeAuthenticator(userId, request.body.currentPassword, ctx);
+      return { status: 'ok' as const };
+    },
+  );
+
+  app.post(
+    `${base}/passkeys/options`,
+    { config: limited, onRequest: app.requireAuth, schema: { ...schema, response: { 200: passkeyOptionsSchema } } },
+    async (request) => {
+      const { userId } = own(request);
+      return {
+        options: (await factors.registrationOptions(userId, passkeySiteOfRequest(request))) as unknown as Record<string, unknown>,
+      };
+    },
+  );
+
+  app.post(
+    `${base}/passkeys`,
+    {
+      config: limited,
+      onRequest: app.requireAuth,
+      schema: { ...schema, body: addPasskeySchema, response: { 200: statusOkSchema } },
+    },
+    async (request) => {
+      const { userId, ctx } = own(request);
+      await factors.addPasskey(userId, request.body, passkeySiteOfRequest(request), ctx);
+      return { status: 'ok' as const };
+    },
+  );
+
+  app.post(
+    `${base}/passkeys/:passkeyId/rename`,
+    {
+      config: limited,
+      onRequest: app.requireAuth,
+      schema: { tags: schema.tags, params: passkeyParamsSchema, body: renamePasskeySchema, response: { 200: statusOkSchema } },
+    },
+    async (request) => {
+      const { userId, ctx } = own(request);
+      await factors.renamePasskey(userId, request.params.passkeyId, request.body.name, ctx);
+      return { status: 'ok' as const };
+    },
+  );
+
+  app.post(
+    `${base}/passkeys/:passkeyId/remove`,
+    {
+      config: limited,
+      onRequest: app.requireAuth,
+      schema: { tags: schema.tags, params: passkeyParamsSchema, body: reauthenticateSchema, response: { 200: statusOkSchema } },
+    },
+    async (request) => {
+      const { userId, ctx } = own(request);
+      await factors.removePasskey(userId, request.params.passkeyId, request.body.currentPassword, ctx);
       return { status: 'ok' as const };
     },
   );

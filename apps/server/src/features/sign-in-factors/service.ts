@@ -1,239 +1,64 @@
 /**
- * Sign-in factors beyond a mailed code (issue 48, decision 0058): an authenticator app (TOTP, RFC 6238, by the
- * `otpauth` library) and ten one-time recovery codes. Every change is audited and mailed to the account's owner (a
- * change they did not make is how they learn of a takeover); the mail names the change, never a code.
+ * Sign-in factors beyond a mailed code (issue 48, decision 0058), behind one face: the authenticator app and recovery
+ * codes (authenticator-app.ts), passkeys (passkeys.ts), what the account has, and an administrator's reset.
  */
-import { randomInt } from 'node:crypto';
-import {
-  type AuthenticatorSetup,
-  formatRecoveryCode,
-  normalizeRecoveryCode,
-  RECOVERY_CODES,
-  SIGN_IN_FACTOR_MESSAGES,
-  type SignInFactors,
-  TOTP,
-} from '@hcp/contract';
-import { Secret, TOTP as Totp } from 'otpauth';
-import { renderSVG } from 'uqr';
-import type { Database, Executor } from '../../db/client.ts';
-import { writeAudit } from '../../lib/audit.ts';
-import { hmac } from '../../lib/crypto.ts';
-import { AppError } from '../../lib/errors.ts';
-import type { Mailer } from '../../lib/mailer.ts';
-import { verifyPassword } from '../../lib/passwords.ts';
-import { createSealer } from '../../lib/sealed.ts';
+import type { SignInFactors } from '@hcp/contract';
+import type { Executor } from '../../db/client.ts';
+import { authenticatorAppUseCases } from './authenticator-app.ts';
+import { factorCommon, type SignInFactorDeps } from './common.ts';
+import { passkeyUseCases } from './passkeys.ts';
 import * as repo from './repository.ts';
 
-export interface FactorContext {
-  ip: string | null;
-  requestId: string;
-}
-
-export interface SignInFactorDeps {
-  db: Database;
-  mailer: Mailer;
-  signingKey: string;
-  /** The clock codes are checked by (tests move it). */
-  now?: () => number;
-}
-
-/** How many steps either side of now a code may come from: a phone's clock a little off still signs in. */
-const WINDOW_STEPS = 1;
-
-const totpOf = (secret: string, label: string) =>
-  new Totp({
-    issuer: TOTP.issuer,
-    label,
-    algorithm: TOTP.algorithm,
-    digits: TOTP.digits,
-    period: TOTP.periodSeconds,
-    secret: Secret.fromBase32(secret),
-  });
-
-/** A recovery code: RECOVERY_CODES.length characters of its alphabet, each drawn by the CSPRNG. */
-function newRecoveryCode(): string {
-  const { alphabet, length } = RECOVERY_CODES;
-  return Array.from({ length }, () => alphabet[randomInt(0, alphabet.length)]).join('');
-}
+export type { FactorContext, SignInFactorDeps } from './common.ts';
+export type { Site } from './passkeys.ts';
 
 export function createSignInFactors(deps: SignInFactorDeps) {
-  const { db, mailer, signingKey } = deps;
-  const now = deps.now ?? Date.now;
-  const sealer = createSealer(signingKey, 'authenticator-app');
-  const codeHash = (userId: string, code: string) => hmac(signingKey, `recovery:${userId}:${code}`);
-
-  /** The step a code of this secret was made in, within the window; null when it is none of them. */
-  function stepOf(secret: string, code: string): number | null {
-    const timestamp = now();
-    const delta = totpOf(secret, '').validate({ token: code, timestamp, window: WINDOW_STEPS });
-    return delta === null ? null : Math.floor(timestamp / 1000 / TOTP.periodSeconds) + delta;
-  }
-
-  async function audit(tx: Executor, userId: string, action: string, ctx: FactorContext, details = {}) {
-    await writeAudit(tx, { actorUserId: userId, action, entityType: 'user', entityId: userId, ...ctx, details });
-  }
-
-  /** Records the change's mail in the caller's transaction; the returned function delivers it after commit. */
-  async function mailOwner(tx: Executor, userId: string, subject: string, text: string) {
-    const to = (await repo.accountOf(tx, userId))?.email;
-    if (!to) return async () => false;
-    const mail = {
-      to,
-      subject,
-      text: `${text} If this was not you, change your password and contact your practice administrator.`,
-      kind: 'sign-in-factor',
-    };
-    const outboxId = await mailer.enqueue(tx, mail);
-    return () => mailer.deliver(outboxId, mail);
-  }
-
-  async function assertPassword(userId: string, currentPassword: string) {
-    const hash = (await repo.accountOf(db, userId))?.passwordHash;
-    if (!hash || !(await verifyPassword(hash, currentPassword))) {
-      throw new AppError('VALIDATION_FAILED', 'The current password is not correct.', [
-        { path: 'body.currentPassword', message: 'The current password is not correct.' },
-      ]);
-    }
-  }
-
-  /** Ten new codes, their hashes stored in `tx` (the old ones stop working); the codes as shown, once. */
-  async function makeRecoveryCodes(tx: Executor, userId: string): Promise<string[]> {
-    const codes = Array.from({ length: RECOVERY_CODES.count }, newRecoveryCode);
-    await repo.replaceRecoveryCodes(
-      tx,
-      userId,
-      codes.map((code) => codeHash(userId, code)),
-    );
-    return codes.map(formatRecoveryCode);
-  }
-
+  const { db } = deps;
+  const { mailOwner } = factorCommon(deps);
   return {
+    ...authenticatorAppUseCases(deps),
+    ...passkeyUseCases(deps),
+
     async factors(userId: string): Promise<SignInFactors> {
-      const app = await repo.authenticatorOf(db, userId);
+      const [app, keys, left] = await Promise.all([
+        repo.authenticatorOf(db, userId),
+        repo.passkeysOf(db, userId),
+        repo.recoveryCodesLeft(db, userId),
+      ]);
       return {
         authenticatorApp: app?.confirmedAt ? { addedAt: app.confirmedAt.toISOString() } : null,
-        recoveryCodesLeft: await repo.recoveryCodesLeft(db, userId),
+        passkeys: keys.map((p) => ({
+          id: p.id,
+          name: p.name,
+          addedAt: p.createdAt.toISOString(),
+          lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
+          backedUp: p.backedUp,
+        })),
+        recoveryCodesLeft: left,
       };
     },
 
-    hasAuthenticator: (userId: string) => repo.hasAuthenticator(db, userId),
-
-    /** A new secret to scan (or type); not a factor until a code from it is confirmed. Starting again replaces it. */
-    async setUpAuthenticator(userId: string, ctx: FactorContext): Promise<AuthenticatorSetup> {
-      const email = (await repo.accountOf(db, userId))?.email ?? 'HCP Portal';
-      const secret = new Secret({ size: 20 }).base32;
-      if (!(await repo.startAuthenticator(db, userId, sealer.seal(secret)))) {
-        throw new AppError('CONFLICT', SIGN_IN_FACTOR_MESSAGES.alreadyAdded);
-      }
-      await audit(db, userId, 'auth.factor.totp.setup-started', ctx);
-      const uri = totpOf(secret, email).toString();
-      return { secret: secret.replace(/(.{4})(?=.)/g, '$1 '), uri, qrSvg: renderSVG(uri) };
+    /** Which strong factors the account has, in the order the sign-in offers them. */
+    async strongFactors(userId: string): Promise<('passkey' | 'totp')[]> {
+      const [passkey, app] = await Promise.all([repo.hasPasskey(db, userId), repo.hasAuthenticator(db, userId)]);
+      return [...(passkey ? (['passkey'] as const) : []), ...(app ? (['totp'] as const) : [])];
     },
 
-    /** A code from the new app makes it the user's factor; the answer is the ten recovery codes, shown once. */
-    async confirmAuthenticator(userId: string, code: string, ctx: FactorContext): Promise<string[]> {
-      const app = await repo.authenticatorOf(db, userId);
-      if (!app || app.confirmedAt)
-        throw new AppError('CONFLICT', app ? SIGN_IN_FACTOR_MESSAGES.alreadyAdded : SIGN_IN_FACTOR_MESSAGES.noSetup);
-      const secret = sealer.open(app.secretSealed);
-      const step = secret ? stepOf(secret, code) : null;
-      if (step === null) {
-        await audit(db, userId, 'auth.factor.totp.setup-failed', ctx);
-        throw new AppError('VALIDATION_FAILED', SIGN_IN_FACTOR_MESSAGES.wrongCode, [
-          { path: 'body.code', message: SIGN_IN_FACTOR_MESSAGES.wrongCode },
-        ]);
-      }
-      const { codes, deliver } = await db.transaction(async (tx) => {
-        if (!(await repo.confirmAuthenticator(tx, userId, step))) throw new AppError('CONFLICT', SIGN_IN_FACTOR_MESSAGES.noSetup);
-        const made = await makeRecoveryCodes(tx, userId);
-        await audit(tx, userId, 'auth.factor.totp.added', ctx, { recoveryCodes: made.length });
-        const send = await mailOwner(
-          tx,
-          userId,
-          'An authenticator app was added to your HCP Portal account',
-          'An authenticator app was added to your HCP Portal account, with new recovery codes. Sign-in codes now come from the app.',
-        );
-        return { codes: made, deliver: send };
-      });
-      await deliver();
-      return codes;
-    },
-
-    /** With the current password: the app and the recovery codes go; sign-in codes come by e-mail again. */
-    async removeAuthenticator(userId: string, currentPassword: string, ctx: FactorContext): Promise<void> {
-      await assertPassword(userId, currentPassword);
-      const deliver = await db.transaction(async (tx) => {
-        if (!(await repo.removeAuthenticator(tx, userId))) throw new AppError('CONFLICT', SIGN_IN_FACTOR_MESSAGES.noApp);
-        // Recovery codes stand in for the app: without it they would be a second way in that nothing needs.
-        await repo.replaceRecoveryCodes(tx, userId, []);
-        await audit(tx, userId, 'auth.factor.totp.removed', ctx);
-        return mailOwner(
-          tx,
-          userId,
-          'The authenticator app was removed from your HCP Portal account',
-          'The authenticator app was removed from your HCP Portal account and its recovery codes no longer work. Sign-in codes now come by e-mail.',
-        );
-      });
-      await deliver();
-    },
-
-    /** With the current password: ten new recovery codes; every earlier one stops working. */
-    async newRecoveryCodes(userId: string, currentPassword: string, ctx: FactorContext): Promise<string[]> {
-      await assertPassword(userId, currentPassword);
-      if (!(await repo.hasAuthenticator(db, userId))) throw new AppError('CONFLICT', SIGN_IN_FACTOR_MESSAGES.noApp);
-      const { codes, deliver } = await db.transaction(async (tx) => {
-        const made = await makeRecoveryCodes(tx, userId);
-        await audit(tx, userId, 'auth.factor.recovery.renewed', ctx, { recoveryCodes: made.length });
-        const send = await mailOwner(
-          tx,
-          userId,
-          'New recovery codes for your HCP Portal account',
-          'New recovery codes were made for your HCP Portal account. The earlier ones no longer work.',
-        );
-        return { codes: made, deliver: send };
-      });
-      await deliver();
-      return codes;
-    },
-
-    /** An administrator's reset (manage accounts), in its transaction: the app and codes go; the owner is mailed after. */
+    /**
+     * An administrator's reset (manage accounts, a lost phone or key), in its transaction: the app, its recovery codes
+     * and every passkey go; null when there was nothing, else the owner's mail to send after commit.
+     */
     async removeAllByAdministrator(tx: Executor, userId: string): Promise<(() => Promise<unknown>) | null> {
-      if (!(await repo.removeAuthenticator(tx, userId))) return null;
+      const app = await repo.removeAuthenticator(tx, userId);
+      const keys = await repo.removeAllPasskeys(tx, userId);
+      if (!app && keys === 0) return null;
       await repo.replaceRecoveryCodes(tx, userId, []);
       return mailOwner(
         tx,
         userId,
-        'The authenticator app was removed from your HCP Portal account',
-        'An administrator reset two-step sign-in on your HCP Portal account: the authenticator app and its recovery codes no longer work. Sign-in codes now come by e-mail; you can set up an app again in Preferences.',
+        'Two-step sign-in was reset on your HCP Portal account',
+        'An administrator reset two-step sign-in on your HCP Portal account: its authenticator app, passkeys and recovery codes no longer work. Sign-in codes now come by e-mail; you can add them again in Preferences.',
       );
-    },
-
-    /** Sign-in's second step by the app: true once per code (its step taken), false for any other code. */
-    async checkAuthenticatorCode(userId: string, code: string): Promise<boolean> {
-      const app = await repo.authenticatorOf(db, userId);
-      const secret = app?.confirmedAt ? sealer.open(app.secretSealed) : null;
-      const step = secret ? stepOf(secret, code) : null;
-      return step !== null && (await repo.takeStep(db, userId, step));
-    },
-
-    /** Sign-in's second step by a recovery code: true once per code; its use is mailed and audited. */
-    async useRecoveryCode(userId: string, text: string, ctx: FactorContext): Promise<boolean> {
-      const code = normalizeRecoveryCode(text);
-      if (!code) return false;
-      const result = await db.transaction(async (tx) => {
-        if (!(await repo.useRecoveryCode(tx, userId, codeHash(userId, code)))) return null;
-        const left = await repo.recoveryCodesLeft(tx, userId);
-        await audit(tx, userId, 'auth.factor.recovery.used', ctx, { left });
-        return mailOwner(
-          tx,
-          userId,
-          'A recovery code was used to sign in to your HCP Portal account',
-          `A recovery code was used to sign in to your HCP Portal account. ${left} of ${RECOVERY_CODES.count} are left; make new ones in Preferences when few are.`,
-        );
-      });
-      if (!result) return false;
-      await result();
-      return true;
     },
   };
 }

@@ -15,6 +15,7 @@
  * - product: the drug catalogue (shared, but an unknown id is still 404).
  * - decision: a decision's undo, only to whom made it, in the same session (issue 42: undo ids end with it).
  * - webhookEndpoint, webhookDelivery, integrationClient: the tenant's, to its provider admin.
+ * - passkey: the signed-in user's own.
  */
 import type { ReferenceKind } from '@hcp/contract';
 import { type SQL, sql } from 'drizzle-orm';
@@ -180,6 +181,10 @@ export const RESOLVERS: Record<ReferenceKind, Resolver> = {
           where d.id = any(${uuids(ids)}) and e.tenant_id = u.tenant_id and u.role = 'provider.admin' and u.disabled_at is null`,
       'webhookEndpoint',
     );
+  },
+
+  async passkey(db, caller, ids) {
+    return select(db, sql`select id from passkeys where id = any(${uuids(ids)}) and user_id = ${caller.userId}`);
   },
 
   async integrationClient(db, caller, ids) {

@@ -1,0 +1,147 @@
+/**
+ * Passkeys and security keys (issue 48, WebAuthn by `@simplewebauthn/server`): several per user, each named, as the
+ * second step of signing in. Only the public key is kept, with the attestation the authenticator gave (its format
+ * and model): EPCS will ask what kind of key signed. Each challenge is used once within five minutes; a signature
+ * counter that does not go forward (a cloned key) is refused.
+ */
+import { type AddPasskey, PASSKEY_MESSAGES, type PasskeyAssertion, passkeyRegistrationSchema } from '@hcp/contract';
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from '@simplewebauthn/server';
+import { AppError } from '../../lib/errors.ts';
+import { type FactorContext, factorCommon, type SignInFactorDeps } from './common.ts';
+import * as repo from './repository.ts';
+
+/** Where a ceremony happens: the page's origin and the relying party's id (its host name). */
+export interface Site {
+  origin: string;
+  rpID: string;
+}
+
+const CHALLENGE_MS = 5 * 60_000;
+const RP_NAME = 'HCP Portal';
+
+const fromBase64url = (text: string) => new Uint8Array(Buffer.from(text, 'base64url'));
+
+export function passkeyUseCases(deps: SignInFactorDeps) {
+  const { db } = deps;
+  const now = deps.now ?? Date.now;
+  const { audit, mailOwner, assertPassword } = factorCommon(deps);
+  const remember = (userId: string, purpose: 'register' | 'sign-in', challenge: string) =>
+    repo.insertPasskeyChallenge(db, { userId, purpose, challenge, expiresAt: new Date(now() + CHALLENGE_MS) });
+  const refused = () =>
+    new AppError('VALIDATION_FAILED', PASSKEY_MESSAGES.failed, [{ path: 'body.credential', message: PASSKEY_MESSAGES.failed }]);
+
+  return {
+    /** What the browser needs to make a new passkey for this account (a key it already has is excluded). */
+    async registrationOptions(userId: string, site: Site) {
+      const account = await repo.accountOf(db, userId);
+      const existing = await repo.passkeysOf(db, userId);
+      const options = await generateRegistrationOptions({
+        rpName: RP_NAME,
+        rpID: site.rpID,
+        userName: account?.email ?? userId,
+        userID: new TextEncoder().encode(userId),
+        // The authenticator's attestation is kept (its model), for EPCS's "what kind of key" (21 CFR 1311.116).
+        attestationType: 'direct',
+        excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports as never })),
+        authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
+      });
+      await remember(userId, 'register', options.challenge);
+      return options;
+    },
+
+    async addPasskey(userId: string, input: AddPasskey, site: Site, ctx: FactorContext) {
+      const credential = passkeyRegistrationSchema.parse(input.credential);
+      const verified = await verifyRegistrationResponse({
+        response: credential,
+        expectedChallenge: (challenge) => repo.takePasskeyChallenge(db, userId, 'register', challenge),
+        expectedOrigin: site.origin,
+        expectedRPID: site.rpID,
+        requireUserVerification: true,
+      }).catch(() => null);
+      if (!verified?.verified) {
+        await audit(db, userId, 'auth.factor.passkey.refused', ctx);
+        throw refused();
+      }
+      const info = verified.registrationInfo;
+      const name = input.name.trim();
+      const deliver = await db.transaction(async (tx) => {
+        const id = await repo.insertPasskey(tx, {
+          userId,
+          credentialId: info.credential.id,
+          publicKey: Buffer.from(info.credential.publicKey).toString('base64url'),
+          counter: info.credential.counter,
+          transports: info.credential.transports ?? [],
+          name,
+          attestationFormat: info.fmt,
+          aaguid: info.aaguid,
+          backedUp: info.credentialBackedUp,
+        });
+        if (!id) throw new AppError('CONFLICT', 'This passkey is already added.');
+        await audit(tx, userId, 'auth.factor.passkey.added', ctx, { passkeyId: id, fmt: info.fmt, aaguid: info.aaguid });
+        return mailOwner(
+          tx,
+          userId,
+          'A passkey was added to your HCP Portal account',
+          `A passkey named “${name}” was added to your HCP Portal account.`,
+        );
+      });
+      await deliver();
+    },
+
+    async renamePasskey(userId: string, passkeyId: string, name: string, ctx: FactorContext) {
+      if (!(await repo.renamePasskey(db, userId, passkeyId, name.trim()))) throw new AppError('NOT_FOUND', 'Passkey not found.');
+      await audit(db, userId, 'auth.factor.passkey.renamed', ctx, { passkeyId });
+    },
+
+    async removePasskey(userId: string, passkeyId: string, currentPassword: string, ctx: FactorContext) {
+      await assertPassword(userId, currentPassword);
+      const deliver = await db.transaction(async (tx) => {
+        const name = await repo.removePasskey(tx, userId, passkeyId);
+        if (!name) throw new AppError('NOT_FOUND', 'Passkey not found.');
+        await audit(tx, userId, 'auth.factor.passkey.removed', ctx, { passkeyId });
+        return mailOwner(
+          tx,
+          userId,
+          'A passkey was removed from your HCP Portal account',
+          `The passkey named “${name}” was removed from your HCP Portal account.`,
+        );
+      });
+      await deliver();
+    },
+
+    hasPasskey: (userId: string) => repo.hasPasskey(db, userId),
+
+    /** What the browser needs to sign in with one of this user's passkeys (the second step). */
+    async signInOptions(userId: string, site: Site) {
+      const keys = await repo.passkeysOf(db, userId);
+      const options = await generateAuthenticationOptions({
+        rpID: site.rpID,
+        allowCredentials: keys.map((p) => ({ id: p.credentialId, transports: p.transports as never })),
+        userVerification: 'required',
+      });
+      await remember(userId, 'sign-in', options.challenge);
+      return options;
+    },
+
+    /** The second step by a passkey: true when one of the user's keys signed this sign-in's challenge, once. */
+    async checkPasskey(userId: string, assertion: PasskeyAssertion, site: Site): Promise<boolean> {
+      const key = (await repo.passkeysOf(db, userId)).find((p) => p.credentialId === assertion.id);
+      if (!key) return false;
+      const verified = await verifyAuthenticationResponse({
+        response: assertion,
+        expectedChallenge: (challenge) => repo.takePasskeyChallenge(db, userId, 'sign-in', challenge),
+        expectedOrigin: site.origin,
+        expectedRPID: site.rpID,
+        credential: { id: key.credentialId, publicKey: fromBase64url(key.publicKey), counter: key.counter },
+        requireUserVerification: true,
+      }).catch(() => null);
+      if (!verified?.verified) return false;
+      return repo.usePasskey(db, key.id, verified.authenticationInfo.newCounter);
+    },
+  };
+}
