@@ -17,9 +17,9 @@ async function signInByForm(page: import('@playwright/test').Page, email: string
   await page.getByLabel('Password').press('Enter');
 }
 
-test('a user sets up an authenticator app, signs in with it and with a recovery code, then removes it', async ({ page }) => {
-  // A new account: invited by the admin, its password chosen through the invitation's link.
-  const email = `factor.${Date.now()}@demo.hcp`;
+/** A new account: invited by the admin, its password chosen through the invitation's link. */
+async function newAccount(page: import('@playwright/test').Page): Promise<string> {
+  const email = `factor.${Date.now()}.${Math.floor(Math.random() * 1e6)}@demo.hcp`;
   const admin = await apiSession(page, 'admin@demo.hcp');
   const invited = await page.request.post('/api/mdo/v1/accounts', {
     headers: admin.headers,
@@ -29,7 +29,11 @@ test('a user sets up an authenticator app, signs in with it and with a recovery 
   const token = /\/password-reset\/([\w-]+)/.exec(latestMailTo(email, 'invitation'))?.[1];
   const chosen = await page.request.put('/api/mdo/v1/update-password', { data: { token, password: PASSWORD } });
   expect(chosen.status()).toBe(200);
+  return email;
+}
 
+test('a user sets up an authenticator app, signs in with it and with a recovery code, then removes it', async ({ page }) => {
+  const email = await newAccount(page);
   await signInByForm(page, email);
   await expect(page).toHaveURL(/\/action-needed$/);
   await page.goto('/preferences');
@@ -93,6 +97,66 @@ test('a user sets up an authenticator app, signs in with it and with a recovery 
   await remove.getByLabel('Current password').press('Enter');
   await expect(section.getByText('Authenticator app removed. Sign-in codes come by e-mail again.')).toBeVisible();
   await expect(section.getByRole('button', { name: 'Set up an authenticator app' })).toBeFocused();
+  await page.getByRole('link', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await signInByForm(page, email);
+  await expect(page).toHaveURL(/\/action-needed$/);
+});
+
+test('a user adds a passkey (Chromium’s virtual authenticator), signs in with it, and removes it', async ({ page, context }) => {
+  const email = await newAccount(page);
+  // A platform authenticator with user verification, as a laptop's fingerprint reader or a phone is: no mock.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+
+  await signInByForm(page, email);
+  await expect(page).toHaveURL(/\/action-needed$/);
+  await page.goto('/preferences');
+  const section = page.getByRole('region', { name: 'Two-step sign-in' });
+  const add = section.getByRole('form', { name: 'Add a passkey' });
+  await add.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(add.getByText('Name the passkey, for example “Work laptop”.')).toBeVisible();
+  await add.getByLabel('Name for the new passkey').fill('Work laptop');
+  await add.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(section.getByText('Passkey “Work laptop” added.')).toBeVisible();
+  const keys = section.getByRole('list', { name: 'Passkeys and security keys' });
+  await expect(keys.getByRole('listitem')).toHaveCount(1);
+  await expect(keys).toContainText('Work laptop');
+  await expect(keys.getByRole('button', { name: 'Remove the passkey Work laptop' })).toBeFocused();
+  expect(latestMailTo(email, 'sign-in-factor')).toContain('A passkey named “Work laptop” was added');
+  expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(1);
+  await expectAccessible(page, { bothWidths: true });
+
+  // Signing in now asks for the passkey; the browser's ceremony answers it.
+  await page.getByRole('link', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await signInByForm(page, email);
+  await expect(page).toHaveURL(/\/login-verify$/);
+  await expect(page.getByText('Use your passkey or security key: your browser will ask for it.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Use your passkey' })).toBeFocused();
+  await expectAccessible(page, { bothWidths: true });
+  await page.getByRole('button', { name: 'Use your passkey' }).press('Enter');
+  await expect(page).toHaveURL(/\/action-needed$/);
+
+  // Removed with the password: it signs in no more, and the account signs straight in again.
+  await page.goto('/preferences');
+  await keys.getByRole('button', { name: 'Remove the passkey Work laptop' }).click();
+  const remove = section.getByRole('form', { name: 'Remove the passkey “Work laptop”' });
+  await remove.getByLabel('Current password').fill(PASSWORD);
+  await remove.getByLabel('Current password').press('Enter');
+  await expect(section.getByText('Passkey “Work laptop” removed.')).toBeVisible();
+  await expect(section.getByText('No passkey yet.')).toBeVisible();
+  await expect(add.getByLabel('Name for the new passkey')).toBeFocused();
   await page.getByRole('link', { name: 'Log Out' }).click();
   await expect(page).toHaveURL(/\/login$/);
   await signInByForm(page, email);

@@ -106,6 +106,7 @@ export const apiPaths = {
   login: `${AUTH_SERVICE_BASE}/login`,
   mfa: `${AUTH_SERVICE_BASE}/mfa`,
   mfaResend: `${AUTH_SERVICE_BASE}/mfa/resend`,
+  mfaPasskeyOptions: `${AUTH_SERVICE_BASE}/mfa/passkey-options`,
   signInOptions: `${AUTH_SERVICE_BASE}/options`,
   refresh: `${AUTH_SERVICE_BASE}/refresh`,
   legacyLogin: '/auth/mdo/login',
@@ -124,6 +125,10 @@ export const apiPaths = {
   confirmAuthenticatorApp: (userId: string) => `${user(userId)}/sign-in-factors/authenticator-app/confirm`,
   removeAuthenticatorApp: (userId: string) => `${user(userId)}/sign-in-factors/authenticator-app/remove`,
   recoveryCodes: (userId: string) => `${user(userId)}/sign-in-factors/recovery-codes`,
+  passkeyOptions: (userId: string) => `${user(userId)}/sign-in-factors/passkeys/options`,
+  passkeys: (userId: string) => `${user(userId)}/sign-in-factors/passkeys`,
+  removePasskey: (userId: string, passkeyId: string) => `${user(userId)}/sign-in-factors/passkeys/${enc(passkeyId)}/remove`,
+  renamePasskey: (userId: string, passkeyId: string) => `${user(userId)}/sign-in-factors/passkeys/${enc(passkeyId)}/rename`,
   // users
   userDetails: (userId: string) => `${user(userId)}/mdo-user-details`,
   featureFlags: `${API_BASE}/v1/feature-flags`,

@@ -107,7 +107,7 @@ describe('the verify page with an authenticator app (issue 48)', () => {
     storage.set('userToken', 'ut-1');
     storage.set('maskedEmail', 'd***@demo.hcp');
     storage.set('mfaMethods', 'totp,recovery,email');
-    const fetchMock = vi.fn(async (url: string) =>
+    const fetchMock = vi.fn(async (url: string, _init?: RequestInit) =>
       url.endsWith('/mfa/resend')
         ? new Response(JSON.stringify({ status: 'ok' }), { status: 200 })
         : new Response(JSON.stringify(body), { status }),

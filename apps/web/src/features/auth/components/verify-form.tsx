@@ -5,11 +5,13 @@ import {
   mfaCodeSchema,
   mfaFailureMessage,
   normalizeError,
+  PASSKEY_MESSAGES,
   ROUTES,
   recoveryCodeSchema,
+  type Tokens,
 } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
@@ -19,6 +21,8 @@ import { TextField } from '../../../components/text-field.tsx';
 import { analytics } from '../../../lib/analytics.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { saveSession, storage } from '../../../lib/storage.ts';
+import { passkeyFailure } from '../../../lib/webauthn.ts';
+import { useSignInWithPasskey } from '../api/passkey-sign-in.ts';
 import { useResendMfa } from '../api/resend-mfa.ts';
 import { useVerifyMfa } from '../api/verify-mfa.ts';
 
@@ -26,6 +30,8 @@ import { useVerifyMfa } from '../api/verify-mfa.ts';
 const verifySchema = z.discriminatedUnion('method', [
   z.object({ method: z.enum(['email', 'totp']), mfaCode: mfaCodeSchema, rememberMe: z.boolean() }),
   z.object({ method: z.literal('recovery'), mfaCode: recoveryCodeSchema, rememberMe: z.boolean() }),
+  // A passkey is no typed code: the browser asks for it when the button is pressed.
+  z.object({ method: z.literal('passkey'), mfaCode: z.string(), rememberMe: z.boolean() }),
 ]);
 type VerifyForm = z.infer<typeof verifySchema>;
 
@@ -46,7 +52,10 @@ export function VerifyFormCard({
   onMethod?: (method: MfaMethod) => void;
 }) {
   const navigate = useNavigate();
-  const mutation = useVerifyMfa();
+  const codeMutation = useVerifyMfa();
+  const passkeyMutation = useSignInWithPasskey();
+  const mutation = method === 'passkey' ? passkeyMutation : codeMutation;
+  const passkeyButton = useRef<HTMLButtonElement>(null);
   const resend = useResendMfa();
   const ids = { remember: useId(), error: useId() };
   const {
@@ -60,53 +69,61 @@ export function VerifyFormCard({
   useEffect(() => {
     setValue('method', method);
     setValue('mfaCode', '');
-    setFocus('mfaCode');
+    if (method === 'passkey') passkeyButton.current?.focus();
+    else setFocus('mfaCode');
   }, [method, setFocus, setValue]);
   const choose = (next: MfaMethod) => {
-    mutation.reset();
+    codeMutation.reset();
+    passkeyMutation.reset();
     // A mailed code is sent when asked for (an account with an app is mailed nothing until then).
     if (next === 'email' && method !== 'email') resend.mutate(userToken, { onSuccess: () => onMethod('email') });
     else onMethod(next);
   };
 
+  const signedIn = (tokens: Tokens) => {
+    saveSession(tokens);
+    analytics.identify(tokens.userID);
+    storage.remove('userToken');
+    storage.remove('maskedEmail');
+    storage.remove('maskedPhone');
+    storage.remove('mfaMethods');
+    navigate(ROUTES.actionNeeded, { replace: true });
+  };
   const onSubmit = handleSubmit(({ mfaCode, rememberMe }) =>
-    mutation.mutate(
-      { userToken, method, mfaCode, rememberMe },
-      {
-        onSuccess: (tokens) => {
-          saveSession(tokens);
-          analytics.identify(tokens.userID);
-          storage.remove('userToken');
-          storage.remove('maskedEmail');
-          storage.remove('maskedPhone');
-          storage.remove('mfaMethods');
-          navigate(ROUTES.actionNeeded, { replace: true });
-        },
-      },
-    ),
+    method === 'passkey'
+      ? passkeyMutation.mutate({ userToken, rememberMe }, { onSuccess: signedIn })
+      : codeMutation.mutate({ userToken, method, mfaCode, rememberMe }, { onSuccess: signedIn }),
   );
 
-  const failure = mutation.error ? mfaFailureMessage(mutation.error instanceof ApiError ? mutation.error.status : 0) : null;
+  const failure = !mutation.error
+    ? null
+    : method === 'passkey'
+      ? mutation.error instanceof ApiError
+        ? PASSKEY_MESSAGES.failed
+        : passkeyFailure(mutation.error)
+      : mfaFailureMessage(mutation.error instanceof ApiError ? mutation.error.status : 0);
   const recovery = method === 'recovery';
   return (
     <form className={styles.card} onSubmit={onSubmit} noValidate>
       <FormAlert id={ids.error} message={failure} />
-      <TextField
-        label={MFA_METHOD_TEXT[method].label}
-        inputMode={recovery ? 'text' : 'numeric'}
-        autoComplete={recovery ? 'off' : 'one-time-code'}
-        autoCapitalize={recovery ? 'characters' : undefined}
-        maxLength={recovery ? 20 : 6}
-        error={errors.mfaCode?.message}
-        describedBy={failure ? ids.error : undefined}
-        {...register('mfaCode')}
-      />
+      {method === 'passkey' ? null : (
+        <TextField
+          label={MFA_METHOD_TEXT[method].label}
+          inputMode={recovery ? 'text' : 'numeric'}
+          autoComplete={recovery ? 'off' : 'one-time-code'}
+          autoCapitalize={recovery ? 'characters' : undefined}
+          maxLength={recovery ? 20 : 6}
+          error={errors.mfaCode?.message}
+          describedBy={failure ? ids.error : undefined}
+          {...register('mfaCode')}
+        />
+      )}
       <div className={styles.check}>
         <input id={ids.remember} type="checkbox" {...register('rememberMe')} />
         <label htmlFor={ids.remember}>Remember this device for 30 days</label>
       </div>
-      <button type="submit" className={styles.submit} disabled={mutation.isPending}>
-        {mutation.isPending ? 'Verifying…' : 'Verify'}
+      <button ref={passkeyButton} type="submit" className={styles.submit} disabled={mutation.isPending}>
+        {mutation.isPending ? 'Verifying…' : method === 'passkey' ? 'Use your passkey' : 'Verify'}
       </button>
       <div className={styles.links}>
         {method === 'email' ? (

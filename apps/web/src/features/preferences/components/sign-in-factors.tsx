@@ -3,6 +3,10 @@ import {
   confirmAuthenticatorSchema,
   formatDateTime,
   normalizeError,
+  PASSKEY_MESSAGES,
+  PASSKEY_NAME_MAX,
+  type Passkey,
+  passkeyNameSchema,
   RECOVERY_CODES,
   reauthenticateSchema,
   SIGN_IN_FACTOR_MESSAGES,
@@ -17,10 +21,13 @@ import styles from '../../../components/form-card.module.css';
 import { TextField } from '../../../components/text-field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { focusWhenReady } from '../../../lib/focus.ts';
+import { passkeyFailure, passkeysSupported } from '../../../lib/webauthn.ts';
+import { useAddPasskey } from '../api/add-passkey.ts';
 import { useConfirmAuthenticator } from '../api/confirm-authenticator.ts';
 import { useSignInFactors } from '../api/get-sign-in-factors.ts';
 import { useNewRecoveryCodes } from '../api/new-recovery-codes.ts';
 import { useRemoveAuthenticator } from '../api/remove-authenticator.ts';
+import { useRemovePasskey } from '../api/remove-passkey.ts';
 import { useSetUpAuthenticator } from '../api/set-up-authenticator.ts';
 import local from './sign-in-factors.module.css';
 
@@ -156,6 +163,94 @@ function SetUpAuthenticator({
   );
 }
 
+/** The account's passkeys and security keys, each removable, and a named new one made by the browser's ceremony. */
+function Passkeys({
+  userId,
+  passkeys,
+  onAdded,
+  onRemove,
+}: {
+  userId: string;
+  passkeys: Passkey[];
+  onAdded: (name: string) => void;
+  onRemove: (passkey: Passkey) => void;
+}) {
+  const add = useAddPasskey(userId);
+  const [name, setName] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const supported = passkeysSupported();
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const parsed = passkeyNameSchema.safeParse(name);
+    if (!parsed.success) return setProblem(parsed.error.issues[0]?.message ?? null);
+    setProblem(null);
+    add.mutate(parsed.data, {
+      onSuccess: () => {
+        setName('');
+        onAdded(parsed.data);
+        focusWhenReady(() => document.querySelector<HTMLElement>(`#passkeys [data-passkey-name="${CSS.escape(parsed.data)}"]`));
+      },
+    });
+  };
+  const failure = add.error
+    ? add.error instanceof ApiError
+      ? normalizeError(add.error).message
+      : passkeyFailure(add.error)
+    : null;
+  return (
+    <div className={styles.card}>
+      <h4 id="passkeys-heading">Passkeys and security keys</h4>
+      <p>
+        A passkey (on your phone, laptop or password manager) or a security key signs you in with your fingerprint, face or PIN:
+        nothing to type, and it does not work on a false sign-in page.
+      </p>
+      {passkeys.length === 0 ? (
+        <p>No passkey yet.</p>
+      ) : (
+        <ul id="passkeys" className={local.keys} aria-labelledby="passkeys-heading">
+          {passkeys.map((p) => (
+            <li key={p.id}>
+              <span>
+                <strong>{p.name}</strong> — added {formatDateTime(p.addedAt)},{' '}
+                {p.lastUsedAt ? `last used ${formatDateTime(p.lastUsedAt)}` : 'not used yet'}
+                {p.backedUp ? ', synced between your devices' : ''}
+              </span>
+              <button
+                id={`passkey-${p.id}`}
+                type="button"
+                className={controls.secondary}
+                data-passkey-name={p.name}
+                onClick={() => onRemove(p)}
+              >
+                Remove<span className="visually-hidden"> the passkey {p.name}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {supported ? (
+        <form id="add-passkey" onSubmit={submit} noValidate aria-label="Add a passkey" className={local.addKey}>
+          <FormAlert message={failure} />
+          <TextField
+            label="Name for the new passkey"
+            placeholder="for example Work laptop"
+            autoComplete="off"
+            maxLength={PASSKEY_NAME_MAX}
+            value={name}
+            error={problem ?? undefined}
+            onChange={(event) => setName(event.target.value)}
+          />
+          <button type="submit" className={styles.submit} disabled={add.isPending}>
+            {add.isPending ? 'Waiting for your passkey…' : 'Add a passkey'}
+          </button>
+        </form>
+      ) : (
+        <p>{PASSKEY_MESSAGES.unsupported}</p>
+      )}
+    </div>
+  );
+}
+
 type PasswordForm = z.infer<typeof reauthenticateSchema>;
 
 /** A change that weakens sign-in or replaces its codes: the current password first. */
@@ -213,7 +308,8 @@ type Step =
   | { kind: 'setup'; setup: AuthenticatorSetup }
   | { kind: 'codes'; codes: string[] }
   | { kind: 'remove' }
-  | { kind: 'renew' };
+  | { kind: 'renew' }
+  | { kind: 'removePasskey'; passkey: Passkey };
 
 /**
  * Issue 48: an authenticator app as the second step of signing in, and recovery codes for a lost phone. What the
@@ -224,12 +320,13 @@ export function SignInFactorsSection({ userId }: { userId: string }) {
   const start = useSetUpAuthenticator(userId);
   const remove = useRemoveAuthenticator(userId);
   const renew = useNewRecoveryCodes(userId);
+  const removeKey = useRemovePasskey(userId);
   const [step, setStep] = useState<Step>({ kind: 'status' });
   const [said, setSaid] = useState<string | null>(null);
   const back = (message: string | null, focusOn = 'authenticator-status') => {
     setSaid(message);
     setStep({ kind: 'status' });
-    focusWhenReady(() => document.getElementById(focusOn));
+    focusWhenReady(() => document.getElementById(focusOn) ?? document.querySelector<HTMLElement>(focusOn));
   };
   const app = factors.data?.authenticatorApp ?? null;
 
@@ -283,6 +380,24 @@ export function SignInFactorsSection({ userId }: { userId: string }) {
         onCancel={() => back(null)}
       />
     );
+  } else if (step.kind === 'removePasskey') {
+    const { passkey } = step;
+    body = (
+      <WithPassword
+        title={`Remove the passkey “${passkey.name}”`}
+        explain="It will no longer sign you in. Remove it also from the device or password manager that holds it."
+        submit="Remove the passkey"
+        pending={removeKey.isPending}
+        error={removeKey.error}
+        onSubmit={(form) =>
+          removeKey.mutate(
+            { passkeyId: passkey.id, ...form },
+            { onSuccess: () => back(PASSKEY_MESSAGES.removed(passkey.name), '#add-passkey input') },
+          )
+        }
+        onCancel={() => back(null, `passkey-${passkey.id}`)}
+      />
+    );
   } else if (factors.isPending) {
     body = <p aria-busy="true">Loading…</p>;
   } else if (factors.isError) {
@@ -329,6 +444,14 @@ export function SignInFactorsSection({ userId }: { userId: string }) {
       <h3 id="sign-in-factors-heading">Two-step sign-in</h3>
       <p role="status">{said}</p>
       {body}
+      {step.kind === 'status' && factors.data ? (
+        <Passkeys
+          userId={userId}
+          passkeys={factors.data.passkeys}
+          onAdded={(name) => setSaid(PASSKEY_MESSAGES.added(name))}
+          onRemove={(passkey) => setStep({ kind: 'removePasskey', passkey })}
+        />
+      ) : null}
     </section>
   );
 }
