@@ -15,7 +15,7 @@ export async function createPasskey(optionsJSON: Record<string, unknown>) {
   return startRegistration({ optionsJSON: optionsJSON as never });
 }
 
-export async function usePasskey(optionsJSON: Record<string, unknown>) {
+export async function signWithPasskey(optionsJSON: Record<string, unknown>) {
   const { startAuthentication } = await load();
   return startAuthentication({ optionsJSON: optionsJSON as never });
 }

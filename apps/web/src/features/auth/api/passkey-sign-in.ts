@@ -1,7 +1,7 @@
 import { apiPaths, DASHBOARD, passkeyOptionsSchema, type Tokens, tokensSchema } from '@hcp/contract';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { usePasskey } from '../../../lib/webauthn.ts';
+import { signWithPasskey } from '../../../lib/webauthn.ts';
 
 /**
  * The second step by a passkey (issue 48): this sign-in's options (POST /auth-service/mfa/passkey-options), the
@@ -14,7 +14,7 @@ export async function signInWithPasskey({ userToken, rememberMe }: { userToken: 
     body: { authToken: userToken },
     schema: passkeyOptionsSchema,
   });
-  const passkey = await usePasskey(options);
+  const passkey = await signWithPasskey(options);
   return api.request(apiPaths.mfa, {
     method: 'POST',
     auth: false,

@@ -21,7 +21,8 @@ function setup(options: { wrongPassword?: boolean } = {}) {
   let left = 0;
   const calls: { url: string; method: string; body: unknown }[] = [];
   const reply = (url: string, method: string, body: Record<string, unknown>): Reply => {
-    if (method === 'GET' && url === BASE) return { status: 200, body: { authenticatorApp: app, passkeys: [], recoveryCodesLeft: left } };
+    if (method === 'GET' && url === BASE)
+      return { status: 200, body: { authenticatorApp: app, passkeys: [], recoveryCodesLeft: left } };
     if (url === `${BASE}/authenticator-app`)
       return {
         status: 200,
