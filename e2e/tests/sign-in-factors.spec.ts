@@ -103,7 +103,10 @@ test('a user sets up an authenticator app, signs in with it and with a recovery 
   await expect(page).toHaveURL(/\/action-needed$/);
 });
 
-test('a user adds a passkey (Chromium’s virtual authenticator), signs in with it, and removes it', async ({ page, context }) => {
+test('a user adds a passkey (Chromium’s virtual authenticator), renames it, signs in with it, and removes it', async ({
+  page,
+  context,
+}) => {
   const email = await newAccount(page);
   // A platform authenticator with user verification, as a laptop's fingerprint reader or a phone is: no mock.
   const cdp = await context.newCDPSession(page);
@@ -137,6 +140,15 @@ test('a user adds a passkey (Chromium’s virtual authenticator), signs in with 
   expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(1);
   await expectAccessible(page, { bothWidths: true });
 
+  // Renamed in place: Enter saves; focus comes back to the row's Rename.
+  await keys.getByRole('button', { name: 'Rename the passkey Work laptop' }).click();
+  const rename = keys.getByRole('form', { name: 'Rename the passkey Work laptop' });
+  await expect(rename.getByLabel('New name')).toBeFocused();
+  await rename.getByLabel('New name').fill('Office laptop');
+  await rename.getByLabel('New name').press('Enter');
+  await expect(section.getByText('Passkey renamed “Office laptop”.')).toBeVisible();
+  await expect(keys.getByRole('button', { name: 'Rename the passkey Office laptop' })).toBeFocused();
+
   // Signing in now asks for the passkey; the browser's ceremony answers it.
   await page.getByRole('link', { name: 'Log Out' }).click();
   await expect(page).toHaveURL(/\/login$/);
@@ -150,11 +162,11 @@ test('a user adds a passkey (Chromium’s virtual authenticator), signs in with 
 
   // Removed with the password: it signs in no more, and the account signs straight in again.
   await page.goto('/preferences');
-  await keys.getByRole('button', { name: 'Remove the passkey Work laptop' }).click();
-  const remove = section.getByRole('form', { name: 'Remove the passkey “Work laptop”' });
+  await keys.getByRole('button', { name: 'Remove the passkey Office laptop' }).click();
+  const remove = section.getByRole('form', { name: 'Remove the passkey “Office laptop”' });
   await remove.getByLabel('Current password').fill(PASSWORD);
   await remove.getByLabel('Current password').press('Enter');
-  await expect(section.getByText('Passkey “Work laptop” removed.')).toBeVisible();
+  await expect(section.getByText('Passkey “Office laptop” removed.')).toBeVisible();
   await expect(section.getByText('No passkey yet.')).toBeVisible();
   await expect(add.getByLabel('Name for the new passkey')).toBeFocused();
   await page.getByRole('link', { name: 'Log Out' }).click();

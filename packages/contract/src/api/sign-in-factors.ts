@@ -179,6 +179,7 @@ export const passkeyOptionsSchema = z.object({ options: z.record(z.string(), z.u
 export const PASSKEY_MESSAGES = {
   added: (name: string) => `Passkey “${name}” added.`,
   removed: (name: string) => `Passkey “${name}” removed.`,
+  renamed: (name: string) => `Passkey renamed “${name}”.`,
   failed: 'The passkey could not be checked. Try again, or use another way to sign in.',
   cancelled: 'No passkey was used. Try again, or use another way to sign in.',
   unsupported: 'This browser cannot use passkeys.',

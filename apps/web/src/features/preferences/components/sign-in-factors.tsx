@@ -28,6 +28,7 @@ import { useSignInFactors } from '../api/get-sign-in-factors.ts';
 import { useNewRecoveryCodes } from '../api/new-recovery-codes.ts';
 import { useRemoveAuthenticator } from '../api/remove-authenticator.ts';
 import { useRemovePasskey } from '../api/remove-passkey.ts';
+import { useRenamePasskey } from '../api/rename-passkey.ts';
 import { useSetUpAuthenticator } from '../api/set-up-authenticator.ts';
 import local from './sign-in-factors.module.css';
 
@@ -163,6 +164,61 @@ function SetUpAuthenticator({
   );
 }
 
+/** A passkey's name, changed in place: Enter saves, Escape or Cancel leaves it as it was. */
+function RenamePasskey({
+  userId,
+  passkey,
+  onDone,
+}: {
+  userId: string;
+  passkey: Passkey;
+  onDone: (renamed: string | null) => void;
+}) {
+  const rename = useRenamePasskey(userId);
+  const [name, setName] = useState(passkey.name);
+  const [problem, setProblem] = useState<string | null>(null);
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    field.current?.select();
+  }, []);
+  const save = (event: React.FormEvent) => {
+    event.preventDefault();
+    const parsed = passkeyNameSchema.safeParse(name);
+    if (!parsed.success) return setProblem(parsed.error.issues[0]?.message ?? null);
+    rename.mutate({ passkeyId: passkey.id, name: parsed.data }, { onSuccess: () => onDone(parsed.data) });
+  };
+  return (
+    <form
+      className={local.addKey}
+      onSubmit={save}
+      noValidate
+      aria-label={`Rename the passkey ${passkey.name}`}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') onDone(null);
+      }}
+    >
+      <FormAlert message={rename.error ? normalizeError(rename.error).message : null} />
+      <TextField
+        ref={field}
+        label="New name"
+        autoComplete="off"
+        maxLength={PASSKEY_NAME_MAX}
+        value={name}
+        error={problem ?? undefined}
+        onChange={(event) => setName(event.target.value)}
+      />
+      <span className={local.row}>
+        <button type="submit" className={styles.submit} disabled={rename.isPending}>
+          {rename.isPending ? 'Saving…' : 'Save name'}
+        </button>
+        <button type="button" className={controls.secondary} onClick={() => onDone(null)}>
+          Cancel
+        </button>
+      </span>
+    </form>
+  );
+}
+
 /** The account's passkeys and security keys, each removable, and a named new one made by the browser's ceremony. */
 function Passkeys({
   userId,
@@ -172,10 +228,12 @@ function Passkeys({
 }: {
   userId: string;
   passkeys: Passkey[];
-  onAdded: (name: string) => void;
+  /** Said after a passkey was added or renamed, with its name. */
+  onAdded: (name: string, how?: 'added' | 'renamed') => void;
   onRemove: (passkey: Passkey) => void;
 }) {
   const add = useAddPasskey(userId);
+  const [renaming, setRenaming] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const supported = passkeysSupported();
@@ -210,20 +268,39 @@ function Passkeys({
         <ul id="passkeys" className={local.keys} aria-labelledby="passkeys-heading">
           {passkeys.map((p) => (
             <li key={p.id}>
-              <span>
-                <strong>{p.name}</strong> — added {formatDateTime(p.addedAt)},{' '}
-                {p.lastUsedAt ? `last used ${formatDateTime(p.lastUsedAt)}` : 'not used yet'}
-                {p.backedUp ? ', synced between your devices' : ''}
-              </span>
-              <button
-                id={`passkey-${p.id}`}
-                type="button"
-                className={controls.secondary}
-                data-passkey-name={p.name}
-                onClick={() => onRemove(p)}
-              >
-                Remove<span className="visually-hidden"> the passkey {p.name}</span>
-              </button>
+              {renaming === p.id ? (
+                <RenamePasskey
+                  userId={userId}
+                  passkey={p}
+                  onDone={(renamed) => {
+                    setRenaming(null);
+                    if (renamed) onAdded(renamed, 'renamed');
+                    focusWhenReady(() => document.getElementById(`rename-${p.id}`));
+                  }}
+                />
+              ) : (
+                <>
+                  <span>
+                    <strong>{p.name}</strong> — added {formatDateTime(p.addedAt)},{' '}
+                    {p.lastUsedAt ? `last used ${formatDateTime(p.lastUsedAt)}` : 'not used yet'}
+                    {p.backedUp ? ', synced between your devices' : ''}
+                  </span>
+                  <span className={local.row}>
+                    <button id={`rename-${p.id}`} type="button" className={controls.secondary} onClick={() => setRenaming(p.id)}>
+                      Rename<span className="visually-hidden"> the passkey {p.name}</span>
+                    </button>
+                    <button
+                      id={`passkey-${p.id}`}
+                      type="button"
+                      className={controls.secondary}
+                      data-passkey-name={p.name}
+                      onClick={() => onRemove(p)}
+                    >
+                      Remove<span className="visually-hidden"> the passkey {p.name}</span>
+                    </button>
+                  </span>
+                </>
+              )}
             </li>
           ))}
         </ul>
@@ -448,7 +525,9 @@ export function SignInFactorsSection({ userId }: { userId: string }) {
         <Passkeys
           userId={userId}
           passkeys={factors.data.passkeys}
-          onAdded={(name) => setSaid(PASSKEY_MESSAGES.added(name))}
+          onAdded={(name, how = 'added') =>
+            setSaid(how === 'added' ? PASSKEY_MESSAGES.added(name) : PASSKEY_MESSAGES.renamed(name))
+          }
           onRemove={(passkey) => setStep({ kind: 'removePasskey', passkey })}
         />
       ) : null}
