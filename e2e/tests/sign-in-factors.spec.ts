@@ -103,7 +103,7 @@ test('a user sets up an authenticator app, signs in with it and with a recovery 
   await expect(page).toHaveURL(/\/action-needed$/);
 });
 
-test('a user adds a passkey (Chromium’s virtual authenticator), renames it, signs in with it, and removes it', async ({
+test('a user adds a passkey (Chromium’s virtual authenticator), renames it, signs in with it and by it alone, and removes it', async ({
   page,
   context,
 }) => {
@@ -159,6 +159,13 @@ test('a user adds a passkey (Chromium’s virtual authenticator), renames it, si
   await expectAccessible(page, { bothWidths: true });
   await page.getByRole('button', { name: 'Use your passkey' }).press('Enter');
   await expect(page).toHaveURL(/\/action-needed$/);
+
+  // Or the passkey alone, instead of the e-mail and password: the key says whose it is.
+  await page.getByRole('link', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await expect(page).toHaveURL(/\/action-needed$/);
+  await expect(page.getByText('Casey Factor')).toBeVisible();
 
   // Removed with the password: it signs in no more, and the account signs straight in again.
   await page.goto('/preferences');

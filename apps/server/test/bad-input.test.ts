@@ -420,6 +420,19 @@ const PUBLIC_BASES: [string, string, Record<string, Json>][] = [
   ],
   ['POST', '/auth-service/mfa', { authToken: 'not-a-token', mfaCode: '123456', dashboard: 'MD Dashboard' }],
   ['POST', '/auth-service/mfa/passkey-options', { authToken: 'not-a-token' }],
+  [
+    'POST',
+    '/auth-service/passkey-login',
+    {
+      passkey: {
+        id: 'AAAA',
+        rawId: 'AAAA',
+        type: 'public-key',
+        clientExtensionResults: {},
+        response: { clientDataJSON: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' },
+      },
+    },
+  ],
   ['POST', '/auth/mdo/verify-2-step', { authToken: 'not-a-token', mfaCode: '123456', dashboard: 'MD Dashboard' }],
   ['POST', '/auth-service/refresh', { refreshToken: 'not-a-token', dashboard: 'MD Dashboard' }],
   ['POST', '/auth/refresh-token', { refreshToken: 'not-a-token', dashboard: 'MD Dashboard' }],

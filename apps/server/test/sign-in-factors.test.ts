@@ -318,4 +318,30 @@ describe('passkeys, as far as the server alone can go (the ceremonies run in the
     expect(res.statusCode).toBe(404);
     expect(res.json().error.message).toBe('Incorrect verification code.');
   });
+
+  it('signs in by a passkey alone only with a key it knows: options name no user, a forged answer is 401', async () => {
+    const options = await t.app.inject({
+      method: 'POST',
+      url: '/auth-service/passkey-login/options',
+      headers: { host: 'portal.example.test' },
+    });
+    expect(options.statusCode).toBe(200);
+    expect(options.json().options).toMatchObject({ rpId: 'portal.example.test', userVerification: 'required' });
+    expect(options.json().options.allowCredentials ?? []).toEqual([]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth-service/passkey-login',
+      payload: {
+        passkey: {
+          id: 'AAAA',
+          rawId: 'AAAA',
+          type: 'public-key',
+          clientExtensionResults: {},
+          response: { clientDataJSON: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' },
+        },
+      },
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error.message).toBe('The passkey could not be checked. Try again, or use another way to sign in.');
+  });
 });

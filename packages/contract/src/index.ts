@@ -54,6 +54,7 @@ export * from './rules/roles.ts';
 export * from './rules/route-preloads.ts';
 export * from './rules/rx-list-sort.ts';
 export * from './rules/rx-list-window.ts';
+export * from './rules/sign-in-factors.ts';
 export * from './rules/staff.ts';
 export * from './rules/standing-rules.ts';
 export * from './rules/task-states.ts';

@@ -107,6 +107,8 @@ export const apiPaths = {
   mfa: `${AUTH_SERVICE_BASE}/mfa`,
   mfaResend: `${AUTH_SERVICE_BASE}/mfa/resend`,
   mfaPasskeyOptions: `${AUTH_SERVICE_BASE}/mfa/passkey-options`,
+  passkeyLoginOptions: `${AUTH_SERVICE_BASE}/passkey-login/options`,
+  passkeyLogin: `${AUTH_SERVICE_BASE}/passkey-login`,
   signInOptions: `${AUTH_SERVICE_BASE}/options`,
   refresh: `${AUTH_SERVICE_BASE}/refresh`,
   legacyLogin: '/auth/mdo/login',

@@ -499,9 +499,8 @@ export const passkeyChallenges = pgTable(
   'passkey_challenges',
   {
     id: id(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    /** Null for a sign-in by passkey alone: who signs in is known only from the key that answers. */
+    userId: uuid('user_id').references(() => users.id),
     purpose: text('purpose').notNull(),
     challenge: text('challenge').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

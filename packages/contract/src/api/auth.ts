@@ -1,9 +1,10 @@
 /** Authentication payloads and answers (spec §3, §7 Authentication). */
 import { z } from 'zod';
 import { DASHBOARD } from '../routes.ts';
+import { MFA_METHODS } from '../rules/sign-in-factors.ts';
 import { emailSchema, newPasswordSchema, passwordSchema, tokenTextSchema } from './fields.ts';
 import { ref, SELF_ID_MAX } from './references.ts';
-import { MFA_METHODS, passkeyAssertionSchema, recoveryCodeSchema } from './sign-in-factors.ts';
+import { passkeyAssertionSchema, recoveryCodeSchema } from './sign-in-factors.ts';
 
 export const RESET_SOURCE = 'MD';
 
@@ -142,6 +143,13 @@ export const MFA_MESSAGES = {
 export function mfaFailureMessage(status: number): string {
   return status === 404 ? MFA_MESSAGES.incorrect : MFA_MESSAGES.failed;
 }
+
+/** Signing in by a passkey alone (issue 48): the browser's signed answer; the device's remember-me token as for a password. */
+export const passkeyLoginRequestSchema = z.object({
+  passkey: passkeyAssertionSchema,
+  rememberMeToken: z.string().max(512).optional(),
+});
+export type PasskeyLoginRequest = z.infer<typeof passkeyLoginRequestSchema>;
 
 /** The options a passkey sign-in's second step needs (issue 48): for the challenge of this user token. */
 export const mfaPasskeyOptionsRequestSchema = z.object({ authToken: tokenTextSchema.min(1) });

@@ -1,32 +1,11 @@
 /**
- * Second factors beyond a mailed code (issue 48): an authenticator app (TOTP, RFC 6238) and one-time recovery codes.
- * The rules both sides use: what a code looks like, how many recovery codes there are, and the texts of the screens.
+ * Second factors beyond a mailed code (issue 48): the request and answer schemas of the authenticator app, recovery
+ * codes and passkeys. Their rules and words, without zod, are in rules/sign-in-factors.ts.
  */
 import { z } from 'zod';
+import { MFA_METHODS, normalizeRecoveryCode, PASSKEY_NAME_MAX, RECOVERY_CODES } from '../rules/sign-in-factors.ts';
 import { passwordSchema } from './fields.ts';
 import { notARecord, ref, selfParamsSchema } from './references.ts';
-
-/** How a sign-in's second step may be taken. */
-export const MFA_METHODS = ['email', 'totp', 'recovery', 'passkey'] as const;
-export type MfaMethod = (typeof MFA_METHODS)[number];
-
-/** RFC 6238 as every authenticator app reads it by default: 6 digits, 30-second steps, HMAC-SHA1. */
-export const TOTP = { digits: 6, periodSeconds: 30, algorithm: 'SHA1', issuer: 'HCP Portal' } as const;
-
-/** Ten recovery codes, each 10 characters of an alphabet without look-alikes, shown as two groups of five. */
-export const RECOVERY_CODES = { count: 10, length: 10, alphabet: 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789' } as const;
-
-/** A recovery code as typed: case, spaces and dashes do not count. Null when it cannot be one. */
-export function normalizeRecoveryCode(text: string): string | null {
-  const code = text.toUpperCase().replace(/[\s-]/g, '');
-  if (code.length !== RECOVERY_CODES.length) return null;
-  return [...code].every((c) => RECOVERY_CODES.alphabet.includes(c)) ? code : null;
-}
-
-/** A recovery code as shown: ABCDE-FGHJK. */
-export function formatRecoveryCode(code: string): string {
-  return `${code.slice(0, 5)}-${code.slice(5)}`;
-}
 
 export const recoveryCodeSchema = z
   .string()
@@ -81,42 +60,7 @@ export type Reauthenticate = z.infer<typeof reauthenticateSchema>;
 export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()).length(RECOVERY_CODES.count) });
 export type RecoveryCodes = z.infer<typeof recoveryCodesSchema>;
 
-export const SIGN_IN_FACTOR_MESSAGES = {
-  wrongCode: 'That code did not match. Check the time on your phone and enter the newest code.',
-  noSetup: 'Start setting up the app again: the set-up was not found.',
-  alreadyAdded: 'An authenticator app is already set up. Remove it first to set up another.',
-  noApp: 'No authenticator app is set up.',
-  added: 'Authenticator app added. Keep your recovery codes somewhere safe.',
-  removed: 'Authenticator app removed. Sign-in codes come by e-mail again.',
-  newCodes: 'New recovery codes made. The old ones no longer work.',
-} as const;
-
-/** The sign-in screen's words for each way of taking the second step. */
-export const MFA_METHOD_TEXT: Record<MfaMethod, { prompt: string; label: string; switchTo: string }> = {
-  email: {
-    prompt: 'We sent a 6-digit code to your e-mail.',
-    label: 'Verification code',
-    switchTo: 'Send a code by e-mail instead',
-  },
-  totp: {
-    prompt: 'Enter the 6-digit code from your authenticator app.',
-    label: 'Code from your authenticator app',
-    switchTo: 'Use your authenticator app',
-  },
-  recovery: {
-    prompt: 'Enter one of your recovery codes. Each works once.',
-    label: 'Recovery code',
-    switchTo: 'Use a recovery code',
-  },
-  passkey: {
-    prompt: 'Use your passkey or security key: your browser will ask for it.',
-    label: 'Passkey',
-    switchTo: 'Use a passkey or security key',
-  },
-};
-
 /** What a person calls a passkey: 1-60 characters, trimmed. */
-export const PASSKEY_NAME_MAX = 60;
 export const passkeyNameSchema = z
   .string()
   .trim()
@@ -175,12 +119,3 @@ export const passkeyParamsSchema = selfParamsSchema.extend({ passkeyId: ref('pas
 
 /** The browser's options for navigator.credentials (WebAuthn's JSON form), passed through as the server made them. */
 export const passkeyOptionsSchema = z.object({ options: z.record(z.string(), z.unknown()) });
-
-export const PASSKEY_MESSAGES = {
-  added: (name: string) => `Passkey “${name}” added.`,
-  removed: (name: string) => `Passkey “${name}” removed.`,
-  renamed: (name: string) => `Passkey renamed “${name}”.`,
-  failed: 'The passkey could not be checked. Try again, or use another way to sign in.',
-  cancelled: 'No passkey was used. Try again, or use another way to sign in.',
-  unsupported: 'This browser cannot use passkeys.',
-} as const;

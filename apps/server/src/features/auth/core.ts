@@ -54,6 +54,9 @@ export interface SecondFactors {
   useRecoveryCode(userId: string, code: string, ctx: { ip: string | null; requestId: string }): Promise<boolean>;
   signInOptions(userId: string, site: PasskeySite): Promise<unknown>;
   checkPasskey(userId: string, assertion: PasskeyAssertion, site: PasskeySite): Promise<boolean>;
+  loginOptions(site: PasskeySite): Promise<unknown>;
+  /** The user a passkey alone signs in (verified, counter forward), or null. */
+  userOfPasskeyLogin(assertion: PasskeyAssertion, site: PasskeySite): Promise<string | null>;
   /** An administrator's reset, in the caller's transaction: null when there was nothing; else the mail to send after. */
   removeAllByAdministrator(tx: Executor, userId: string): Promise<(() => Promise<unknown>) | null>;
 }

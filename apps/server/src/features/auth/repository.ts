@@ -1,5 +1,5 @@
 /** SQL of the auth feature. Returns rows or null; the service decides what a missing row means. */
-import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
   loginAttempts,
@@ -13,7 +13,8 @@ import {
   users,
 } from '../../db/schema.ts';
 
-export async function findUserForLogin(db: Executor, email: string) {
+/** What signing in needs of a user, found by `where` (their e-mail, or their id when a passkey names them). */
+async function loginUserWhere(db: Executor, where: SQL) {
   const rows = await db
     .select({
       id: users.id,
@@ -33,10 +34,15 @@ export async function findUserForLogin(db: Executor, email: string) {
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
     .leftJoin(mdOffices, eq(mdOffices.id, users.mdOfficeId))
-    .where(eq(sql`lower(${users.email})`, email.toLowerCase()))
+    .where(where)
     .limit(1);
   return rows[0] ?? null;
 }
+
+export const findUserForLogin = (db: Executor, email: string) =>
+  loginUserWhere(db, eq(sql`lower(${users.email})`, email.toLowerCase()));
+
+export const findUserForLoginById = (db: Executor, id: string) => loginUserWhere(db, eq(users.id, id));
 export type LoginUser = NonNullable<Awaited<ReturnType<typeof findUserForLogin>>>;
 
 export async function findUserById(db: Executor, id: string) {

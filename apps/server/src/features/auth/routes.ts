@@ -9,6 +9,7 @@ import {
   mfaPasskeyOptionsRequestSchema,
   mfaRequestSchema,
   mfaResendRequestSchema,
+  passkeyLoginRequestSchema,
   passkeyOptionsSchema,
   passwordResetRequestSchema,
   refreshRequestSchema,
@@ -103,6 +104,19 @@ export const authRoutes: FastifyPluginAsyncZod<{
     async (request) => ({
       options: (await auth.passkeyOptions(request.body.authToken, contextOf(request))) as Record<string, unknown>,
     }),
+  );
+
+  // Issue 48: signing in by a passkey alone (the key names its owner; user verification makes it two factors).
+  app.post(
+    '/auth-service/passkey-login/options',
+    { config: signIn, schema: { tags, response: { 200: passkeyOptionsSchema } } },
+    async (request) => ({ options: (await auth.passkeyLoginOptions(contextOf(request))) as Record<string, unknown> }),
+  );
+
+  app.post(
+    '/auth-service/passkey-login',
+    { config: signIn, schema: { tags, body: passkeyLoginRequestSchema, response: { 200: loginResponseSchema } } },
+    async (request) => auth.loginWithPasskey(request.body.passkey, request.body.rememberMeToken, contextOf(request)),
   );
 
   app.get('/auth-service/options', { schema: { tags, response: { 200: signInOptionsSchema } } }, async () => ({

@@ -8,6 +8,8 @@ import {
   loginBrandDecision,
   maskEmail,
   maskPhone,
+  PASSKEY_MESSAGES,
+  type PasskeyAssertion,
   resolveBrand,
 } from '@hcp/contract';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
@@ -20,6 +22,7 @@ import {
   auditUser,
   LOGIN_FAILED_MESSAGE,
   lockSecondsAfter,
+  passkeySiteOf,
   type RequestContext,
 } from './core.ts';
 import * as repo from './repository.ts';
@@ -90,7 +93,7 @@ export function signInUseCases(
     user: repo.LoginUser,
     ctx: RequestContext,
     rememberMeToken: string | undefined,
-    method: 'password' | 'google',
+    method: 'password' | 'google' | 'passkey',
   ): Promise<LoginResponse> {
     const audit = (action: string, details: Record<string, unknown> = {}) =>
       auditUser(db, user.id, action, ctx, { method, ...details });
@@ -112,7 +115,9 @@ export function signInUseCases(
     // the mailed-code setting.
     const strong = (await deps.factors?.strongFactors(user.id)) ?? [];
     const hasApp = strong.length > 0;
-    if ((user.mfaEnabled || hasApp) && !(await rememberedDevice(user.id, rememberMeToken))) {
+    // A passkey alone is two factors already (the key, and the PIN, fingerprint or face it verified).
+    const secondStepDone = method === 'passkey';
+    if ((user.mfaEnabled || hasApp) && !secondStepDone && !(await rememberedDevice(user.id, rememberMeToken))) {
       const challenge = await startMfa(user, { mail: !hasApp });
       await audit(hasApp ? 'auth.mfa.started' : 'auth.mfa.sent', { channel: hasApp ? strong[0] : 'email' });
       const masked = { maskedEmail: maskEmail(user.email), maskedPhone: maskPhone(user.phone), userToken: challenge };
@@ -122,7 +127,9 @@ export function signInUseCases(
     }
 
     const jwtToken = await issueTokens(user);
-    await audit('auth.login.success', { mfa: user.mfaEnabled || hasApp ? 'remembered-device' : 'off' });
+    await audit('auth.login.success', {
+      mfa: secondStepDone ? 'passkey' : user.mfaEnabled || hasApp ? 'remembered-device' : 'off',
+    });
     return { jwtToken };
   }
 
@@ -150,11 +157,30 @@ export function signInUseCases(
     return completeSignIn(user, ctx, rememberMeToken, 'google');
   }
 
+  /** Issue 48: the browser's options for signing in by a passkey alone (no e-mail, no password). */
+  async function passkeyLoginOptions(ctx: RequestContext): Promise<unknown> {
+    if (!deps.factors) throw new AppError('NOT_FOUND', 'Passkeys are not available.');
+    return deps.factors.loginOptions(passkeySiteOf(ctx));
+  }
+
+  /** A passkey alone signs its owner in (a disabled or locked account is refused as a wrong password is). */
+  async function loginWithPasskey(assertion: PasskeyAssertion, rememberMeToken: string | undefined, ctx: RequestContext) {
+    const userId = deps.factors ? await deps.factors.userOfPasskeyLogin(assertion, passkeySiteOf(ctx)) : null;
+    const user = userId ? await repo.findUserForLoginById(db, userId) : null;
+    if (!user || user.disabledAt || (user.lockedUntil && user.lockedUntil > new Date())) {
+      await auditUser(db, user?.id ?? null, 'auth.passkey.failure', ctx, { reason: !user ? 'unknown-or-unverified' : 'refused' });
+      deps.signals?.signInFailed('mfa');
+      throw new AppError('UNAUTHORIZED', PASSKEY_MESSAGES.failed);
+    }
+    await repo.recordLoginAttempt(db, user.email, ctx.ip, true);
+    return completeSignIn(user, ctx, rememberMeToken, 'passkey');
+  }
+
   async function rememberedDevice(userId: string, token: string | undefined): Promise<boolean> {
     if (!token) return false;
     const row = await repo.findRememberMe(db, sha256(token));
     return row !== null && row.userId === userId && row.expiresAt > new Date();
   }
 
-  return { login, loginWithGoogle };
+  return { login, loginWithGoogle, passkeyLoginOptions, loginWithPasskey };
 }

@@ -30,7 +30,7 @@ export function passkeyUseCases(deps: SignInFactorDeps) {
   const { db } = deps;
   const now = deps.now ?? Date.now;
   const { audit, mailOwner, assertPassword } = factorCommon(deps);
-  const remember = (userId: string, purpose: 'register' | 'sign-in', challenge: string) =>
+  const remember = (userId: string | null, purpose: 'register' | 'sign-in' | 'login', challenge: string) =>
     repo.insertPasskeyChallenge(db, { userId, purpose, challenge, expiresAt: new Date(now() + CHALLENGE_MS) });
   const refused = () =>
     new AppError('VALIDATION_FAILED', PASSKEY_MESSAGES.failed, [{ path: 'body.credential', message: PASSKEY_MESSAGES.failed }]);
@@ -126,6 +126,38 @@ export function passkeyUseCases(deps: SignInFactorDeps) {
       });
       await remember(userId, 'sign-in', options.challenge);
       return options;
+    },
+
+    /**
+     * A sign-in by passkey alone (issue 48: "instead of the password", for whoever chooses it by using the button):
+     * options without a user, for a key the authenticator keeps itself (a discoverable credential).
+     */
+    async loginOptions(site: Site) {
+      const options = await generateAuthenticationOptions({ rpID: site.rpID, userVerification: 'required' });
+      await remember(null, 'login', options.challenge);
+      return options;
+    },
+
+    /**
+     * The user a passkey alone signs in: its key signed an open login challenge, with the person verified (PIN,
+     * fingerprint or face: two factors in one), and its counter went forward. Null otherwise.
+     */
+    async userOfPasskeyLogin(assertion: PasskeyAssertion, site: Site): Promise<string | null> {
+      const key = await repo.passkeyByCredential(db, assertion.id);
+      if (!key) return null;
+      const verified = await verifyAuthenticationResponse({
+        response: assertion,
+        expectedChallenge: (challenge) => repo.takeLoginChallenge(db, challenge),
+        expectedOrigin: site.origin,
+        expectedRPID: site.rpID,
+        credential: { id: key.credentialId, publicKey: fromBase64url(key.publicKey), counter: key.counter },
+        requireUserVerification: true,
+      }).catch(() => null);
+      if (!verified?.verified) return null;
+      // The key says whose it is (userHandle, our user id as registered): it must be the owner on record.
+      const handle = assertion.response.userHandle;
+      if (handle && Buffer.from(handle, 'base64url').toString('utf8') !== key.userId) return null;
+      return (await repo.usePasskey(db, key.id, verified.authenticationInfo.newCounter)) ? key.userId : null;
     },
 
     /** The second step by a passkey: true when one of the user's keys signed this sign-in's challenge, once. */

@@ -169,7 +169,7 @@ export async function removeAllPasskeys(db: Executor, userId: string): Promise<n
 
 export async function insertPasskeyChallenge(
   db: Executor,
-  row: { userId: string; purpose: 'register' | 'sign-in'; challenge: string; expiresAt: Date },
+  row: { userId: string | null; purpose: 'register' | 'sign-in' | 'login'; challenge: string; expiresAt: Date },
 ) {
   await db.insert(passkeyChallenges).values(row);
 }
@@ -204,4 +204,37 @@ export async function purgePasskeyChallenges(db: Executor, now: Date): Promise<R
     .where(lt(passkeyChallenges.expiresAt, now))
     .returning({ id: passkeyChallenges.id });
   return { passkeyChallenges: rows.length };
+}
+
+/** Takes an open challenge of a sign-in by passkey alone (no user known yet), once; false when there is none. */
+export async function takeLoginChallenge(db: Executor, challenge: string): Promise<boolean> {
+  const rows = await db
+    .update(passkeyChallenges)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(
+        isNull(passkeyChallenges.userId),
+        eq(passkeyChallenges.purpose, 'login'),
+        eq(passkeyChallenges.challenge, challenge),
+        isNull(passkeyChallenges.usedAt),
+        sql`${passkeyChallenges.expiresAt} > now()`,
+      ),
+    )
+    .returning({ id: passkeyChallenges.id });
+  return rows.length > 0;
+}
+
+/** The passkey of this credential id, whoever owns it (a sign-in by passkey alone finds its user by it). */
+export async function passkeyByCredential(db: Executor, credentialId: string) {
+  const [row] = await db
+    .select({
+      id: passkeys.id,
+      userId: passkeys.userId,
+      credentialId: passkeys.credentialId,
+      publicKey: passkeys.publicKey,
+      counter: passkeys.counter,
+    })
+    .from(passkeys)
+    .where(eq(passkeys.credentialId, credentialId));
+  return row ?? null;
 }

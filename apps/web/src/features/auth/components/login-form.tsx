@@ -1,11 +1,15 @@
-import { normalizeError, ROUTES } from '@hcp/contract';
+import { type LoginResponse, normalizeError, ROUTES } from '@hcp/contract';
 import { useId } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
+import controls from '../../../components/controls.module.css';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import styles from '../../../components/form-card.module.css';
 import { TextField } from '../../../components/text-field.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { passkeyFailure, passkeysSupported } from '../../../lib/webauthn.ts';
 import { useLogin } from '../api/login.ts';
+import { useLoginWithPasskey } from '../api/passkey-login.ts';
 import { applyLoginAnswer } from '../utils/apply-login-answer.ts';
 import type { LoginForm } from '../utils/login-form-schema.ts';
 
@@ -35,6 +39,7 @@ export function LoginFormCard() {
   const location = useLocation();
   const from = (location.state as { from?: string } | null)?.from;
   const mutation = useLogin();
+  const passkey = useLoginWithPasskey();
   const errorId = useId();
   const {
     register,
@@ -42,17 +47,23 @@ export function LoginFormCard() {
     formState: { errors },
   } = useForm<LoginForm>({ resolver, mode: 'onSubmit' });
 
-  const onSubmit = handleSubmit((values) =>
-    mutation.mutate(values, {
-      onSuccess: (answer) => {
-        const next = applyLoginAnswer(answer, from);
-        if (next.kind === 'external') window.location.assign(next.url);
-        else navigate(next.to, { replace: next.to !== ROUTES.loginVerify });
-      },
-    }),
-  );
+  const signedIn = (answer: LoginResponse) => {
+    const next = applyLoginAnswer(answer, from);
+    if (next.kind === 'external') window.location.assign(next.url);
+    else navigate(next.to, { replace: next.to !== ROUTES.loginVerify });
+  };
+  const onSubmit = handleSubmit((values) => {
+    passkey.reset();
+    mutation.mutate(values, { onSuccess: signedIn });
+  });
 
-  const failure = mutation.error ? normalizeError(mutation.error, 'Could not sign in. Please try again.').message : null;
+  const failure = mutation.error
+    ? normalizeError(mutation.error, 'Could not sign in. Please try again.').message
+    : passkey.error
+      ? passkey.error instanceof ApiError
+        ? normalizeError(passkey.error).message
+        : passkeyFailure(passkey.error)
+      : null;
 
   return (
     <form
@@ -75,6 +86,20 @@ export function LoginFormCard() {
       <button type="submit" className={styles.submit} disabled={mutation.isPending}>
         {mutation.isPending ? 'Signing in…' : 'Sign in'}
       </button>
+      {/* Issue 48: a passkey instead of the e-mail and password, where the browser can use one. */}
+      {passkeysSupported() ? (
+        <button
+          type="button"
+          className={controls.secondary}
+          disabled={passkey.isPending}
+          onClick={() => {
+            mutation.reset();
+            passkey.mutate(undefined, { onSuccess: signedIn });
+          }}
+        >
+          {passkey.isPending ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
+        </button>
+      ) : null}
       <p className={styles.links}>
         <Link to={ROUTES.passwordResetRequest}>Forgot your password?</Link>
       </p>
