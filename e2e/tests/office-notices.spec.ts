@@ -42,7 +42,7 @@ test('a fax cover sheet’s one-time link opens Action Needed after sign-in, onc
     await expect(office).toHaveURL(/\/login$/);
     await office.getByLabel('Email').fill('staff.lee@demo.hcp');
     await office.getByLabel('Password').fill(DEMO_PASSWORD);
-    await office.getByRole('button', { name: 'Sign in' }).click();
+    await office.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(office).toHaveURL(/\/action-needed$/);
 
     await office.goto(link.pathname);

@@ -26,6 +26,27 @@ const RP_NAME = 'HCP Portal';
 
 const fromBase64url = (text: string) => new Uint8Array(Buffer.from(text, 'base64url'));
 
+/**
+ * The key's new signature count when `assertion` is its signature over a challenge `take` accepts (once), with the
+ * person verified; null for anything else (a forged or replayed answer, another site, no verification).
+ */
+async function verifyAssertion(
+  key: { credentialId: string; publicKey: string; counter: number },
+  assertion: PasskeyAssertion,
+  site: Site,
+  take: (challenge: string) => Promise<boolean>,
+): Promise<number | null> {
+  const verified = await verifyAuthenticationResponse({
+    response: assertion,
+    expectedChallenge: take,
+    expectedOrigin: site.origin,
+    expectedRPID: site.rpID,
+    credential: { id: key.credentialId, publicKey: fromBase64url(key.publicKey), counter: key.counter },
+    requireUserVerification: true,
+  }).catch(() => null);
+  return verified?.verified ? verified.authenticationInfo.newCounter : null;
+}
+
 export function passkeyUseCases(deps: SignInFactorDeps) {
   const { db } = deps;
   const now = deps.now ?? Date.now;
@@ -145,35 +166,22 @@ export function passkeyUseCases(deps: SignInFactorDeps) {
     async userOfPasskeyLogin(assertion: PasskeyAssertion, site: Site): Promise<string | null> {
       const key = await repo.passkeyByCredential(db, assertion.id);
       if (!key) return null;
-      const verified = await verifyAuthenticationResponse({
-        response: assertion,
-        expectedChallenge: (challenge) => repo.takeLoginChallenge(db, challenge),
-        expectedOrigin: site.origin,
-        expectedRPID: site.rpID,
-        credential: { id: key.credentialId, publicKey: fromBase64url(key.publicKey), counter: key.counter },
-        requireUserVerification: true,
-      }).catch(() => null);
-      if (!verified?.verified) return null;
+      const counter = await verifyAssertion(key, assertion, site, (challenge) => repo.takeLoginChallenge(db, challenge));
+      if (counter === null) return null;
       // The key says whose it is (userHandle, our user id as registered): it must be the owner on record.
       const handle = assertion.response.userHandle;
       if (handle && Buffer.from(handle, 'base64url').toString('utf8') !== key.userId) return null;
-      return (await repo.usePasskey(db, key.id, verified.authenticationInfo.newCounter)) ? key.userId : null;
+      return (await repo.usePasskey(db, key.id, counter)) ? key.userId : null;
     },
 
     /** The second step by a passkey: true when one of the user's keys signed this sign-in's challenge, once. */
     async checkPasskey(userId: string, assertion: PasskeyAssertion, site: Site): Promise<boolean> {
       const key = (await repo.passkeysOf(db, userId)).find((p) => p.credentialId === assertion.id);
       if (!key) return false;
-      const verified = await verifyAuthenticationResponse({
-        response: assertion,
-        expectedChallenge: (challenge) => repo.takePasskeyChallenge(db, userId, 'sign-in', challenge),
-        expectedOrigin: site.origin,
-        expectedRPID: site.rpID,
-        credential: { id: key.credentialId, publicKey: fromBase64url(key.publicKey), counter: key.counter },
-        requireUserVerification: true,
-      }).catch(() => null);
-      if (!verified?.verified) return false;
-      return repo.usePasskey(db, key.id, verified.authenticationInfo.newCounter);
+      const counter = await verifyAssertion(key, assertion, site, (challenge) =>
+        repo.takePasskeyChallenge(db, userId, 'sign-in', challenge),
+      );
+      return counter !== null && repo.usePasskey(db, key.id, counter);
     },
   };
 }
