@@ -80,12 +80,15 @@ const extensionResultsSchema = z
   .object({ credProps: z.object({ rk: z.boolean().optional() }).optional() })
   .passthrough()
   .optional();
-export const passkeyRegistrationSchema = z.object({
+/** What the browser's answers to both ceremonies share: the credential's id, its type and attachment, extensions. */
+const credentialJsonSchema = z.object({
   id: credentialId(),
   rawId: credentialId(),
   type: z.literal('public-key'),
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
   clientExtensionResults: extensionResultsSchema.default({}),
+});
+export const passkeyRegistrationSchema = credentialJsonSchema.extend({
   response: z.object({
     clientDataJSON: b64url(8192),
     attestationObject: b64url(32768),
@@ -97,12 +100,7 @@ export const passkeyRegistrationSchema = z.object({
 });
 export type PasskeyRegistration = z.infer<typeof passkeyRegistrationSchema>;
 
-export const passkeyAssertionSchema = z.object({
-  id: credentialId(),
-  rawId: credentialId(),
-  type: z.literal('public-key'),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-  clientExtensionResults: extensionResultsSchema.default({}),
+export const passkeyAssertionSchema = credentialJsonSchema.extend({
   response: z.object({
     clientDataJSON: b64url(8192),
     authenticatorData: b64url(8192),
