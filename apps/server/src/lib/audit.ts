@@ -14,16 +14,19 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
+/** An entry as its audit_log row holds it: every field present, absent ones null, details an object. */
+export const auditRowOf = (entry: AuditEntry) => ({
+  actorUserId: entry.actorUserId,
+  action: entry.action,
+  entityType: entry.entityType,
+  entityId: entry.entityId ?? null,
+  requestId: entry.requestId ?? null,
+  ip: entry.ip ?? null,
+  details: entry.details ?? {},
+});
+
 export async function writeAudit(db: Executor, entry: AuditEntry): Promise<void> {
-  await db.insert(auditLog).values({
-    actorUserId: entry.actorUserId,
-    action: entry.action,
-    entityType: entry.entityType,
-    entityId: entry.entityId ?? null,
-    requestId: entry.requestId ?? null,
-    ip: entry.ip ?? null,
-    details: entry.details ?? {},
-  });
+  await db.insert(auditLog).values(auditRowOf(entry));
 }
 
 /**

@@ -19,7 +19,7 @@ import {
   prescriptionEvents,
   prescriptions,
 } from '../../db/schema.ts';
-import type { AuditEntry } from '../../lib/audit.ts';
+import { type AuditEntry, auditRowOf } from '../../lib/audit.ts';
 import { notifyPracticeOfPatient, notifyPracticeOfPrescription, practiceItemsNotifySql } from '../../lib/live.ts';
 import { altMedPendingSql, priorAuthNeedsActionSql } from '../../lib/prescription-sql.ts';
 import { likeEscape } from '../../lib/sql-like.ts';
@@ -641,15 +641,10 @@ const AUDIT_ENTRY_NAMES = [
 ] as const satisfies readonly (keyof AuditEntry)[];
 
 /** An audit entry's every field, as the audit row holds it (details as the text of its JSON). */
-const auditValues = (entry: AuditEntry): Record<(typeof AUDIT_ENTRY_NAMES)[number], unknown> => ({
-  actorUserId: entry.actorUserId,
-  action: entry.action,
-  entityType: entry.entityType,
-  entityId: entry.entityId ?? null,
-  requestId: entry.requestId ?? null,
-  ip: entry.ip ?? null,
-  details: JSON.stringify(entry.details ?? {}),
-});
+const auditValues = (entry: AuditEntry): Record<(typeof AUDIT_ENTRY_NAMES)[number], unknown> => {
+  const row = auditRowOf(entry);
+  return { ...row, details: JSON.stringify(row.details) };
+};
 
 /**
  * The statement of openTasks: the Tasks' rows, each prescription's flags raised once (version bumped, its practice's
