@@ -54,6 +54,8 @@ import { prescribeRoutes } from './features/prescribe/routes.ts';
 import { createPrescribeService } from './features/prescribe/service.ts';
 import { rxListRoutes } from './features/rx-list/routes.ts';
 import { purgePasskeyChallenges } from './features/sign-in-factors/repository.ts';
+import { epcsRoutes } from './features/epcs/routes.ts';
+import { createEpcsService } from './features/epcs/service.ts';
 import { signInFactorsRoutes } from './features/sign-in-factors/routes.ts';
 import { createSignInFactors } from './features/sign-in-factors/service.ts';
 import { standingRulesRoutes } from './features/standing-rules/routes.ts';
@@ -63,6 +65,7 @@ import { createSupportAccessService } from './features/support-access/service.ts
 import { usersRoutes } from './features/users/routes.ts';
 import { createUsersService } from './features/users/service.ts';
 import { todayIsoOf } from './lib/clock.ts';
+import { createEpcsSigner } from './lib/epcs-signature.ts';
 import { DECISIONS_CHANNEL } from './lib/decisions.ts';
 import { devFaxTransport, type FaxTransport, httpFaxTransport } from './lib/fax-gateway.ts';
 import { isFlagEnabled } from './lib/feature-flags.ts';
@@ -279,9 +282,23 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   await app.register(signInFactorsRoutes, { factors, perMinute: config.authRateLimitPerMinute });
   await app.register(usersRoutes, { service: createUsersService({ db }) });
+  // EPCS (issue 48): the application's signing key for controlled prescriptions, derived from the signing key.
+  const epcsSigner = createEpcsSigner(signingKey);
   await app.register(actionNeededRoutes, {
     db,
-    service: createActionNeededService({ db, reads, now, undoWindowSeconds: config.undoWindowSeconds }),
+    service: createActionNeededService({
+      db,
+      reads,
+      now,
+      undoWindowSeconds: config.undoWindowSeconds,
+      epcs: { factors, signer: epcsSigner },
+    }),
+    signPerMinute: config.authRateLimitPerMinute,
+  });
+  await app.register(epcsRoutes, {
+    epcs: createEpcsService({ db, factors, mailer, now }),
+    signer: epcsSigner,
+    perMinute: config.authRateLimitPerMinute,
   });
   await app.register(rxListRoutes, { reads, now });
   await app.register(patientsRoutes, { service: createPatientsService({ db, reads, now }) });

@@ -194,6 +194,8 @@ export const drugProducts = pgTable('drug_products', {
   /** 'bausch', 'tolsura' or null: the product lines the Rx-list filters select. */
   productLine: text('product_line'),
   isControlled: boolean('is_controlled').notNull().default(false),
+  /** The DEA schedule of a controlled substance ('II' to 'V'; null when not controlled): what EPCS signing checks. */
+  deaSchedule: text('dea_schedule'),
 });
 
 /** Alternatives the pharmacy proposes for a drug (alternative-medication screen and its printed request). */
@@ -1059,4 +1061,99 @@ export const coverages = pgTable(
     check('coverages_not_self', sql`${t.coveringStaffId} <> ${t.coveredStaffId}`),
     check('coverages_period', sql`${t.endsAt} > ${t.startsAt}`),
   ],
+);
+
+/**
+ * A prescriber's DEA registrations (issue 48, decision 0059): number, schedules, state and last valid day. Kept on
+ * the prescriber (md_staff), entered by their own account; removing one keeps the row (what was signed under it).
+ */
+export const deaRegistrations = pgTable(
+  'dea_registrations',
+  {
+    id: id(),
+    mdStaffId: uuid('md_staff_id')
+      .notNull()
+      .references(() => mdStaff.id),
+    number: text('number').notNull(),
+    schedules: text('schedules').array().notNull(),
+    state: text('state').notNull(),
+    expiresOn: date('expires_on').notNull(),
+    addedBy: uuid('added_by').references(() => users.id),
+    createdAt: createdAt(),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('dea_registrations_staff_idx').on(t.mdStaffId),
+    uniqueIndex('dea_registrations_number_idx').on(t.mdStaffId, t.number).where(sql`${t.removedAt} is null`),
+  ],
+);
+
+/**
+ * Permission to sign controlled substances at a practice (21 CFR 1311.125): each grant or revocation is entered by
+ * one person and takes effect when a second, a DEA registrant, approves it; both with two factors, both recorded.
+ * A prescriber's permission is the action of their latest approved change.
+ */
+export const epcsChanges = pgTable(
+  'epcs_changes',
+  {
+    id: id(),
+    mdOfficeId: uuid('md_office_id')
+      .notNull()
+      .references(() => mdOffices.id),
+    mdStaffId: uuid('md_staff_id')
+      .notNull()
+      .references(() => mdStaff.id),
+    /** 'grant' or 'revoke'. */
+    action: text('action').notNull(),
+    enteredBy: uuid('entered_by')
+      .notNull()
+      .references(() => users.id),
+    enteredFactor: text('entered_factor').notNull(),
+    enteredAt: timestamp('entered_at', { withTimezone: true }).notNull().defaultNow(),
+    approvedBy: uuid('approved_by').references(() => users.id),
+    approvedFactor: text('approved_factor'),
+    approvedAt: timestamp('approved_at', { withTimezone: true }),
+    /** The approver confirmed the DEA registration and state authorization are current (1311.125(b)). */
+    registrationVerified: boolean('registration_verified').notNull().default(false),
+    declinedBy: uuid('declined_by').references(() => users.id),
+    declinedAt: timestamp('declined_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('epcs_changes_subject_idx').on(t.mdOfficeId, t.mdStaffId, t.approvedAt),
+    // One change waits at a time for a prescriber at a practice.
+    uniqueIndex('epcs_changes_pending_idx')
+      .on(t.mdOfficeId, t.mdStaffId)
+      .where(sql`${t.approvedAt} is null and ${t.declinedAt} is null`),
+  ],
+);
+
+/**
+ * A controlled prescription shown for signing and, once signed, its signature (21 CFR 1311.120(b)(20), .205):
+ * the content as shown (RFC 8785 JSON), its SHA-256 and the prescription's version then; the signing checks both
+ * again under the lock, so anything changed after it was shown is refused. Used once, within minutes.
+ */
+export const epcsSignings = pgTable(
+  'epcs_signings',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    prescriptionId: uuid('prescription_id')
+      .notNull()
+      .references(() => prescriptions.id),
+    mdOfficeId: uuid('md_office_id')
+      .notNull()
+      .references(() => mdOffices.id),
+    prescriptionVersion: integer('prescription_version').notNull(),
+    content: jsonb('content').notNull(),
+    contentHash: text('content_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    signedAt: timestamp('signed_at', { withTimezone: true }),
+    signature: text('signature'),
+    keyId: text('key_id'),
+    factor: text('factor'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('epcs_signings_prescription_idx').on(t.prescriptionId), index('epcs_signings_office_signed_idx').on(t.mdOfficeId, t.signedAt)],
 );

@@ -18,6 +18,8 @@ export interface DrugSeed {
   manufacturer: string;
   productLine: 'bausch' | 'tolsura' | null;
   isControlled?: boolean;
+  /** The DEA schedule of a controlled substance (EPCS signs it, issue 48). */
+  deaSchedule?: 'II' | 'III' | 'IV' | 'V';
 }
 
 export const DRUGS: DrugSeed[] = [
@@ -132,6 +134,25 @@ export const DRUGS: DrugSeed[] = [
     manufacturer: 'SpecGx',
     productLine: null,
     isControlled: true,
+    deaSchedule: 'II',
+  },
+];
+
+/**
+ * Controlled products in the catalogue that the generated prescriptions never use (adding them to DRUGS would move
+ * every generated record): for EPCS demos and tests of a refillable schedule. Fixed ids, for the same reason.
+ */
+export const EXTRA_CONTROLLED: (DrugSeed & { id: string })[] = [
+  {
+    id: '5e1ec7ed-0000-4000-8000-000000000c04',
+    ndc: '00009-0029-01',
+    name: 'Alprazolam',
+    strength: '0.5 mg',
+    form: 'tablet',
+    manufacturer: 'Greenstone',
+    productLine: null,
+    isControlled: true,
+    deaSchedule: 'IV',
   },
 ];
 

@@ -19,7 +19,7 @@ import {
 } from '@hcp/contract';
 import type * as schema from '../db/schema.ts';
 import { sha256 } from '../lib/crypto.ts';
-import { ALTERNATIVES, DRUGS, ORDER_STATUSES, PAYERS, SIGS, SPECIALTIES, TENANTS, ZIPS } from './catalogue.ts';
+import { ALTERNATIVES, DRUGS, EXTRA_CONTROLLED, ORDER_STATUSES, PAYERS, SIGS, SPECIALTIES, TENANTS, ZIPS } from './catalogue.ts';
 import { addDecisionFacts } from './decision-facts.ts';
 
 type Insert<T extends { $inferInsert: unknown }> = T['$inferInsert'];
@@ -171,6 +171,7 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
     });
   }
   for (const drug of DRUGS) data.drugProducts.push({ id: uuid(), ...drug, isControlled: drug.isControlled ?? false });
+  for (const drug of EXTRA_CONTROLLED) data.drugProducts.push(drug);
   for (const [drugName, alternatives] of Object.entries(ALTERNATIVES)) {
     for (const [rank, alternativeName] of alternatives.entries()) {
       data.drugAlternatives.push({ id: uuid(), drugName, alternativeName, rank });

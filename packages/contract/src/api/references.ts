@@ -28,6 +28,9 @@ export const REFERENCE_KINDS = [
   'webhookDelivery',
   'integrationClient',
   'passkey',
+  'deaRegistration',
+  'epcsChange',
+  'epcsSigning',
 ] as const;
 export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 
@@ -62,6 +65,9 @@ export const REFERENCE_NOT_FOUND: Record<ReferenceKind, string> = {
   webhookDelivery: 'Delivery not found.',
   integrationClient: 'Integration client not found.',
   passkey: 'Passkey not found.',
+  deaRegistration: 'DEA registration not found.',
+  epcsChange: 'Permission change not found.',
+  epcsSigning: 'Signing not found. Start again.',
 };
 
 export interface ReferenceOptions {

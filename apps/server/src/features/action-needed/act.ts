@@ -11,6 +11,7 @@ import {
   type ActionResult,
   BULK_REFUSALS,
   CONFLICT_MESSAGES,
+  EPCS_MESSAGES,
   isActionAllowed,
   isRefillDue,
   type PrescriptionAction,
@@ -43,7 +44,16 @@ export interface ActionContext extends SignedInContext {
   undoUntil?: Date | undefined;
   /** Signing what staff prepared (issue 23): the timeline names who prepared it. */
   preparedBy?: string | undefined;
+  /**
+   * An EPCS signature (issue 48, controlled-refills.ts): the only way a controlled substance's refill is authorized.
+   * `beforeWrite` runs under the lock once every other check passed (it checks the content shown and signs it); the
+   * decision is sent at once, never held for undo (what was signed is final).
+   */
+  epcs?: { beforeWrite(tx: Executor, rows: repo.LockedPrescription[]): Promise<void> } | undefined;
 }
+
+/** The decisions that authorize a refill: for a controlled substance, only with an EPCS signature. */
+const REFILL_AUTHORIZATIONS: ReadonlySet<PrescriptionAction> = new Set(['refillAuthorizedFax', 'refillAuthorizedErx']);
 
 export const PRESCRIPTION_NOT_FOUND = 'Prescription not found.';
 
@@ -82,7 +92,7 @@ function previousOf(rx: repo.LockedPrescription, changes: Changes): Record<strin
 
 /** Until when this call's decisions are held: a bulk call's shared end, else the window from now; none without undo. */
 function holdOf(ctx: ActionContext, undoWindowSeconds: number) {
-  if (undoWindowSeconds <= 0) return undefined;
+  if (undoWindowSeconds <= 0 || ctx.epcs) return undefined;
   return ctx.undoUntil ? sql`${ctx.undoUntil.toISOString()}::timestamptz` : windowEndSql(undoWindowSeconds);
 }
 
@@ -116,11 +126,13 @@ export function createAct({ db, todayIso, undoWindowSeconds }: ActionDeps) {
           const expected = ctx.expectedVersions?.get(rx.id);
           if (expected !== undefined && expected !== rx.version) throw new AppError('CONFLICT', BULK_REFUSALS.changed);
           if (ctx.refuseControlled && rx.isControlled) throw new AppError('CONFLICT', BULK_REFUSALS.controlled);
+          if (rx.isControlled && REFILL_AUTHORIZATIONS.has(action) && !ctx.epcs) throw new AppError('CONFLICT', EPCS_MESSAGES.needsEpcs);
           // An "always send by fax" standing rule routes this request (issue 23): eRx is refused, fax is open.
           if (action === 'refillAuthorizedErx' && rx.faxRuleId) throw new AppError('CONFLICT', STANDING_RULE_MESSAGES.faxOnly);
           const state = { ...rx, refillDue: isRefillDue(rx.needsRefillAuth, rx.refillPostponedUntil, today) };
           if (!isActionAllowed(action, state)) throw new AppError('CONFLICT', CONFLICT_MESSAGES[action]);
         }
+        await ctx.epcs?.beforeWrite(tx, rows);
         await saveSendChoice(tx, ctx);
         const heldUntil = holdOf(ctx, undoWindowSeconds);
         let undoUntil: Date | undefined;

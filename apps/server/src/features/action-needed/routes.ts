@@ -12,7 +12,11 @@ import {
   bulkActionSchema,
   chartNotesSentSchema,
   earlierChartNotesSchema,
+  epcsSignedSchema,
+  epcsSigningParamsSchema,
+  epcsSigningSchema,
   mdSignatureReceivedSchema,
+  prepareEpcsRefillSchema,
   preparedDecisionInputSchema,
   prescriptionEventsSchema,
   priorAuthDismissSchema,
@@ -25,22 +29,26 @@ import {
   refillPostponedSchema,
   resolveExceptionsSchema,
   selfParamsSchema,
+  signEpcsSchema,
   signPreparedSchema,
   undoResultSchema,
 } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
+import { passkeySiteOfRequest } from '../../lib/request-origin.ts';
 import { sendJsonText, signedInContext } from '../../lib/route-helpers.ts';
 import type { ActionContext } from './act.ts';
 import { alternativeMedsRequestHtml } from './print.ts';
 import type { ActionNeededService } from './service.ts';
 import { NOTHING_TO_UNDO } from './undo.ts';
 
-export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededService; db: Database }> = async (
-  app,
-  { service, db },
-) => {
+export const actionNeededRoutes: FastifyPluginAsyncZod<{
+  service: ActionNeededService;
+  db: Database;
+  /** Guessing a password or code while signing is limited as signing in is. */
+  signPerMinute: number;
+}> = async (app, { service, db, signPerMinute }) => {
   const tags = ['action-needed'];
   // Sign-in is checked before the input (a stranger learns nothing from validation messages).
   const read = { onRequest: app.requireAuth };
@@ -100,6 +108,23 @@ export const actionNeededRoutes: FastifyPluginAsyncZod<{ service: ActionNeededSe
   rxAction('refills-postponed', refillPostponedSchema, service.refillPostponed);
   rxAction('substitution/alternative-med', alternativeMedSchema, service.alternativeMed);
   rxAction('prior-auth/chart-notes-sent', chartNotesSentSchema, service.chartNotesSent);
+
+  // A controlled substance's refill (issue 48, EPCS): what would be signed, then the signature with two factors.
+  app.post(
+    rx('epcs-signing'),
+    { ...write, schema: { tags, params: rxParams, body: prepareEpcsRefillSchema, response: { 200: epcsSigningSchema } } },
+    async (request) => service.prepareControlledRefill(signedInContext(request), request.params.id, request.body),
+  );
+  app.post(
+    '/api/mdo/v1/epcs-signings/:signingId/sign',
+    {
+      ...write,
+      config: { rateLimit: { max: signPerMinute, timeWindow: '1 minute' } },
+      schema: { tags, params: epcsSigningParamsSchema, body: signEpcsSchema, response: { 200: epcsSignedSchema } },
+    },
+    async (request) =>
+      service.signControlledRefill(signedInContext(request), request.params.signingId, request.body.stepUp, passkeySiteOfRequest(request)),
+  );
 
   // One decision on many items, each in its own transaction, answered item by item (issue 22).
   app.post(

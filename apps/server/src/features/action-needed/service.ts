@@ -6,10 +6,13 @@ import type { ActionNeededQueryType } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
 import { entryOf } from '../../lib/audit.ts';
 import { todayIsoOf } from '../../lib/clock.ts';
+import type { StepUpFactors } from '../../lib/epcs.ts';
+import type { EpcsSigner } from '../../lib/epcs-signature.ts';
 import type { ReadRouting } from '../../lib/read-routing.ts';
 import { type ActionContext, createAct } from './act.ts';
 import { alternativeMedActions } from './alternative-med.ts';
 import { bulkActions } from './bulk.ts';
+import { controlledRefillActions } from './controlled-refills.ts';
 import { phoneExceptionActions } from './phone-exceptions.ts';
 import { preparedDecisionActions } from './prepared.ts';
 import { priorAuthActions } from './prior-auth-actions.ts';
@@ -26,6 +29,8 @@ export function createActionNeededService(deps: {
   reads: ReadRouting;
   now: () => Date;
   undoWindowSeconds: number;
+  /** Signing controlled substances (EPCS): two factors now, and the application's signing key. */
+  epcs: { factors: StepUpFactors; signer: EpcsSigner };
 }) {
   const { db, undoWindowSeconds } = deps;
   const todayIso = () => todayIsoOf(deps.now);
@@ -54,6 +59,7 @@ export function createActionNeededService(deps: {
     ...bulkActions({ db, todayIso, undoWindowSeconds, services: { ...refills, ...priorAuth, ...alternatives } }),
     ...preparedDecisionActions({ db, todayIso }),
     ...refills,
+    ...controlledRefillActions(act, { db, now: deps.now, todayIso, ...deps.epcs }),
     ...alternatives,
     ...priorAuth,
     ...phoneExceptionActions(db),

@@ -51,7 +51,7 @@ export function passkeyUseCases(deps: SignInFactorDeps) {
   const { db } = deps;
   const now = deps.now ?? Date.now;
   const { audit, mailOwner, assertPassword } = factorCommon(deps);
-  const remember = (userId: string | null, purpose: 'register' | 'sign-in' | 'login', challenge: string) =>
+  const remember = (userId: string | null, purpose: repo.ChallengePurpose, challenge: string) =>
     repo.insertPasskeyChallenge(db, { userId, purpose, challenge, expiresAt: new Date(now() + CHALLENGE_MS) });
   const refused = () =>
     new AppError('VALIDATION_FAILED', PASSKEY_MESSAGES.failed, [{ path: 'body.credential', message: PASSKEY_MESSAGES.failed }]);
@@ -137,15 +137,18 @@ export function passkeyUseCases(deps: SignInFactorDeps) {
 
     hasPasskey: (userId: string) => repo.hasPasskey(db, userId),
 
-    /** What the browser needs to sign in with one of this user's passkeys (the second step). */
-    async signInOptions(userId: string, site: Site) {
+    /**
+     * What the browser needs to use one of this user's passkeys: the second step of signing in, or a step-up (EPCS
+     * signing and approving, decision 0059) — each challenge is good only for its purpose.
+     */
+    async signInOptions(userId: string, site: Site, purpose: 'sign-in' | 'step-up' = 'sign-in') {
       const keys = await repo.passkeysOf(db, userId);
       const options = await generateAuthenticationOptions({
         rpID: site.rpID,
         allowCredentials: keys.map((p) => ({ id: p.credentialId, transports: p.transports as never })),
         userVerification: 'required',
       });
-      await remember(userId, 'sign-in', options.challenge);
+      await remember(userId, purpose, options.challenge);
       return options;
     },
 
@@ -176,12 +179,21 @@ export function passkeyUseCases(deps: SignInFactorDeps) {
 
     /** The second step by a passkey: true when one of the user's keys signed this sign-in's challenge, once. */
     async checkPasskey(userId: string, assertion: PasskeyAssertion, site: Site): Promise<boolean> {
+      return (await this.verifiedPasskey(userId, assertion, site, 'sign-in')) !== null;
+    },
+
+    /**
+     * The user's key that signed an open challenge of `purpose` (once, the person verified, its counter forward),
+     * with what kind of key it is (EPCS records it); null for anything else.
+     */
+    async verifiedPasskey(userId: string, assertion: PasskeyAssertion, site: Site, purpose: 'sign-in' | 'step-up') {
       const key = (await repo.passkeysOf(db, userId)).find((p) => p.credentialId === assertion.id);
-      if (!key) return false;
+      if (!key) return null;
       const counter = await verifyAssertion(key, assertion, site, (challenge) =>
-        repo.takePasskeyChallenge(db, userId, 'sign-in', challenge),
+        repo.takePasskeyChallenge(db, userId, purpose, challenge),
       );
-      return counter !== null && repo.usePasskey(db, key.id, counter);
+      if (counter === null || !(await repo.usePasskey(db, key.id, counter))) return null;
+      return { passkeyId: key.id, attestationFormat: key.attestationFormat, aaguid: key.aaguid };
     },
   };
 }

@@ -119,6 +119,8 @@ export async function passkeysOf(db: Executor, userId: string) {
       backedUp: passkeys.backedUp,
       createdAt: passkeys.createdAt,
       lastUsedAt: passkeys.lastUsedAt,
+      attestationFormat: passkeys.attestationFormat,
+      aaguid: passkeys.aaguid,
     })
     .from(passkeys)
     .where(eq(passkeys.userId, userId))
@@ -167,9 +169,12 @@ export async function removeAllPasskeys(db: Executor, userId: string): Promise<n
   return (await db.delete(passkeys).where(eq(passkeys.userId, userId)).returning({ id: passkeys.id })).length;
 }
 
+/** What a challenge is for: registering, the second step, a passkey-only login, or a step-up (EPCS). */
+export type ChallengePurpose = 'register' | 'sign-in' | 'login' | 'step-up';
+
 export async function insertPasskeyChallenge(
   db: Executor,
-  row: { userId: string | null; purpose: 'register' | 'sign-in' | 'login'; challenge: string; expiresAt: Date },
+  row: { userId: string | null; purpose: ChallengePurpose; challenge: string; expiresAt: Date },
 ) {
   await db.insert(passkeyChallenges).values(row);
 }
@@ -178,7 +183,7 @@ export async function insertPasskeyChallenge(
 export async function takePasskeyChallenge(
   db: Executor,
   userId: string,
-  purpose: 'register' | 'sign-in',
+  purpose: 'register' | 'sign-in' | 'step-up',
   challenge: string,
 ): Promise<boolean> {
   const rows = await db

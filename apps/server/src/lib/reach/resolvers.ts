@@ -16,11 +16,12 @@
  * - decision: a decision's undo, only to whom made it, in the same session (issue 42: undo ids end with it).
  * - webhookEndpoint, webhookDelivery, integrationClient: the tenant's, to its provider admin.
  * - passkey: the signed-in user's own.
+ * - deaRegistration, epcsSigning: the signed-in user's own; epcsChange: of the user's practices.
  */
 import type { ReferenceKind } from '@hcp/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import { arrayParam, type Executor } from '../../db/client.ts';
-import { patientScopeSql, practiceReachSql } from '../office-scope.ts';
+import { patientScopeSql, practiceReachSql, practiceScopeSql } from '../office-scope.ts';
 
 export interface Caller {
   userId: string;
@@ -185,6 +186,26 @@ export const RESOLVERS: Record<ReferenceKind, Resolver> = {
 
   async passkey(db, caller, ids) {
     return select(db, sql`select id from passkeys where id = any(${uuids(ids)}) and user_id = ${caller.userId}`);
+  },
+
+  async deaRegistration(db, caller, ids) {
+    return select(
+      db,
+      sql`select r.id from dea_registrations r join users u on u.id = ${caller.userId} and u.md_staff_id = r.md_staff_id
+          where r.id = any(${uuids(ids)}) and r.removed_at is null and u.disabled_at is null`,
+    );
+  },
+
+  async epcsChange(db, caller, ids) {
+    return select(
+      db,
+      sql`select c.id, c.md_office_id as practice from epcs_changes c
+          where c.id = any(${uuids(ids)}) and c.md_office_id in (${practiceScopeSql(caller.userId)})`,
+    );
+  },
+
+  async epcsSigning(db, caller, ids) {
+    return select(db, sql`select id from epcs_signings where id = any(${uuids(ids)}) and user_id = ${caller.userId}`);
   },
 
   async integrationClient(db, caller, ids) {
