@@ -70,7 +70,8 @@ beforeAll(async () => {
     .where(eq(s.users.email, 'dr.morgan@demo.hcp'));
   practiceId = row?.officeId as string;
   morganStaff = row?.staffId as string;
-  practiceState = (await rows<{ state: string }>(sql`select state from md_offices where id = ${practiceId}::uuid`))[0]?.state as string;
+  practiceState = (await rows<{ state: string }>(sql`select state from md_offices where id = ${practiceId}::uuid`))[0]
+    ?.state as string;
   const colleague = await rows<{ id: string }>(sql`select d.id from md_staff d join office_members m on m.md_staff_id = d.id
     where m.md_office_id = ${practiceId}::uuid and d.role in ('MD', 'DO', 'PA', 'NP', 'ARNP') and d.id <> ${morganStaff}::uuid
     order by d.id limit 1`);
@@ -111,7 +112,12 @@ describe('DEA registrations', () => {
   it('keeps a registration typed with spaces and in any case, once', async () => {
     const base = `/api/mdo/v1/users/${morgan.userID}/epcs/registrations`;
     const number = dea('BM', '123456');
-    const added = await call(morgan, 'POST', base, registration(` ${number.toLowerCase().slice(0, 4)} ${number.slice(4)}`, { schedules: ['IV', 'II', 'III', 'V'] }));
+    const added = await call(
+      morgan,
+      'POST',
+      base,
+      registration(` ${number.toLowerCase().slice(0, 4)} ${number.slice(4)}`, { schedules: ['IV', 'II', 'III', 'V'] }),
+    );
     expect(added.statusCode).toBe(200);
     expect(added.json()).toMatchObject({ number, schedules: [...DEA_SCHEDULES], state: practiceState, expiresOn: '2028-06-30' });
     expect((await call(morgan, 'POST', base, registration(number))).statusCode).toBe(409);
@@ -131,19 +137,37 @@ describe('permission to sign controlled substances: two people', () => {
       stepUp: { currentPassword: DEMO_PASSWORD },
     });
     expect(noFactor.statusCode).toBe(400);
-    const entered = await call(morgan, 'POST', '/api/mdo/v1/epcs-changes', { practiceId, hcpId: morganStaff, action: 'grant', stepUp: stepUp(morgan) });
+    const entered = await call(morgan, 'POST', '/api/mdo/v1/epcs-changes', {
+      practiceId,
+      hcpId: morganStaff,
+      action: 'grant',
+      stepUp: stepUp(morgan),
+    });
     expect(entered.statusCode).toBe(200);
     changeId = entered.json().changeId;
-    const again = await call(lee, 'POST', '/api/mdo/v1/epcs-changes', { practiceId, hcpId: morganStaff, action: 'grant', stepUp: stepUp(lee) });
+    const again = await call(lee, 'POST', '/api/mdo/v1/epcs-changes', {
+      practiceId,
+      hcpId: morganStaff,
+      action: 'grant',
+      stepUp: stepUp(lee),
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.message).toBe(EPCS_MESSAGES.alreadyPending);
     const overview = (await call(morgan, 'GET', `/api/mdo/v1/users/${morgan.userID}/epcs`)).json();
-    const mine = overview.practices.find((p: { id: string }) => p.id === practiceId).prescribers.find((p: { hcpId: string }) => p.hcpId === morganStaff);
-    expect(mine).toMatchObject({ isSelf: true, permission: 'none', hasCurrentRegistration: true, pending: { action: 'grant', mayApprove: false } });
+    const mine = overview.practices
+      .find((p: { id: string }) => p.id === practiceId)
+      .prescribers.find((p: { hcpId: string }) => p.hcpId === morganStaff);
+    expect(mine).toMatchObject({
+      isSelf: true,
+      permission: 'none',
+      hasCurrentRegistration: true,
+      pending: { action: 'grant', mayApprove: false },
+    });
   });
 
   it('refuses approval by its enterer, by staff, by a prescriber without a registration, and without the check confirmed', async () => {
-    const approve = (user: Tokens, body: Record<string, unknown>) => call(user, 'POST', `/api/mdo/v1/epcs-changes/${changeId}/approve`, body);
+    const approve = (user: Tokens, body: Record<string, unknown>) =>
+      call(user, 'POST', `/api/mdo/v1/epcs-changes/${changeId}/approve`, body);
     const own = await approve(morgan, { registrationVerified: true, stepUp: stepUp(morgan) });
     expect(own.statusCode).toBe(403);
     expect(own.json().error.message).toBe(EPCS_MESSAGES.sameApprover);
@@ -158,22 +182,48 @@ describe('permission to sign controlled substances: two people', () => {
     const wrongPassword = await approve(second, { registrationVerified: true, stepUp: stepUp(second, 'not the password') });
     expect(wrongPassword.statusCode).toBe(400);
     expect(wrongPassword.json().error.details).toEqual([{ path: 'body.stepUp', message: EPCS_MESSAGES.wrongFactor }]);
-    expect((await rows<{ n: number }>(sql`select count(*)::int as n from epcs_changes where approved_at is not null`))[0]?.n).toBe(0);
+    expect(
+      (await rows<{ n: number }>(sql`select count(*)::int as n from epcs_changes where approved_at is not null`))[0]?.n,
+    ).toBe(0);
   });
 
   it('a registrant of the practice approves with two factors; both people and factors are recorded', async () => {
-    const ok = await call(second, 'POST', `/api/mdo/v1/epcs-changes/${changeId}/approve`, { registrationVerified: true, stepUp: stepUp(second) });
+    const ok = await call(second, 'POST', `/api/mdo/v1/epcs-changes/${changeId}/approve`, {
+      registrationVerified: true,
+      stepUp: stepUp(second),
+    });
     expect(ok.statusCode).toBe(200);
     const [row] = await db().select().from(s.epcsChanges).where(eq(s.epcsChanges.id, changeId));
-    expect(row).toMatchObject({ enteredBy: morgan.userID, enteredFactor: 'totp', approvedBy: second.userID, approvedFactor: 'totp', registrationVerified: true });
+    expect(row).toMatchObject({
+      enteredBy: morgan.userID,
+      enteredFactor: 'totp',
+      approvedBy: second.userID,
+      approvedFactor: 'totp',
+      registrationVerified: true,
+    });
     // Approved once: a second approval finds nothing waiting.
-    expect((await call(second, 'POST', `/api/mdo/v1/epcs-changes/${changeId}/approve`, { registrationVerified: true, stepUp: stepUp(second) })).statusCode).toBe(404);
+    expect(
+      (
+        await call(second, 'POST', `/api/mdo/v1/epcs-changes/${changeId}/approve`, {
+          registrationVerified: true,
+          stepUp: stepUp(second),
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('nobody approves a change of their own permission', async () => {
-    const entered = await call(lee, 'POST', '/api/mdo/v1/epcs-changes', { practiceId, hcpId: secondStaff, action: 'grant', stepUp: stepUp(lee) });
+    const entered = await call(lee, 'POST', '/api/mdo/v1/epcs-changes', {
+      practiceId,
+      hcpId: secondStaff,
+      action: 'grant',
+      stepUp: stepUp(lee),
+    });
     expect(entered.statusCode).toBe(200);
-    const own = await call(second, 'POST', `/api/mdo/v1/epcs-changes/${entered.json().changeId}/approve`, { registrationVerified: true, stepUp: stepUp(second) });
+    const own = await call(second, 'POST', `/api/mdo/v1/epcs-changes/${entered.json().changeId}/approve`, {
+      registrationVerified: true,
+      stepUp: stepUp(second),
+    });
     expect(own.json().error.message).toBe(EPCS_MESSAGES.ownGrant);
     expect((await call(lee, 'POST', `/api/mdo/v1/epcs-changes/${entered.json().changeId}/decline`)).statusCode).toBe(200);
   });
@@ -193,13 +243,20 @@ describe('signing a controlled refill', () => {
       where id = ${scheduleTwoId}::uuid`);
   });
   const prepare = (user: Tokens, id = rxId, refills = 2) =>
-    call(user, 'POST', `/api/mdo/v1/prescriptions/${id}/epcs-signing`, { refills, sig: 'Take 1 tablet by mouth at bedtime as needed' });
+    call(user, 'POST', `/api/mdo/v1/prescriptions/${id}/epcs-signing`, {
+      refills,
+      sig: 'Take 1 tablet by mouth at bedtime as needed',
+    });
 
   it('is the only way: the ordinary authorization refuses a controlled substance', async () => {
     const erx = await call(morgan, 'POST', `/api/mdo/v1/prescriptions/${rxId}/refills-authorized/erx`, {});
     expect(erx.statusCode).toBe(409);
     expect(erx.json().error.message).toBe(EPCS_MESSAGES.needsEpcs);
-    const fax = await call(morgan, 'POST', `/api/mdo/v1/prescriptions/${rxId}/refills-authorized/fax`, { refills: 1, sig: 'x', senderName: 'Dr' });
+    const fax = await call(morgan, 'POST', `/api/mdo/v1/prescriptions/${rxId}/refills-authorized/fax`, {
+      refills: 1,
+      sig: 'x',
+      senderName: 'Dr',
+    });
     expect(fax.json().error.message).toBe(EPCS_MESSAGES.needsEpcs);
   });
 
@@ -225,9 +282,15 @@ describe('signing a controlled refill', () => {
 
   it('refuses a colleague without their own permission, and a prescriber whose registration lapsed or lacks the schedule', async () => {
     expect((await prepare(second)).json().error.message).toBe(EPCS_MESSAGES.noRights);
-    await db().update(s.deaRegistrations).set({ schedules: ['II'] }).where(eq(s.deaRegistrations.mdStaffId, morganStaff));
+    await db()
+      .update(s.deaRegistrations)
+      .set({ schedules: ['II'] })
+      .where(eq(s.deaRegistrations.mdStaffId, morganStaff));
     expect((await prepare(morgan)).json().error.message).toBe(EPCS_MESSAGES.registrationSchedule('IV'));
-    await db().update(s.deaRegistrations).set({ schedules: ['II', 'III', 'IV', 'V'], expiresOn: '2026-12-02' }).where(eq(s.deaRegistrations.mdStaffId, morganStaff));
+    await db()
+      .update(s.deaRegistrations)
+      .set({ schedules: ['II', 'III', 'IV', 'V'], expiresOn: '2026-12-02' })
+      .where(eq(s.deaRegistrations.mdStaffId, morganStaff));
     const lapsed = await prepare(morgan);
     expect(lapsed.statusCode).toBe(403);
     expect(lapsed.json().error.message).toBe(EPCS_MESSAGES.registrationExpired);
@@ -236,21 +299,29 @@ describe('signing a controlled refill', () => {
 
   it('refuses a wrong factor and anything changed after it was shown; nothing is signed', async () => {
     const { signingId } = (await prepare(morgan)).json();
-    const wrong = await call(morgan, 'POST', `/api/mdo/v1/epcs-signings/${signingId}/sign`, { stepUp: { currentPassword: DEMO_PASSWORD, totpCode: '000000' } });
+    const wrong = await call(morgan, 'POST', `/api/mdo/v1/epcs-signings/${signingId}/sign`, {
+      stepUp: { currentPassword: DEMO_PASSWORD, totpCode: '000000' },
+    });
     expect(wrong.statusCode).toBe(400);
-    await db().execute(sql`update prescriptions set quantity = coalesce(quantity, 0) + 30, version = version + 1 where id = ${rxId}::uuid`);
+    await db().execute(
+      sql`update prescriptions set quantity = coalesce(quantity, 0) + 30, version = version + 1 where id = ${rxId}::uuid`,
+    );
     const changed = await call(morgan, 'POST', `/api/mdo/v1/epcs-signings/${signingId}/sign`, { stepUp: stepUp(morgan) });
     expect(changed.statusCode).toBe(409);
     expect(changed.json().error.message).toBe(EPCS_MESSAGES.changed);
     const [rx] = await db().select().from(s.prescriptions).where(eq(s.prescriptions.id, rxId));
     expect(rx?.needsRefillAuth).toBe(true);
-    expect((await rows<{ n: number }>(sql`select count(*)::int as n from epcs_signings where signed_at is not null`))[0]?.n).toBe(0);
+    expect((await rows<{ n: number }>(sql`select count(*)::int as n from epcs_signings where signed_at is not null`))[0]?.n).toBe(
+      0,
+    );
   });
 
   it('signs with two factors: the signature covers the content, verifies by the published key, and goes to the pharmacy', async () => {
     const shown = (await prepare(morgan)).json();
     // Someone else's signing is not theirs to complete.
-    expect((await call(second, 'POST', `/api/mdo/v1/epcs-signings/${shown.signingId}/sign`, { stepUp: stepUp(second) })).statusCode).toBe(404);
+    expect(
+      (await call(second, 'POST', `/api/mdo/v1/epcs-signings/${shown.signingId}/sign`, { stepUp: stepUp(second) })).statusCode,
+    ).toBe(404);
     const signed = await call(morgan, 'POST', `/api/mdo/v1/epcs-signings/${shown.signingId}/sign`, { stepUp: stepUp(morgan) });
     expect(signed.statusCode).toBe(200);
     const { signature } = signed.json();
@@ -269,7 +340,9 @@ describe('signing a controlled refill', () => {
     expect(message?.payload.epcs.signature).toBe(signature.signature);
     expect(verifyEpcsSignature(message?.payload.epcs.content, signature.signature, key)).toBe(true);
     // Used once.
-    expect((await call(morgan, 'POST', `/api/mdo/v1/epcs-signings/${shown.signingId}/sign`, { stepUp: stepUp(morgan) })).statusCode).toBe(404);
+    expect(
+      (await call(morgan, 'POST', `/api/mdo/v1/epcs-signings/${shown.signingId}/sign`, { stepUp: stepUp(morgan) })).statusCode,
+    ).toBe(404);
   });
 
   it('reports the day to the practice’s EPCS prescribers: signatures and incidents; not to staff', async () => {
@@ -279,8 +352,15 @@ describe('signing a controlled refill', () => {
     const report = (await call(morgan, 'GET', url)).json();
     expect(report.signed).toEqual([expect.objectContaining({ dea: dea('BM', '123456'), schedule: 'IV', refills: 2 })]);
     const kinds = report.incidents.map((i: { kind: string }) => i.kind);
-    expect(kinds).toEqual(expect.arrayContaining(['access.entered', 'access.approved', 'access.declined', 'authentication.failed', 'sign.refused']));
+    expect(kinds).toEqual(
+      expect.arrayContaining(['access.entered', 'access.approved', 'access.declined', 'authentication.failed', 'sign.refused']),
+    );
     const details = report.incidents.map((i: { detail: string }) => i.detail);
-    expect(details).toEqual(expect.arrayContaining([`Signing refused: ${EPCS_MESSAGES.changed}`, `Signing refused: ${EPCS_MESSAGES.scheduleTwoRefill}`]));
+    expect(details).toEqual(
+      expect.arrayContaining([
+        `Signing refused: ${EPCS_MESSAGES.changed}`,
+        `Signing refused: ${EPCS_MESSAGES.scheduleTwoRefill}`,
+      ]),
+    );
   });
 });

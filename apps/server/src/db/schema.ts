@@ -1155,5 +1155,8 @@ export const epcsSignings = pgTable(
     factor: text('factor'),
     createdAt: createdAt(),
   },
-  (t) => [index('epcs_signings_prescription_idx').on(t.prescriptionId), index('epcs_signings_office_signed_idx').on(t.mdOfficeId, t.signedAt)],
+  (t) => [
+    index('epcs_signings_prescription_idx').on(t.prescriptionId),
+    index('epcs_signings_office_signed_idx').on(t.mdOfficeId, t.signedAt),
+  ],
 );

@@ -44,7 +44,9 @@ export function createEpcsSigner(signingKey: string) {
   const publicKey: KeyObject = createPublicKey(privateKey);
   const x = (publicKey.export({ format: 'jwk' }) as { x: string }).x;
   // RFC 7638: the thumbprint of the required members, in lexicographic order.
-  const kid = createHash('sha256').update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x })).digest('base64url');
+  const kid = createHash('sha256')
+    .update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x }))
+    .digest('base64url');
   const jwk: EpcsPublicKey = { kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' };
 
   return {

@@ -53,9 +53,13 @@ export async function verifyStepUp(
 ): Promise<StepUpRecord> {
   const refuse = () =>
     new AppError('VALIDATION_FAILED', EPCS_MESSAGES.wrongFactor, [{ path: 'body.stepUp', message: EPCS_MESSAGES.wrongFactor }]);
-  const [row] = ((await db.execute(sql`select password_hash as "hash" from users where id = ${userId} and disabled_at is null`)) as unknown as {
-    rows: { hash: string | null }[];
-  }).rows;
+  const [row] = (
+    (await db.execute(
+      sql`select password_hash as "hash" from users where id = ${userId} and disabled_at is null`,
+    )) as unknown as {
+      rows: { hash: string | null }[];
+    }
+  ).rows;
   if (!row?.hash || !(await verifyPassword(row.hash, stepUp.currentPassword))) throw refuse();
   if (stepUp.passkey) {
     const key = await factors.verifiedPasskey(userId, stepUp.passkey, site, 'step-up');
@@ -76,15 +80,17 @@ export interface RegistrationRow {
 
 /** A prescriber's standing at a practice: permission (the latest approved change), registrations, the practice's state. */
 export async function epcsStandingOf(db: Executor, practiceId: string, staffId: string) {
-  const [row] = ((await db.execute(sql`
+  const [row] = (
+    (await db.execute(sql`
     select coalesce((select c.action from epcs_changes c where c.md_office_id = ${practiceId} and c.md_staff_id = ${staffId}
         and c.approved_at is not null order by c.approved_at desc limit 1), 'revoke') = 'grant' as "permitted",
       (select o.state from md_offices o where o.id = ${practiceId}) as "state",
       coalesce((select json_agg(json_build_object('id', r.id, 'number', r.number, 'schedules', r.schedules,
           'state', r.state, 'expiresOn', r.expires_on::text) order by r.created_at)
         from dea_registrations r where r.md_staff_id = ${staffId} and r.removed_at is null), '[]'::json) as "registrations"`)) as unknown as {
-    rows: { permitted: boolean; state: string | null; registrations: RegistrationRow[] }[];
-  }).rows;
+      rows: { permitted: boolean; state: string | null; registrations: RegistrationRow[] }[];
+    }
+  ).rows;
   return row ?? { permitted: false, state: null, registrations: [] };
 }
 
@@ -93,12 +99,14 @@ export const isDeaSchedule = (value: string | null | undefined): value is DeaSch
 
 /** The caller's prescriber record, when they are a prescriber (the only ones who sign): else 403. */
 export async function prescriberOf(db: Executor, userId: string): Promise<{ staffId: string; name: string; npi: string | null }> {
-  const [row] = ((await db.execute(sql`
+  const [row] = (
+    (await db.execute(sql`
     select s.id as "staffId", trim(s.first_name || ' ' || s.last_name) as name, s.npi, s.role
     from users u join md_staff s on s.id = u.md_staff_id and s.deleted_at is null
     where u.id = ${userId} and u.disabled_at is null and u.role = 'mdo.user'`)) as unknown as {
-    rows: { staffId: string; name: string; npi: string | null; role: string }[];
-  }).rows;
+      rows: { staffId: string; name: string; npi: string | null; role: string }[];
+    }
+  ).rows;
   if (!row || !isPrescriberRole(row.role)) throw new AppError('FORBIDDEN', EPCS_MESSAGES.notPrescriber);
   return row;
 }

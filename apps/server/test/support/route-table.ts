@@ -263,6 +263,83 @@ export const ROWS: Row[] = [
     body: () => ({ currentPassword: 'not-the-password' }),
     expect: RULES.everyone,
   },
+  // Issue 48, EPCS: the caller's own page; registrations are a prescriber's (anyone else: 403, seen but not theirs).
+  {
+    method: 'GET',
+    path: `${v1}/users/{userId}/epcs`,
+    url: (f, w) => `${u(f, w)}/epcs`,
+    expect: RULES.everyone,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/epcs/registrations`,
+    url: (f, w) => `${u(f, w)}/epcs/registrations`,
+    body: () => ({ number: 'BM1234563', schedules: ['IV'], state: 'OH', expiresOn: '2028-06-30' }),
+    expect: (w) => (PRESCRIBERS.includes(w) ? 'reached' : 403),
+  },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/epcs/registrations/{registrationId}/remove`,
+    url: (f, w) => `${u(f, w)}/epcs/registrations/00000000-0000-4000-8000-000000000000/remove`,
+    // A registration is found only among the caller's own.
+    expect: () => 404,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/users/{userId}/epcs/step-up-options`,
+    url: (f, w) => `${u(f, w)}/epcs/step-up-options`,
+    expect: RULES.everyone,
+  },
+  {
+    // Entering a change of permission: the practice's own people (the provider's users manage no EPCS permissions).
+    method: 'POST',
+    path: `${v1}/epcs-changes`,
+    url: () => `${v1}/epcs-changes`,
+    body: (_f, _w, t) => ({
+      practiceId: t.officeId,
+      hcpId: t.prescriberIds[0],
+      action: 'grant',
+      stepUp: { currentPassword: 'not-the-password', totpCode: '000000' },
+    }),
+    expect: (w, t) => yes(member(w, t)),
+    targeted: true,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/epcs-changes/{changeId}/approve`,
+    url: () => `${v1}/epcs-changes/00000000-0000-4000-8000-000000000000/approve`,
+    body: () => ({ registrationVerified: true, stepUp: { currentPassword: 'not-the-password', totpCode: '000000' } }),
+    expect: () => 404,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/epcs-changes/{changeId}/decline`,
+    url: () => `${v1}/epcs-changes/00000000-0000-4000-8000-000000000000/decline`,
+    expect: () => 404,
+  },
+  {
+    // The practice's EPCS prescribers only: its other people see it and are refused (no one here holds permission).
+    method: 'GET',
+    path: `${v1}/practices/{practiceId}/epcs-report`,
+    url: (_f, _w, t) => `${v1}/practices/${t.officeId}/epcs-report?day=2026-12-03`,
+    expect: (w, t) => (member(w, t) ? 403 : 404),
+    targeted: true,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/prescriptions/{id}/epcs-signing`,
+    url: (_f, _w, t) => `${v1}/prescriptions/${t.rx.refill}/epcs-signing`,
+    body: () => ({ refills: 1, sig: 'Take 1 daily' }),
+    expect: RULES.sign,
+    targeted: true,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/epcs-signings/{signingId}/sign`,
+    url: () => `${v1}/epcs-signings/00000000-0000-4000-8000-000000000000/sign`,
+    body: () => ({ stepUp: { currentPassword: 'not-the-password', totpCode: '000000' } }),
+    expect: () => 404,
+  },
   {
     method: 'POST',
     path: `${v1}/users/{userId}/update-password`,

@@ -131,7 +131,13 @@ export const epcsContentSchema = z.object({
   issuedOn: z.string(),
   signedOn: z.string(),
   patient: z.object({ name: z.string(), dob: z.string(), address: z.string() }),
-  drug: z.object({ name: z.string(), strength: z.string().nullable(), form: z.string().nullable(), ndc: z.string().nullable(), schedule: deaScheduleSchema }),
+  drug: z.object({
+    name: z.string(),
+    strength: z.string().nullable(),
+    form: z.string().nullable(),
+    ndc: z.string().nullable(),
+    schedule: deaScheduleSchema,
+  }),
   quantity: z.number().nullable(),
   daysSupply: z.number().nullable(),
   sig: z.string(),
@@ -170,7 +176,16 @@ export type EpcsSigned = z.infer<typeof epcsSignedSchema>;
 
 /** The published keys (a JSON Web Key Set of Ed25519 keys). */
 export const epcsKeysSchema = z.object({
-  keys: z.array(z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string(), kid: z.string(), alg: z.literal('EdDSA'), use: z.literal('sig') })),
+  keys: z.array(
+    z.object({
+      kty: z.literal('OKP'),
+      crv: z.literal('Ed25519'),
+      x: z.string(),
+      kid: z.string(),
+      alg: z.literal('EdDSA'),
+      use: z.literal('sig'),
+    }),
+  ),
 });
 
 /** 21 CFR 1311.215 and .150: a day's signed controlled prescriptions, and the incidents, for a practice. */

@@ -92,7 +92,12 @@ export function addMonthsIso(isoDay: string, months: number): string {
  * (21 CFR 1306.12); III to V at most five refills and not more than six months after the prescription was issued
  * (21 CFR 1306.22).
  */
-export function controlledRefillProblem(input: { schedule: DeaSchedule; refills: number; issuedOn: string; today: string }): string | null {
+export function controlledRefillProblem(input: {
+  schedule: DeaSchedule;
+  refills: number;
+  issuedOn: string;
+  today: string;
+}): string | null {
   if (input.schedule === 'II') return EPCS_MESSAGES.scheduleTwoRefill;
   if (!Number.isInteger(input.refills) || input.refills < 0 || input.refills > EPCS_LIMITS.maxRefills) {
     return EPCS_MESSAGES.tooManyRefills;
@@ -116,13 +121,15 @@ export const EPCS_MESSAGES = {
   registrationExpired: 'Your DEA registration has expired: controlled substances cannot be signed until it is renewed.',
   registrationState: 'You have no DEA registration for the state of this practice.',
   registrationSchedule: (schedule: string) => `Your DEA registration does not cover Schedule ${schedule}.`,
-  noRights: 'You do not have permission to sign controlled substances for this practice. Two people must grant it under Controlled substances.',
+  noRights:
+    'You do not have permission to sign controlled substances for this practice. Two people must grant it under Controlled substances.',
   notPrescriber: 'Only a prescriber signs controlled substances.',
   scheduleTwoRefill: 'Schedule II prescriptions cannot be refilled. Deny the request and write a new prescription.',
   tooManyRefills: `Controlled substances in Schedules III to V may have at most ${EPCS_LIMITS.maxRefills} refills.`,
   pastSixMonths: 'This prescription was issued more than six months ago: it cannot be refilled. Write a new prescription.',
   needsEpcs: 'A controlled substance is signed with EPCS: use Sign controlled substance.',
-  strongFactorNeeded: 'Add a passkey, security key or authenticator app in Preferences first: signing needs one with your password.',
+  strongFactorNeeded:
+    'Add a passkey, security key or authenticator app in Preferences first: signing needs one with your password.',
   wrongFactor: 'The password or the second factor did not match. Nothing was signed.',
   changed: 'This prescription changed after it was shown for signing. Nothing was signed: review it again.',
   signingExpired: 'The signing screen was open too long. Nothing was signed: start again.',

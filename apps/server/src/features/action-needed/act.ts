@@ -126,7 +126,8 @@ export function createAct({ db, todayIso, undoWindowSeconds }: ActionDeps) {
           const expected = ctx.expectedVersions?.get(rx.id);
           if (expected !== undefined && expected !== rx.version) throw new AppError('CONFLICT', BULK_REFUSALS.changed);
           if (ctx.refuseControlled && rx.isControlled) throw new AppError('CONFLICT', BULK_REFUSALS.controlled);
-          if (rx.isControlled && REFILL_AUTHORIZATIONS.has(action) && !ctx.epcs) throw new AppError('CONFLICT', EPCS_MESSAGES.needsEpcs);
+          if (rx.isControlled && REFILL_AUTHORIZATIONS.has(action) && !ctx.epcs)
+            throw new AppError('CONFLICT', EPCS_MESSAGES.needsEpcs);
           // An "always send by fax" standing rule routes this request (issue 23): eRx is refused, fax is open.
           if (action === 'refillAuthorizedErx' && rx.faxRuleId) throw new AppError('CONFLICT', STANDING_RULE_MESSAGES.faxOnly);
           const state = { ...rx, refillDue: isRefillDue(rx.needsRefillAuth, rx.refillPostponedUntil, today) };

@@ -29,7 +29,15 @@ import {
 } from '@hcp/contract';
 import type { Database, Executor } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
-import { auditEpcs, epcsStandingOf, isDeaSchedule, type PasskeySite, prescriberOf, type StepUpFactors, verifyStepUp } from '../../lib/epcs.ts';
+import {
+  auditEpcs,
+  epcsStandingOf,
+  isDeaSchedule,
+  type PasskeySite,
+  prescriberOf,
+  type StepUpFactors,
+  verifyStepUp,
+} from '../../lib/epcs.ts';
 import { contentHashOf, type EpcsSignatureRecord, type EpcsSigner } from '../../lib/epcs-signature.ts';
 import { AppError } from '../../lib/errors.ts';
 import { assertMayAct } from '../../lib/office-scope.ts';
@@ -102,7 +110,10 @@ export function controlledRefillActions(act: Act, deps: ControlledRefillDeps) {
       const practiceId = (await repo.signingFactsOf(db, prescriptionId))?.mdOfficeId ?? null;
       return asIncident(ctx, practiceId, prescriptionId, async () => {
         await assertMayAct(db, ctx.userId, 'refillAuthorizedErx');
-        const { content, facts } = await contentFor(db, ctx.userId, prescriptionId, { refills: input.refills, sig: input.sig.trim() });
+        const { content, facts } = await contentFor(db, ctx.userId, prescriptionId, {
+          refills: input.refills,
+          sig: input.sig.trim(),
+        });
         if (!facts.needsRefillAuth) throw new AppError('CONFLICT', CONFLICT_MESSAGES.refillAuthorizedErx);
         await assertMaySign(db, ctx.userId, 'refillAuthorizedErx', [facts]);
         const strong = await factors.strongFactors(ctx.userId);
@@ -134,7 +145,12 @@ export function controlledRefillActions(act: Act, deps: ControlledRefillDeps) {
       });
     },
 
-    async signControlledRefill(ctx: ActionContext, signingId: string, stepUp: StepUpAnswer, site: PasskeySite): Promise<EpcsSigned> {
+    async signControlledRefill(
+      ctx: ActionContext,
+      signingId: string,
+      stepUp: StepUpAnswer,
+      site: PasskeySite,
+    ): Promise<EpcsSigned> {
       const open = await repo.lockOpenSigning(db, ctx.userId, signingId);
       if (!open) throw new AppError('NOT_FOUND', 'Signing not found. Start again.');
       try {
@@ -157,7 +173,8 @@ export function controlledRefillActions(act: Act, deps: ControlledRefillDeps) {
                 if (signing.expiresAt.getTime() <= now().getTime()) throw new AppError('CONFLICT', EPCS_MESSAGES.signingExpired);
                 if (rows[0]?.version !== signing.prescriptionVersion) throw new AppError('CONFLICT', EPCS_MESSAGES.changed);
                 // Built again from what is on record now, under the lock: any difference from what was shown refuses.
-                content = (await contentFor(tx, ctx.userId, signing.prescriptionId, { refills: shown.refills, sig: shown.sig })).content;
+                content = (await contentFor(tx, ctx.userId, signing.prescriptionId, { refills: shown.refills, sig: shown.sig }))
+                  .content;
                 if (contentHashOf(content) !== signing.contentHash) throw new AppError('CONFLICT', EPCS_MESSAGES.changed);
                 const signedAt = now();
                 signed = { ...signer.sign(content), signedAt: signedAt.toISOString() };
@@ -180,7 +197,10 @@ export function controlledRefillActions(act: Act, deps: ControlledRefillDeps) {
               data: { refills: content.refills, sig: content.sig, epcs },
               changes: { ...cleared, refills: content.refills, sig: content.sig },
               // The pharmacy gets the content as signed, to verify against the published key.
-              notify: { channel: 'erx', message: { type: 'refill-authorized', refills: content.refills, sig: content.sig, epcs: { ...epcs, content } } },
+              notify: {
+                channel: 'erx',
+                message: { type: 'refill-authorized', refills: content.refills, sig: content.sig, epcs: { ...epcs, content } },
+              },
             };
           },
         ),

@@ -16,8 +16,8 @@ import {
   epcsSigningParamsSchema,
   epcsSigningSchema,
   mdSignatureReceivedSchema,
-  prepareEpcsRefillSchema,
   preparedDecisionInputSchema,
+  prepareEpcsRefillSchema,
   prescriptionEventsSchema,
   priorAuthDismissSchema,
   REQUEST_ID_PATTERN,
@@ -123,7 +123,12 @@ export const actionNeededRoutes: FastifyPluginAsyncZod<{
       schema: { tags, params: epcsSigningParamsSchema, body: signEpcsSchema, response: { 200: epcsSignedSchema } },
     },
     async (request) =>
-      service.signControlledRefill(signedInContext(request), request.params.signingId, request.body.stepUp, passkeySiteOfRequest(request)),
+      service.signControlledRefill(
+        signedInContext(request),
+        request.params.signingId,
+        request.body.stepUp,
+        passkeySiteOfRequest(request),
+      ),
   );
 
   // One decision on many items, each in its own transaction, answered item by item (issue 22).

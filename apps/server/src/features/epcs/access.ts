@@ -93,7 +93,8 @@ export function accessUseCases(deps: EpcsDeps) {
       const practice = await practiceOrNotFound(ctx.userId, input.practiceId);
       const subject = (await repo.prescribersOf(db, practice.id)).find((p) => p.hcpId === input.hcpId);
       if (!subject) throw new AppError('NOT_FOUND', 'HCP or staff member not found.');
-      if ((input.action === 'grant') === (subject.permission === 'granted')) throw new AppError('CONFLICT', EPCS_MESSAGES.nothingToChange);
+      if ((input.action === 'grant') === (subject.permission === 'granted'))
+        throw new AppError('CONFLICT', EPCS_MESSAGES.nothingToChange);
       if (input.action === 'grant' && !isRegistrant(subject, practice.state, today())) {
         throw new AppError('CONFLICT', EPCS_MESSAGES.noRegistrationToGrant);
       }
@@ -107,7 +108,12 @@ export function accessUseCases(deps: EpcsDeps) {
           enteredFactor: factor,
         });
         if (!changeId) throw new AppError('CONFLICT', EPCS_MESSAGES.alreadyPending);
-        await auditEpcs(tx, ctx, practice.id, 'epcs.access.entered', { changeId, hcpId: subject.hcpId, change: input.action, factor });
+        await auditEpcs(tx, ctx, practice.id, 'epcs.access.entered', {
+          changeId,
+          hcpId: subject.hcpId,
+          change: input.action,
+          factor,
+        });
         return { changeId };
       });
     },
@@ -148,7 +154,11 @@ export function accessUseCases(deps: EpcsDeps) {
         const waiting = await repo.lockWaitingChange(tx, ctx.userId, changeId);
         if (!waiting) throw new AppError('NOT_FOUND', 'Permission change not found.');
         await repo.declineChange(tx, changeId, ctx.userId);
-        await auditEpcs(tx, ctx, waiting.mdOfficeId, 'epcs.access.declined', { changeId, hcpId: waiting.mdStaffId, change: waiting.action });
+        await auditEpcs(tx, ctx, waiting.mdOfficeId, 'epcs.access.declined', {
+          changeId,
+          hcpId: waiting.mdStaffId,
+          change: waiting.action,
+        });
       });
     },
   };

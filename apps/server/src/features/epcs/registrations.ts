@@ -12,7 +12,15 @@ import * as repo from './repository.ts';
 
 export function registrationUseCases({ db, now }: EpcsDeps) {
   const audit = (ctx: EpcsContext, action: string, details: Record<string, unknown>) =>
-    writeAudit(db, { actorUserId: ctx.userId, action, entityType: 'user', entityId: ctx.userId, requestId: ctx.requestId, ip: ctx.ip, details });
+    writeAudit(db, {
+      actorUserId: ctx.userId,
+      action,
+      entityType: 'user',
+      entityId: ctx.userId,
+      requestId: ctx.requestId,
+      ip: ctx.ip,
+      details,
+    });
 
   return {
     async addRegistration(
@@ -21,7 +29,9 @@ export function registrationUseCases({ db, now }: EpcsDeps) {
     ): Promise<DeaRegistration> {
       const { staffId } = await prescriberOf(db, ctx.userId);
       if (input.expiresOn < todayIsoOf(now)) {
-        throw new AppError('VALIDATION_FAILED', EPCS_MESSAGES.expiresPast, [{ path: 'body.expiresOn', message: EPCS_MESSAGES.expiresPast }]);
+        throw new AppError('VALIDATION_FAILED', EPCS_MESSAGES.expiresPast, [
+          { path: 'body.expiresOn', message: EPCS_MESSAGES.expiresPast },
+        ]);
       }
       const id = await repo.insertRegistration(db, { mdStaffId: staffId, ...input, addedBy: ctx.userId });
       if (!id) {
@@ -30,7 +40,12 @@ export function registrationUseCases({ db, now }: EpcsDeps) {
         ]);
       }
       // The number is the prescriber's own identifier, not patient data: the audit row may name it.
-      await audit(ctx, 'epcs.registration.added', { registrationId: id, number: input.number, schedules: input.schedules, state: input.state });
+      await audit(ctx, 'epcs.registration.added', {
+        registrationId: id,
+        number: input.number,
+        schedules: input.schedules,
+        state: input.state,
+      });
       const added = (await repo.registrationsOf(db, staffId)).find((r) => r.id === id);
       if (!added) throw new Error('registration not read back');
       return { ...added, addedAt: added.createdAt.toISOString() } as DeaRegistration;
@@ -38,7 +53,8 @@ export function registrationUseCases({ db, now }: EpcsDeps) {
 
     async removeRegistration(ctx: EpcsContext, registrationId: string): Promise<void> {
       const { staffId } = await prescriberOf(db, ctx.userId);
-      if (!(await repo.removeRegistration(db, staffId, registrationId))) throw new AppError('NOT_FOUND', 'DEA registration not found.');
+      if (!(await repo.removeRegistration(db, staffId, registrationId)))
+        throw new AppError('NOT_FOUND', 'DEA registration not found.');
       await audit(ctx, 'epcs.registration.removed', { registrationId });
     },
   };

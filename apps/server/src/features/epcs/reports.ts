@@ -12,7 +12,8 @@ import type { EpcsContext, EpcsDeps } from './common.ts';
 import * as repo from './repository.ts';
 
 type Incident = Awaited<ReturnType<typeof repo.incidentsOn>>[number];
-const change = (i: Incident) => `${i.details.change === 'grant' ? 'grant' : 'revoke'} permission for ${i.subject ?? 'a prescriber'}`;
+const change = (i: Incident) =>
+  `${i.details.change === 'grant' ? 'grant' : 'revoke'} permission for ${i.subject ?? 'a prescriber'}`;
 const INCIDENT_TEXT: Record<string, (incident: Incident) => string> = {
   'epcs.authentication.failed': (i) => `Two-factor authentication failed while ${String(i.details.during ?? 'signing')}.`,
   'epcs.sign.refused': (i) => `Signing refused: ${String(i.details.reason ?? '')}`,
@@ -28,7 +29,10 @@ export function reportUseCases({ db }: EpcsDeps) {
       if (!practice) throw new AppError('NOT_FOUND', 'Practice not found.');
       const me = await prescriberOf(db, ctx.userId);
       if (!(await epcsStandingOf(db, practice.id, me.staffId)).permitted) throw new AppError('FORBIDDEN', EPCS_MESSAGES.noRights);
-      const [signed, incidents] = await Promise.all([repo.signedOn(db, practice.id, day), repo.incidentsOn(db, practice.id, day)]);
+      const [signed, incidents] = await Promise.all([
+        repo.signedOn(db, practice.id, day),
+        repo.incidentsOn(db, practice.id, day),
+      ]);
       await writeAudit(db, {
         actorUserId: ctx.userId,
         action: 'epcs.report.read',

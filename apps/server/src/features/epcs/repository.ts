@@ -1,7 +1,7 @@
 /** EPCS's SQL (issue 48, decision 0059): registrations, permission changes, signings, and what the reports read. */
 import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { deaRegistrations, epcsChanges, epcsSignings } from '../../db/schema.ts';
+import { deaRegistrations, epcsChanges } from '../../db/schema.ts';
 import { practiceScopeSql } from '../../lib/office-scope.ts';
 
 async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
@@ -117,7 +117,9 @@ export async function hasPermission(db: Executor, practiceId: string, staffId: s
   const [latest] = await db
     .select({ action: epcsChanges.action })
     .from(epcsChanges)
-    .where(and(eq(epcsChanges.mdOfficeId, practiceId), eq(epcsChanges.mdStaffId, staffId), sql`${epcsChanges.approvedAt} is not null`))
+    .where(
+      and(eq(epcsChanges.mdOfficeId, practiceId), eq(epcsChanges.mdStaffId, staffId), sql`${epcsChanges.approvedAt} is not null`),
+    )
     .orderBy(desc(epcsChanges.approvedAt))
     .limit(1);
   return latest?.action === 'grant';

@@ -43,7 +43,10 @@ export const epcsRoutes: FastifyPluginAsyncZod<{ epcs: EpcsService; signer: Epcs
 
   app.post(
     `${own}/registrations`,
-    { ...write, schema: { tags, params: selfParamsSchema, body: deaRegistrationInputSchema, response: { 200: deaRegistrationSchema } } },
+    {
+      ...write,
+      schema: { tags, params: selfParamsSchema, body: deaRegistrationInputSchema, response: { 200: deaRegistrationSchema } },
+    },
     async (request) => epcs.addRegistration(signedInContext(request, request.params.userId), request.body),
   );
 
@@ -79,7 +82,12 @@ export const epcsRoutes: FastifyPluginAsyncZod<{ epcs: EpcsService; signer: Epcs
       schema: { tags, params: epcsChangeParamsSchema, body: approveEpcsChangeSchema, response: { 200: statusOkSchema } },
     },
     async (request) => {
-      await epcs.approveChange(signedInContext(request), request.params.changeId, request.body.stepUp, passkeySiteOfRequest(request));
+      await epcs.approveChange(
+        signedInContext(request),
+        request.params.changeId,
+        request.body.stepUp,
+        passkeySiteOfRequest(request),
+      );
       return { status: 'ok' as const };
     },
   );
@@ -95,7 +103,10 @@ export const epcsRoutes: FastifyPluginAsyncZod<{ epcs: EpcsService; signer: Epcs
 
   app.get(
     '/api/mdo/v1/practices/:practiceId/epcs-report',
-    { ...read, schema: { tags, params: epcsReportParamsSchema, querystring: epcsReportQuerySchema, response: { 200: epcsReportSchema } } },
+    {
+      ...read,
+      schema: { tags, params: epcsReportParamsSchema, querystring: epcsReportQuerySchema, response: { 200: epcsReportSchema } },
+    },
     async (request) => epcs.report(signedInContext(request), request.params.practiceId, request.query.day),
   );
 
