@@ -35,6 +35,8 @@ export const ROUTES = {
   standingRules: '/standing-rules',
   /** Our addition (issue 23): who signs for whom in a practice, and who covers whom until when, under Preferences. */
   coveringPrescribers: '/covering-prescribers',
+  /** Our addition (issue 48): DEA registrations, permission to sign controlled substances, the EPCS reports. */
+  controlledSubstances: '/controlled-substances',
 } as const;
 export type RouteKey = keyof typeof ROUTES;
 
@@ -131,6 +133,17 @@ export const apiPaths = {
   passkeys: (userId: string) => `${user(userId)}/sign-in-factors/passkeys`,
   removePasskey: (userId: string, passkeyId: string) => `${user(userId)}/sign-in-factors/passkeys/${enc(passkeyId)}/remove`,
   renamePasskey: (userId: string, passkeyId: string) => `${user(userId)}/sign-in-factors/passkeys/${enc(passkeyId)}/rename`,
+  // EPCS (issue 48)
+  epcs: (userId: string) => `${user(userId)}/epcs`,
+  deaRegistrations: (userId: string) => `${user(userId)}/epcs/registrations`,
+  removeDeaRegistration: (userId: string, id: string) => `${user(userId)}/epcs/registrations/${enc(id)}/remove`,
+  stepUpOptions: (userId: string) => `${user(userId)}/epcs/step-up-options`,
+  epcsChanges: `${API_BASE}/v1/epcs-changes`,
+  approveEpcsChange: (id: string) => `${API_BASE}/v1/epcs-changes/${enc(id)}/approve`,
+  declineEpcsChange: (id: string) => `${API_BASE}/v1/epcs-changes/${enc(id)}/decline`,
+  epcsReport: (practiceId: string, day: string) => `${API_BASE}/v1/practices/${enc(practiceId)}/epcs-report?day=${enc(day)}`,
+  epcsSigning: (prescriptionId: string) => `${rx(prescriptionId)}/epcs-signing`,
+  signEpcs: (signingId: string) => `${API_BASE}/v1/epcs-signings/${enc(signingId)}/sign`,
   // users
   userDetails: (userId: string) => `${user(userId)}/mdo-user-details`,
   featureFlags: `${API_BASE}/v1/feature-flags`,

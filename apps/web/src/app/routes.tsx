@@ -71,6 +71,10 @@ export const routes: RouteObject[] = [
         lazy: page(() => import('../features/covering-prescribers/routes/covering-prescribers.tsx')),
       },
       {
+        path: ROUTES.controlledSubstances,
+        lazy: page(() => import('../features/epcs/routes/controlled-substances.tsx')),
+      },
+      {
         path: ROUTES.manageIntegrations,
         lazy: page(() => import('../features/integrations/routes/manage-integrations.tsx')),
       },

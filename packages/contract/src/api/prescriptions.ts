@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ACTION_NEEDED_QUERY_TYPES, type ActionNeededQueryType } from '../rules/action-needed-query.ts';
 import { PRIOR_AUTH_METHODS, REFILL_DENIAL_REASONS } from '../rules/action-types.ts';
+import { DEA_SCHEDULES } from '../rules/epcs.ts';
 import { utcIsoDate } from '../rules/iso-dates.ts';
 import { isoDateSchema, usPhoneSchema } from './fields.ts';
 import { preparedDecisionSchema } from './prepared-decisions.ts';
@@ -45,6 +46,14 @@ export const actionNeededPrescriptionSchema = z.object({
   prepared: preparedDecisionSchema.nullable().optional(),
   /** Our addition (issue 23): the "always send by fax" standing rule routing its authorization, by name, or null. */
   faxByRule: z.string().nullable().optional(),
+  /**
+   * Our addition (issue 48): a controlled substance (by its NDC in the catalogue), with its DEA schedule when known;
+   * null when not controlled. Its refill is authorized only by an EPCS signature.
+   */
+  controlled: z
+    .object({ schedule: z.enum(DEA_SCHEDULES).nullable() })
+    .nullable()
+    .optional(),
 });
 export type ActionNeededPrescription = z.infer<typeof actionNeededPrescriptionSchema>;
 
@@ -270,6 +279,8 @@ export const ACTION_ERROR_LOG_NAMES = {
   refillPostpone: 'Refill Auth Postpone Error',
   chartNotes: 'Prior Auth Chart Notes Sent Error',
   refillErx: 'Refill Auth eRx Confirm Error',
+  /** Our addition (issue 48): signing a controlled substance's refill (EPCS). */
+  epcsSign: 'Refill Auth EPCS Sign Error',
 } as const;
 
 export const RX_LIST_EMPTY_MESSAGE = 'No Prescriptions found.';

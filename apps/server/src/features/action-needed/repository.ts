@@ -77,7 +77,9 @@ export async function actionNeededJson(db: Executor, input: ListInput, audit: SQ
           'orderNumber', p.order_number, 'orderStatus', p.order_status, 'price', p.price::float8,
           'alternativeMeds', ${alternativeMedsJsonSql('p')},
           'lastFilledOn', to_char(p.last_filled_on, 'YYYY-MM-DD'), 'refillsRemaining', p.refills_remaining,
-          'prepared', ${preparedJsonSql('p')}, 'faxByRule', ${faxByRuleSql('p')}
+          'prepared', ${preparedJsonSql('p')}, 'faxByRule', ${faxByRuleSql('p')},
+          'controlled', (select json_build_object('schedule', dp.dea_schedule) from drug_products dp
+            where dp.ndc in (p.prescribed_ndc, p.dispensed_ndc) and dp.is_controlled limit 1)
         ) order by p.prescribed_at, p.id) as prescriptions
       from base p
       where ${CATEGORY_SQL[input.actionType]}

@@ -36,6 +36,7 @@ import { drugLabel } from '../utils/special-drugs.ts';
 import type { DecisionKind } from '../utils/use-decision-toast.ts';
 import styles from './action-needed.module.css';
 import { ConfirmDialog } from './confirm-dialog.tsx';
+import { ControlledRefillSigning } from './controlled-signing.tsx';
 import { patientName } from './patient-card.tsx';
 import { PreparedBox, PrepareRefillForm } from './prepared-decision.tsx';
 import { RefillsSigFields } from './refills-sig-fields.tsx';
@@ -138,53 +139,58 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
       ) : null}
       {canSign ? (
         <>
-          <form
-            className={styles.fieldset}
-            aria-labelledby="fax-heading"
-            noValidate
-            onSubmit={faxForm.handleSubmit((v) =>
-              confirmSend({
-                title: 'Send this refill authorization by fax?',
-                confirmLabel: 'Send by fax',
-                summary: (
-                  <p>
-                    To the pharmacy, by fax: {about}. {v.refills} refill(s), “{v.sig}”. Signed {senderName}.
-                  </p>
-                ),
-                send: (skip) =>
-                  fax.mutate(
-                    { prescriptionId: rx.id, refills: v.refills, sig: v.sig, senderName, ...sendChoice(skip) },
-                    { onSuccess: (result) => onDone('Refill authorized by fax.', result.undo) },
+          {rx.controlled ? (
+            // A controlled substance is authorized only by an EPCS signature (issue 48): no fax, no plain eRx.
+            <ControlledRefillSigning entry={entry} onDone={(message) => onDone(message)} />
+          ) : (
+            <form
+              className={styles.fieldset}
+              aria-labelledby="fax-heading"
+              noValidate
+              onSubmit={faxForm.handleSubmit((v) =>
+                confirmSend({
+                  title: 'Send this refill authorization by fax?',
+                  confirmLabel: 'Send by fax',
+                  summary: (
+                    <p>
+                      To the pharmacy, by fax: {about}. {v.refills} refill(s), “{v.sig}”. Signed {senderName}.
+                    </p>
                   ),
-              }),
-            )}
-          >
-            <h3 id="fax-heading">Authorize{preferred === 'Fax' && !rx.faxByRule ? ' (your practice prefers fax)' : ''}</h3>
-            {rx.faxByRule ? <p className={styles.notice}>{routedByRuleText(rx.faxByRule)}.</p> : null}
-            <RefillsSigFields
-              refills={faxForm.register('refills')}
-              sig={faxForm.register('sig')}
-              sigError={faxForm.formState.errors.sig?.message}
-            />
-            <div className={styles.row}>
-              <button type="submit" className={styles.button} disabled={busy}>
-                Authorize by fax
-              </button>
-              {/* An "always send by fax" standing rule routes this one: the server refuses eRx (issue 23). */}
-              {rx.faxByRule ? null : (
-                <button
-                  type="button"
-                  className={preferred === 'eRx' ? styles.button : styles.secondary}
-                  disabled={busy}
-                  onClick={() =>
-                    resolveSkipErxConfirmation(user.mdOfficeUserPrefs.skipErxConfirmation) ? sendErx() : setConfirming(true)
-                  }
-                >
-                  Authorize by eRx
-                </button>
+                  send: (skip) =>
+                    fax.mutate(
+                      { prescriptionId: rx.id, refills: v.refills, sig: v.sig, senderName, ...sendChoice(skip) },
+                      { onSuccess: (result) => onDone('Refill authorized by fax.', result.undo) },
+                    ),
+                }),
               )}
-            </div>
-          </form>
+            >
+              <h3 id="fax-heading">Authorize{preferred === 'Fax' && !rx.faxByRule ? ' (your practice prefers fax)' : ''}</h3>
+              {rx.faxByRule ? <p className={styles.notice}>{routedByRuleText(rx.faxByRule)}.</p> : null}
+              <RefillsSigFields
+                refills={faxForm.register('refills')}
+                sig={faxForm.register('sig')}
+                sigError={faxForm.formState.errors.sig?.message}
+              />
+              <div className={styles.row}>
+                <button type="submit" className={styles.button} disabled={busy}>
+                  Authorize by fax
+                </button>
+                {/* An "always send by fax" standing rule routes this one: the server refuses eRx (issue 23). */}
+                {rx.faxByRule ? null : (
+                  <button
+                    type="button"
+                    className={preferred === 'eRx' ? styles.button : styles.secondary}
+                    disabled={busy}
+                    onClick={() =>
+                      resolveSkipErxConfirmation(user.mdOfficeUserPrefs.skipErxConfirmation) ? sendErx() : setConfirming(true)
+                    }
+                  >
+                    Authorize by eRx
+                  </button>
+                )}
+              </div>
+            </form>
+          )}
 
           <ConfirmDialog
             open={confirming}
@@ -257,20 +263,23 @@ export function RefillPanel({ entry, user, onDone, access }: PanelProps) {
               </button>
             </div>
           </form>
-          <p>
-            <Link
-              to={ROUTES.standingRules}
-              state={standingRuleState({
-                practiceId: null,
-                prescriberId: entry.doctor.doctorId,
-                patientId: entry.patient.id,
-                patientName: patientName(entry.patient),
-                drugName: rx.drugName,
-              })}
-            >
-              Stop asking: answer this drug’s refill requests for this patient by a standing rule
-            </Link>
-          </p>
+          {/* No standing rule answers a controlled substance: it always comes to the prescriber. */}
+          {rx.controlled ? null : (
+            <p>
+              <Link
+                to={ROUTES.standingRules}
+                state={standingRuleState({
+                  practiceId: null,
+                  prescriberId: entry.doctor.doctorId,
+                  patientId: entry.patient.id,
+                  patientName: patientName(entry.patient),
+                  drugName: rx.drugName,
+                })}
+              >
+                Stop asking: answer this drug’s refill requests for this patient by a standing rule
+              </Link>
+            </p>
+          )}
         </>
       ) : rx.prepared ? (
         <p className={styles.notice}>{PRESCRIBER_SIGNS}</p>

@@ -10,10 +10,13 @@ export function RefillsSigFields({
   refills,
   sig,
   sigError,
+  maxRefills = 11,
 }: {
   refills: UseFormRegisterReturn;
   sig: UseFormRegisterReturn;
   sigError: string | undefined;
+  /** A controlled substance in Schedules III to V: at most five (21 CFR 1306.22). */
+  maxRefills?: number;
 }) {
   const ids = { refills: useId(), sig: useId() };
   return (
@@ -21,7 +24,7 @@ export function RefillsSigFields({
       <label className={styles.label} htmlFor={ids.refills}>
         Refills
         <select id={ids.refills} {...refills}>
-          {REFILL_CHOICES.map((n) => (
+          {REFILL_CHOICES.filter((n) => n <= maxRefills).map((n) => (
             <option key={n} value={n}>
               {n}
             </option>

@@ -40,6 +40,15 @@ export default function PreferencesRoute() {
           </p>
         </section>
       ) : null}
+      {user.data && isMdoUser(user.data) ? (
+        <section aria-labelledby="epcs-link-title">
+          <h2 id="epcs-link-title">Controlled substances</h2>
+          <p>
+            <Link to={ROUTES.controlledSubstances}>Controlled Substances</Link>: your DEA registrations, who may sign controlled
+            substances at your practice, and the daily EPCS report.
+          </p>
+        </section>
+      ) : null}
       {userId ? <SecuritySettings userId={userId} /> : null}
     </Page>
   );

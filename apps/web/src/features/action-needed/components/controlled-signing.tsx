@@ -1,0 +1,152 @@
+import { EPCS_LIMITS, type EpcsSigning, formatApiDate } from '@hcp/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Fragment, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import controls from '../../../components/controls.module.css';
+import { Dialog } from '../../../components/dialog.tsx';
+import factStyles from '../../../components/facts.module.css';
+import { FormAlert } from '../../../components/form-alert.tsx';
+import { emptyStepUp, StepUpFields } from '../../../components/step-up-fields.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { failureText } from '../../../lib/form-errors.ts';
+import { readSession } from '../../../lib/storage.ts';
+import { passkeyFailure } from '../../../lib/webauthn.ts';
+import type { Entry } from '../api/get-action-needed.ts';
+import { usePrepareEpcsSigning } from '../api/prepare-epcs-signing.ts';
+import { useSignEpcs } from '../api/sign-epcs.ts';
+import styles from './action-needed.module.css';
+import { RefillsSigFields } from './refills-sig-fields.tsx';
+
+const schema = z.object({
+  refills: z.coerce.number().int().min(0).max(EPCS_LIMITS.maxRefills),
+  sig: z.string().trim().min(1, { message: 'Enter the directions (sig).' }).max(1000),
+});
+
+/** What 21 CFR 1311.140(a)(1) asks the signing screen to show, as the server will sign it. */
+function SignedContent({ signing }: { signing: EpcsSigning }) {
+  const c = signing.content;
+  const facts: [string, string][] = [
+    ['Date issued', formatApiDate(c.issuedOn)],
+    ['Patient', `${c.patient.name}, born ${formatApiDate(c.patient.dob)}`],
+    ['Patient address', c.patient.address || '—'],
+    ['Drug', [c.drug.name, c.drug.strength, c.drug.form].filter(Boolean).join(' ')],
+    ['Schedule', `C-${c.drug.schedule}`],
+    ['Quantity', c.quantity === null ? '—' : String(c.quantity)],
+    ['Directions', c.sig],
+    ['Refills', String(c.refills)],
+    ['Prescriber', c.prescriber.name],
+    ['Prescriber address', c.prescriber.address],
+    ['DEA number', c.prescriber.dea],
+  ];
+  return (
+    <dl className={factStyles.facts}>
+      {facts.map(([term, value]) => (
+        <Fragment key={term}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * A controlled substance's refill (issue 48, EPCS): the prescriber sets refills (at most five) and directions, reviews
+ * exactly what will be signed with the rule's legal text, and signs with the password and a passkey, security key or
+ * authenticator app code. No fax, no eRx without the signature, no undo: what was signed is final.
+ */
+export function ControlledRefillSigning({ entry, onDone }: { entry: Entry; onDone: (message: string) => void }) {
+  const rx = entry.prescription;
+  const userId = readSession()?.userId ?? '';
+  const prepare = usePrepareEpcsSigning();
+  const sign = useSignEpcs();
+  const [signing, setSigning] = useState<EpcsSigning | null>(null);
+  const [stepUp, setStepUp] = useState(() => emptyStepUp([]));
+  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: { refills: Math.min(rx.refills, EPCS_LIMITS.maxRefills), sig: rx.sig ?? '' },
+  });
+  const legalId = `epcs-legal-${rx.id}`;
+  const review = form.handleSubmit((values) =>
+    prepare.mutate(
+      { prescriptionId: rx.id, ...values },
+      {
+        onSuccess: (shown) => {
+          setStepUp(emptyStepUp(shown.factors));
+          setProblem(null);
+          setSigning(shown);
+        },
+      },
+    ),
+  );
+  const confirm = () => {
+    if (!signing || sign.isPending) return;
+    if (!stepUp.currentPassword || (stepUp.method === 'totp' && !stepUp.totpCode.trim())) {
+      return setProblem('Enter your password and your second factor.');
+    }
+    setProblem(null);
+    sign.mutate(
+      { prescriptionId: rx.id, signingId: signing.signingId, userId, entry: stepUp },
+      {
+        onSuccess: () => {
+          setSigning(null);
+          onDone('Controlled substance signed and sent to the pharmacy by eRx.');
+        },
+        onError: (error) => setProblem(error instanceof ApiError ? failureText(error) : passkeyFailure(error)),
+      },
+    );
+  };
+  return (
+    <>
+      <form className={styles.fieldset} aria-labelledby="epcs-heading" noValidate onSubmit={review}>
+        <h3 id="epcs-heading">Sign controlled substance (C-{rx.controlled?.schedule ?? '?'})</h3>
+        <p className={styles.hint}>
+          A controlled substance is signed here with EPCS: your password and your passkey, security key or authenticator app. It
+          is sent to the pharmacy by eRx with its signature, and cannot be undone.
+        </p>
+        <RefillsSigFields
+          refills={form.register('refills')}
+          sig={form.register('sig')}
+          sigError={form.formState.errors.sig?.message}
+          maxRefills={rx.controlled?.schedule === 'II' ? 0 : EPCS_LIMITS.maxRefills}
+        />
+        <FormAlert message={prepare.error ? failureText(prepare.error) : null} />
+        <div className={styles.row}>
+          <button type="submit" className={styles.button} disabled={prepare.isPending}>
+            {prepare.isPending ? 'Checking…' : 'Review and sign'}
+          </button>
+        </div>
+      </form>
+      {/* Outside the form: the dialog is a form of its own (Enter signs). */}
+      <Dialog
+        open={signing !== null}
+        title="Sign controlled substance prescription"
+        onClose={() => setSigning(null)}
+        onSubmit={confirm}
+        actions={
+          <>
+            <button type="submit" className={controls.primary} disabled={sign.isPending} aria-describedby={legalId}>
+              {sign.isPending ? 'Signing…' : 'Sign and send'}
+            </button>
+            <button type="button" className={controls.secondary} onClick={() => setSigning(null)}>
+              Cancel
+            </button>
+          </>
+        }
+      >
+        {signing ? (
+          <>
+            <SignedContent signing={signing} />
+            <p id={legalId} className={styles.notice}>
+              {signing.legalText}
+            </p>
+            <StepUpFields factors={signing.factors} value={stepUp} onChange={setStepUp} />
+            <FormAlert message={problem} />
+          </>
+        ) : null}
+      </Dialog>
+    </>
+  );
+}
