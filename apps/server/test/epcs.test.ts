@@ -7,11 +7,19 @@
  * the practice's report of signatures and incidents. Second factors are authenticator-app codes computed here on the
  * app's injected clock; passkeys are exercised in the browser journey.
  */
-import { DEA_SCHEDULES, EPCS_LEGAL_TEXT, EPCS_MESSAGES, type EpcsContent, type Tokens } from '@hcp/contract';
+import {
+  DEA_SCHEDULES,
+  EPCS_KEY_ID_EXTENSION,
+  EPCS_LEGAL_TEXT,
+  EPCS_MESSAGES,
+  type EpcsContent,
+  type Tokens,
+} from '@hcp/contract';
 import { eq, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
+import { decisionOutputs } from '../src/features/fhir/mapping/answer.ts';
 import { verifyEpcsSignature } from '../src/lib/epcs-signature.ts';
 import { DEMO_PASSWORD } from '../src/seed/index.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
@@ -343,6 +351,36 @@ describe('signing a controlled refill', () => {
     expect(
       (await call(morgan, 'POST', `/api/mdo/v1/epcs-signings/${shown.signingId}/sign`, { stepUp: stepUp(morgan) })).statusCode,
     ).toBe(404);
+  });
+
+  it('marks the decision the pharmacy hears (webhook and FHIR Task) with the signed bytes and a signature that verifies', async () => {
+    const [event] = await rows<{ type: string; data: Record<string, unknown> }>(
+      sql`select type, data from prescription_events where prescription_id = ${rxId}::uuid order by created_at desc limit 1`,
+    );
+    const outputs = decisionOutputs({
+      event: 'refill.authorized',
+      timelineType: event?.type ?? '',
+      data: event?.data ?? {},
+      at: new Date(at),
+    });
+    const code = (o: (typeof outputs)[number]) => o.type?.coding?.[0]?.code;
+    const signedBytes = outputs.find((o) => code(o) === 'epcs-signed-content')?.valueAttachment?.data as string;
+    const signature = outputs.find((o) => code(o) === 'epcs-signature')?.valueSignature;
+    const kid = signature?.extension?.find((e) => e.url === EPCS_KEY_ID_EXTENSION)?.valueString;
+    const key = (await t.app.inject({ method: 'GET', url: '/api/epcs/keys' }))
+      .json()
+      .keys.find((k: { kid: string }) => k.kid === kid);
+    const content = JSON.parse(Buffer.from(signedBytes, 'base64').toString('utf8')) as EpcsContent;
+    expect(content).toMatchObject({ prescriptionId: rxId, drug: { schedule: 'IV' }, refills: 2 });
+    expect(verifyEpcsSignature(content, Buffer.from(signature?.data as string, 'base64').toString('base64url'), key)).toBe(true);
+    // The ordinary decisions carry no EPCS mark.
+    const plain = decisionOutputs({
+      event: 'refill.authorized',
+      timelineType: 'x',
+      data: { refills: 1, sig: 'x' },
+      at: new Date(at),
+    });
+    expect(plain.map(code)).toEqual(['channel', 'refills', 'sig']);
   });
 
   it('reports the day to the practice’s EPCS prescribers: signatures and incidents; not to staff', async () => {

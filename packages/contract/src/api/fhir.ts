@@ -68,7 +68,14 @@ export const TASK_OUTPUTS = [
   'icd10-tried-and-failed',
   'corrected-phone',
   'attachment',
+  // A controlled substance signed with EPCS (issue 48, decision 0059): the content as signed (RFC 8785 JSON) and
+  // its Ed25519 signature, verifiable by the key set at /api/epcs/keys.
+  'epcs-signed-content',
+  'epcs-signature',
 ] as const;
+
+/** The extension on an `epcs-signature` output naming the key (its RFC 7638 thumbprint in /api/epcs/keys). */
+export const EPCS_KEY_ID_EXTENSION = 'urn:hcp-portal:epcs-key-id';
 
 /** Task statuses a pharmacy may send: open ones raise the item, closing ones take it off the prescriber's desk. */
 export const TASK_OPEN_STATUSES = ['requested', 'received', 'accepted', 'ready', 'in-progress', 'on-hold'] as const;

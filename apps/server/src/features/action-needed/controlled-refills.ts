@@ -191,15 +191,16 @@ export function controlledRefillActions(act: Act, deps: ControlledRefillDeps) {
           [open.prescriptionId],
           () => {
             if (!signed || !content) throw new Error('signed before the content was checked');
-            const epcs = { signingId, ...signed };
+            // The content as signed travels with the decision: the pharmacy (eRx, webhook, FHIR Task) verifies it
+            // against the published key without asking us.
+            const epcs = { signingId, ...signed, content };
             return {
               event: EVENT_TYPES.refillAuthorizedErx,
               data: { refills: content.refills, sig: content.sig, epcs },
               changes: { ...cleared, refills: content.refills, sig: content.sig },
-              // The pharmacy gets the content as signed, to verify against the published key.
               notify: {
                 channel: 'erx',
-                message: { type: 'refill-authorized', refills: content.refills, sig: content.sig, epcs: { ...epcs, content } },
+                message: { type: 'refill-authorized', refills: content.refills, sig: content.sig, epcs },
               },
             };
           },

@@ -8,6 +8,7 @@
 import {
   DECISION_SYSTEM,
   describeEvent,
+  EPCS_KEY_ID_EXTENSION,
   EVENT_TYPES,
   TASK_OUTPUT_SYSTEM,
   type TASK_OUTPUTS,
@@ -15,6 +16,7 @@ import {
   type WebhookEvent,
 } from '@hcp/contract';
 import type { Task, TaskOutput } from '@medplum/fhirtypes';
+import { canonicalBytes } from '../../../lib/epcs-signature.ts';
 
 /** What a decision said, as its timeline event and outbox row keep it. */
 export interface DecisionFacts {
@@ -34,6 +36,36 @@ export const outputOf = (code: (typeof TASK_OUTPUTS)[number], value: Omit<TaskOu
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
 
+/** The signature's type: the author's (ASTM E1762-95, as FHIR's Signature.type names it). */
+const AUTHOR_SIGNATURE = { system: 'urn:iso-astm:E1762-95:2013', code: '1.2.840.10065.1.12.1.1', display: "Author's Signature" };
+
+/**
+ * A controlled substance signed with EPCS (issue 48): the signed content as its exact bytes (RFC 8785 JSON) and the
+ * Ed25519 signature over them, with the key's id; nothing for any other decision. The signer is the application
+ * (21 CFR 1311.120(b)(20)): the prescriber is in the content, with their DEA number.
+ */
+function epcsOutputs(epcs: unknown): TaskOutput[] {
+  if (!epcs || typeof epcs !== 'object') return [];
+  const { content, signature, keyId, signedAt } = epcs as Record<string, unknown>;
+  if (!content || !str(signature) || !str(keyId) || !str(signedAt)) return [];
+  return [
+    outputOf('epcs-signed-content', {
+      valueAttachment: { contentType: 'application/json', data: canonicalBytes(content).toString('base64') },
+    }),
+    outputOf('epcs-signature', {
+      valueSignature: {
+        type: [AUTHOR_SIGNATURE],
+        when: signedAt as string,
+        who: { display: 'HCP Portal EPCS' },
+        targetFormat: 'application/json',
+        sigFormat: 'application/octet-stream',
+        data: Buffer.from(signature as string, 'base64url').toString('base64'),
+        extension: [{ url: EPCS_KEY_ID_EXTENSION, valueString: keyId as string }],
+      },
+    }),
+  ];
+}
+
 /** What the decision says, as Task outputs (only what the pharmacy needs to act on it). */
 export function decisionOutputs({ event, data, timelineType }: DecisionFacts): TaskOutput[] {
   const out: TaskOutput[] = [];
@@ -46,6 +78,7 @@ export function decisionOutputs({ event, data, timelineType }: DecisionFacts): T
       add('channel', { valueCode: timelineType === EVENT_TYPES.refillAuthorizedErx ? 'erx' : 'fax' });
       add('refills', int(data.refills) !== undefined ? { valueInteger: int(data.refills) as number } : undefined);
       add('sig', s(data.sig));
+      out.push(...epcsOutputs(data.epcs));
       break;
     case 'refill.denied':
       add('denial-reason', str(data.reason) ? { valueCode: str(data.reason) as string } : undefined);
