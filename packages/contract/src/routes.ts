@@ -133,6 +133,9 @@ export const apiPaths = {
   passkeys: (userId: string) => `${user(userId)}/sign-in-factors/passkeys`,
   removePasskey: (userId: string, passkeyId: string) => `${user(userId)}/sign-in-factors/passkeys/${enc(passkeyId)}/remove`,
   renamePasskey: (userId: string, passkeyId: string) => `${user(userId)}/sign-in-factors/passkeys/${enc(passkeyId)}/rename`,
+  // sign-in policy (issue 48, decision 0060)
+  tenantSignInPolicy: `${API_BASE}/v1/sign-in-policy`,
+  practiceSignInPolicy: (practiceId: string) => `${API_BASE}/v1/practices/${enc(practiceId)}/sign-in-policy`,
   // EPCS (issue 48)
   epcs: (userId: string) => `${user(userId)}/epcs`,
   deaRegistrations: (userId: string) => `${user(userId)}/epcs/registrations`,

@@ -35,6 +35,12 @@ export const tenants = pgTable('tenants', {
   colour: text('colour').notNull(),
   /** Hostnames on which this brand is forced (spec §1). */
   hostnames: text('hostnames').array().notNull().default(sql`'{}'::text[]`),
+  /**
+   * Sign-in policy (issue 48, decision 0060), set by the provider's admin: every user of the tenant must have a
+   * strong factor (a passkey or an authenticator app); and whether a mailed code may stand in for one.
+   */
+  strongFactorRequired: boolean('strong_factor_required').notNull().default(false),
+  emailCodesAllowed: boolean('email_codes_allowed').notNull().default(true),
   createdAt: createdAt(),
 });
 
@@ -72,6 +78,8 @@ export const mdOffices = pgTable(
      * 'ownOrCovering' — the prescriber, or a colleague named in `coverages` for the time they cover.
      */
     signingPolicy: text('signing_policy').notNull().default('anyPrescriber'),
+    /** The practice's people must have a strong factor (issue 48, decision 0060), set by its prescribers. */
+    strongFactorRequired: boolean('strong_factor_required').notNull().default(false),
     salesUserId: uuid('sales_user_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -2,7 +2,7 @@
  * The signed-in guard: a valid access token (Bearer), not revoked, whose subject matches the x-user-id
  * header (spec §7 sends both; a mismatch is refused). Routes opt in with `onRequest: app.requireAuth`.
  */
-import { API_HEADERS } from '@hcp/contract';
+import { API_HEADERS, SIGN_IN_POLICY_MESSAGES } from '@hcp/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccessClaims, TokenSigner } from '../features/auth/tokens.ts';
 import { AppError } from '../lib/errors.ts';
@@ -14,6 +14,10 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     requireAuth: (request: FastifyRequest) => Promise<void>;
+  }
+  interface FastifyContextConfig {
+    /** The route serves a token good only for adding a strong factor (decision 0060). */
+    duringEnrolment?: boolean;
   }
 }
 
@@ -29,6 +33,10 @@ export function registerAuthGuard(app: FastifyInstance, deps: { signer: TokenSig
     const userIdHeader = request.headers[API_HEADERS.userId];
     if (userIdHeader !== claims.userId) throw new AppError('UNAUTHORIZED', 'The user id header does not match the session.');
     if (await deps.denyList.isRevoked([claims.jti, claims.familyId])) throw new AppError('UNAUTHORIZED', SESSION_ENDED_MESSAGE);
+    // A token good only for adding a strong factor (decision 0060) reaches only the routes that say they serve it.
+    if (claims.scope === 'enrol' && request.routeOptions.config.duringEnrolment !== true) {
+      throw new AppError('FORBIDDEN', SIGN_IN_POLICY_MESSAGES.enrolFirst);
+    }
     request.auth = claims;
   });
 }

@@ -263,6 +263,37 @@ export const ROWS: Row[] = [
     body: () => ({ currentPassword: 'not-the-password' }),
     expect: RULES.everyone,
   },
+  // Issue 48, sign-in policy (decision 0060): the tenant's by its admins; a practice's read by its people and changed
+  // by its prescribers (staff see it: 403) or the provider's admins. The bodies keep the policy as it is (off).
+  {
+    method: 'GET',
+    path: `${v1}/sign-in-policy`,
+    url: () => `${v1}/sign-in-policy`,
+    expect: (w) => yes(ADMINS.includes(w)),
+  },
+  {
+    method: 'PUT',
+    path: `${v1}/sign-in-policy`,
+    url: () => `${v1}/sign-in-policy`,
+    body: () => ({ strongFactorRequired: false, emailCodesAllowed: true }),
+    expect: (w) => yes(ADMINS.includes(w)),
+  },
+  {
+    method: 'GET',
+    path: `${v1}/practices/{practiceId}/sign-in-policy`,
+    url: (_f, _w, t) => `${v1}/practices/${t.officeId}/sign-in-policy`,
+    expect: (w, t) => yes(member(w, t) || (ADMINS.includes(w) && t !== 'otherTenant')),
+    targeted: true,
+  },
+  {
+    method: 'PUT',
+    path: `${v1}/practices/{practiceId}/sign-in-policy`,
+    url: (_f, _w, t) => `${v1}/practices/${t.officeId}/sign-in-policy`,
+    body: () => ({ strongFactorRequired: false }),
+    expect: (w, t) =>
+      member(w, t) ? (w === 'staff' ? 403 : 'reached') : ADMINS.includes(w) && t !== 'otherTenant' ? 'reached' : 404,
+    targeted: true,
+  },
   // Issue 48, EPCS: the caller's own page; registrations are a prescriber's (anyone else: 403, seen but not theirs).
   {
     method: 'GET',

@@ -23,6 +23,12 @@ export const tokensSchema = z.object({
   refreshToken: z.string(),
   userID: z.string(),
   rememberMeToken: z.string().optional(),
+  /**
+   * Our addition (issue 48, decision 0060): the user's practice or provider requires a passkey or an authenticator
+   * app and the user has none: these tokens serve only to add one (every other call answers 403), then a refresh
+   * gives full ones.
+   */
+  enrolmentRequired: z.literal(true).optional(),
 });
 export type Tokens = z.infer<typeof tokensSchema>;
 
@@ -104,7 +110,12 @@ export const refreshRequestSchema = z.object({
 });
 export type RefreshRequest = z.infer<typeof refreshRequestSchema>;
 
-export const refreshResponseSchema = z.object({ accessToken: z.string(), refreshToken: z.string() });
+export const refreshResponseSchema = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  /** Our addition (decision 0060): still good only for adding a strong factor. */
+  enrolmentRequired: z.literal(true).optional(),
+});
 export type RefreshResponse = z.infer<typeof refreshResponseSchema>;
 
 export const logoutRequestSchema = z.object({

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { MFA_METHODS, normalizeRecoveryCode, PASSKEY_NAME_MAX, RECOVERY_CODES } from '../rules/sign-in-factors.ts';
 import { passwordSchema } from './fields.ts';
-import { notARecord, ref, selfParamsSchema } from './references.ts';
+import { notARecord, ref, refId, selfParamsSchema } from './references.ts';
 
 export const recoveryCodeSchema = z
   .string()
@@ -117,3 +117,23 @@ export const passkeyParamsSchema = selfParamsSchema.extend({ passkeyId: ref('pas
 
 /** The browser's options for navigator.credentials (WebAuthn's JSON form), passed through as the server made them. */
 export const passkeyOptionsSchema = z.object({ options: z.record(z.string(), z.unknown()) });
+
+/** The tenant's sign-in policy (decision 0060), set by the provider's admin. */
+export const tenantSignInPolicySchema = z.object({
+  /** Every user must have a passkey or an authenticator app. */
+  strongFactorRequired: z.boolean(),
+  /** A mailed code may stand in for the strong factor at sign-in. */
+  emailCodesAllowed: z.boolean(),
+});
+export type TenantSignInPolicy = z.infer<typeof tenantSignInPolicySchema>;
+
+export const practiceSignInPolicyParamsSchema = z.object({ practiceId: refId('practice') });
+export const practiceSignInPolicyInputSchema = z.object({ strongFactorRequired: z.boolean() });
+export const practiceSignInPolicySchema = z.object({
+  strongFactorRequired: z.boolean(),
+  /** The provider requires it of everyone anyway. */
+  requiredByProvider: z.boolean(),
+  /** The caller may change it: a prescriber of the practice, or the provider's admin. */
+  mayChange: z.boolean(),
+});
+export type PracticeSignInPolicy = z.infer<typeof practiceSignInPolicySchema>;

@@ -70,3 +70,11 @@ export const PASSKEY_MESSAGES = {
   cancelled: 'No passkey was used. Try again, or use another way to sign in.',
   unsupported: 'This browser cannot use passkeys.',
 } as const;
+
+/** A tenant's or practice's sign-in policy (issue 48, decision 0060), said the same on both sides. */
+export const SIGN_IN_POLICY_MESSAGES = {
+  enrolFirst: 'A passkey or an authenticator app is required for your account. Add one to continue.',
+  lastFactor: 'A passkey or an authenticator app is required for your account: add another before removing this one.',
+  emailCodesOff: 'Codes by e-mail are turned off: use your passkey, your authenticator app or a recovery code.',
+  notPrescriber: 'Only a prescriber of the practice can change its sign-in policy.',
+} as const;

@@ -9,6 +9,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import type { Mailer } from '../../lib/mailer.ts';
+import { mustEnrol, signInPolicyOf } from '../../lib/sign-in-policy.ts';
 import type { DenyList } from '../../plugins/deny-list.ts';
 import type { GoogleVerifier } from './google.ts';
 import * as repo from './repository.ts';
@@ -118,8 +119,17 @@ export function createAuthCore(deps: AuthServiceDeps) {
       tokenHash: sha256(refreshToken),
       expiresAt: new Date(Date.now() + deps.refreshTokenTtlSeconds * 1000),
     });
-    const access = await signer.issue(user, familyId);
-    return { accessToken: access.token, refreshToken, userID: user.id };
+    const access = await accessTokenFor(user, familyId);
+    return { accessToken: access.token, refreshToken, userID: user.id, ...(access.enrol && { enrolmentRequired: true as const }) };
+  }
+
+  /**
+   * An access token for the user. One who must have a strong factor and has none gets a token good only for adding
+   * one (decision 0060); each refresh asks again, so the first refresh after adding one gives a full token.
+   */
+  async function accessTokenFor(user: { id: string; tenantId: string; role: string }, familyId: string) {
+    const enrol = mustEnrol(await signInPolicyOf(db, user.id));
+    return { ...(await signer.issue(user, familyId, enrol ? 'enrol' : undefined)), enrol };
   }
 
   /** Access tokens of a revoked family live at most one access-token lifetime from `at`: deny them that long. */
@@ -133,6 +143,6 @@ export function createAuthCore(deps: AuthServiceDeps) {
     await denyFamilies([familyId], at);
   }
 
-  return { issueTokens, denyFamilies, revokeFamily };
+  return { issueTokens, accessTokenFor, denyFamilies, revokeFamily };
 }
 export type AuthCore = ReturnType<typeof createAuthCore>;

@@ -1,8 +1,17 @@
 /** Two-step verification by a mailed code: start a challenge, send a new code, check a code (DESIGN §6). */
 import { randomUUID } from 'node:crypto';
-import { MFA_MESSAGES, MFA_RESEND, MFA_RESEND_MESSAGES, type MfaRequest, mfaCodeOf, type Tokens } from '@hcp/contract';
+import {
+  MFA_MESSAGES,
+  MFA_RESEND,
+  MFA_RESEND_MESSAGES,
+  type MfaRequest,
+  mfaCodeOf,
+  SIGN_IN_POLICY_MESSAGES,
+  type Tokens,
+} from '@hcp/contract';
 import { hmac, randomToken, sha256, sixDigitCode } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
+import { signInPolicyOf } from '../../lib/sign-in-policy.ts';
 import { AUTH_LIMITS, type AuthCore, type AuthServiceDeps, auditUser, passkeySiteOf, type RequestContext } from './core.ts';
 import * as repo from './repository.ts';
 
@@ -59,6 +68,10 @@ export function mfaUseCases(deps: AuthServiceDeps, core: AuthCore) {
       throw new AppError('RATE_LIMITED', `Please wait ${waitSeconds} seconds before asking for another code.`, [], {
         'retry-after': String(waitSeconds),
       });
+    }
+    // A mailed code stands in for a strong factor only where the policy allows it (decision 0060).
+    if (firstMail && !(await signInPolicyOf(db, challenge.userId)).emailCodesAllowed) {
+      throw new AppError('FORBIDDEN', SIGN_IN_POLICY_MESSAGES.emailCodesOff);
     }
     const email = await repo.findUserEmail(db, challenge.userId);
     if (!email) throw refused;

@@ -14,7 +14,7 @@ import * as repo from './repository.ts';
 
 export function sessionUseCases(deps: AuthServiceDeps, core: AuthCore) {
   const { db, signer, denyList } = deps;
-  const { revokeFamily, denyFamilies } = core;
+  const { revokeFamily, denyFamilies, accessTokenFor } = core;
 
   async function refresh(refreshToken: string, ctx: RequestContext): Promise<RefreshResponse> {
     const row = await repo.findRefreshToken(db, sha256(refreshToken));
@@ -47,8 +47,8 @@ export function sessionUseCases(deps: AuthServiceDeps, core: AuthCore) {
       return next;
     });
     if (!rotated) throw ended;
-    const access = await signer.issue(user, row.familyId);
-    return { accessToken: access.token, refreshToken: rotated };
+    const access = await accessTokenFor(user, row.familyId);
+    return { accessToken: access.token, refreshToken: rotated, ...(access.enrol && { enrolmentRequired: true as const }) };
   }
 
   /** Idempotent: whatever was presented and still valid is revoked; the answer is always the same. */

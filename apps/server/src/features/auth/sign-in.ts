@@ -16,6 +16,7 @@ import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
 import { isFlagEnabled } from '../../lib/feature-flags.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { mustEnrol, signInPolicyOf } from '../../lib/sign-in-policy.ts';
 import {
   type AuthCore,
   type AuthServiceDeps,
@@ -115,14 +116,23 @@ export function signInUseCases(
     // the mailed-code setting.
     const strong = (await deps.factors?.strongFactors(user.id)) ?? [];
     const hasApp = strong.length > 0;
+    const policy = await signInPolicyOf(db, user.id);
+    // Required to have a strong factor and has none (decision 0060): the mailed code is the bridge to adding one,
+    // whatever the account's own setting, so a password alone never adds a factor.
+    const enrolling = mustEnrol(policy);
     // A passkey alone is two factors already (the key, and the PIN, fingerprint or face it verified).
     const secondStepDone = method === 'passkey';
-    if ((user.mfaEnabled || hasApp) && !secondStepDone && !(await rememberedDevice(user.id, rememberMeToken))) {
+    if ((user.mfaEnabled || hasApp || enrolling) && !secondStepDone && !(await rememberedDevice(user.id, rememberMeToken))) {
       const challenge = await startMfa(user, { mail: !hasApp });
       await audit(hasApp ? 'auth.mfa.started' : 'auth.mfa.sent', { channel: hasApp ? strong[0] : 'email' });
       const masked = { maskedEmail: maskEmail(user.email), maskedPhone: maskPhone(user.phone), userToken: challenge };
-      // The strong factors first (a passkey before the app), recovery codes when the app made them, then a mailed code.
-      const methods = [...strong, ...(strong.includes('totp') ? (['recovery'] as const) : []), 'email' as const];
+      // The strong factors first (a passkey before the app), recovery codes when the app made them, then a mailed
+      // code where the policy allows one.
+      const methods = [
+        ...strong,
+        ...(strong.includes('totp') ? (['recovery'] as const) : []),
+        ...(policy.emailCodesAllowed ? (['email'] as const) : []),
+      ];
       return { mfaResponse: hasApp ? { ...masked, methods } : masked };
     }
 

@@ -12,16 +12,18 @@ export interface AccessClaims {
   jti: string;
   familyId: string;
   expiresAt: Date;
+  /** 'enrol': a token good only for adding a strong factor (issue 48, decision 0060). */
+  scope?: 'enrol';
 }
 
 export function createTokenSigner(secret: string, ttlSeconds: number) {
   const cryptoKey = hmacKey(secret);
 
-  async function issue(user: { id: string; tenantId: string; role: string }, familyId: string) {
+  async function issue(user: { id: string; tenantId: string; role: string }, familyId: string, scope?: 'enrol') {
     const jti = randomUUID();
     const now = Math.floor(Date.now() / 1000);
     const expiresAt = new Date((now + ttlSeconds) * 1000);
-    const token = await new SignJWT({ tid: user.tenantId, role: user.role, fid: familyId })
+    const token = await new SignJWT({ tid: user.tenantId, role: user.role, fid: familyId, ...(scope && { scp: scope }) })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(user.id)
       .setJti(jti)
@@ -50,6 +52,7 @@ export function createTokenSigner(secret: string, ttlSeconds: number) {
         jti: payload.jti,
         familyId: payload.fid,
         expiresAt: new Date(payload.exp * 1000),
+        ...(payload.scp === 'enrol' && { scope: 'enrol' as const }),
       };
     } catch (error) {
       if (error instanceof errors.JOSEError) return null;

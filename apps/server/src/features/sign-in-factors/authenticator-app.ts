@@ -44,7 +44,7 @@ export function authenticatorAppUseCases(deps: SignInFactorDeps) {
   const { db, signingKey } = deps;
   const now = deps.now ?? Date.now;
   const sealer = createSealer(signingKey, 'authenticator-app');
-  const { audit, mailOwner, assertPassword } = factorCommon(deps);
+  const { audit, mailOwner, assertPassword, assertStillStrong } = factorCommon(deps);
   const codeHash = (userId: string, code: string) => hmac(signingKey, `recovery:${userId}:${code}`);
 
   /** The step a code of this secret was made in, within the window; null when it is none of them. */
@@ -112,6 +112,7 @@ export function authenticatorAppUseCases(deps: SignInFactorDeps) {
       await assertPassword(userId, currentPassword);
       const deliver = await db.transaction(async (tx) => {
         if (!(await repo.removeAuthenticator(tx, userId))) throw new AppError('CONFLICT', SIGN_IN_FACTOR_MESSAGES.noApp);
+        await assertStillStrong(tx, userId);
         // Recovery codes stand in for the app: without it they would be a second way in that nothing needs.
         await repo.replaceRecoveryCodes(tx, userId, []);
         await audit(tx, userId, 'auth.factor.totp.removed', ctx);

@@ -1,9 +1,11 @@
 /** What every sign-in factor use case shares: its audit row, the mail to the account's owner, asking the password again. */
+import { SIGN_IN_POLICY_MESSAGES } from '@hcp/contract';
 import type { Database, Executor } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
+import { mustEnrol, signInPolicyOf } from '../../lib/sign-in-policy.ts';
 import * as repo from './repository.ts';
 
 export interface FactorContext {
@@ -39,6 +41,14 @@ export function factorCommon({ db, mailer }: SignInFactorDeps) {
       };
       const outboxId = await mailer.enqueue(tx, mail);
       return () => mailer.deliver(outboxId, mail);
+    },
+
+    /**
+     * In the removal's transaction, after the factor is gone: where a strong factor is required (decision 0060), the
+     * last one is not removed (409, the transaction rolls back).
+     */
+    async assertStillStrong(tx: Executor, userId: string): Promise<void> {
+      if (mustEnrol(await signInPolicyOf(tx, userId))) throw new AppError('CONFLICT', SIGN_IN_POLICY_MESSAGES.lastFactor);
     },
 
     /** A change that weakens sign-in asks for the password again; a wrong one is said at its field. */

@@ -50,7 +50,7 @@ async function verifyAssertion(
 export function passkeyUseCases(deps: SignInFactorDeps) {
   const { db } = deps;
   const now = deps.now ?? Date.now;
-  const { audit, mailOwner, assertPassword } = factorCommon(deps);
+  const { audit, mailOwner, assertPassword, assertStillStrong } = factorCommon(deps);
   const remember = (userId: string | null, purpose: repo.ChallengePurpose, challenge: string) =>
     repo.insertPasskeyChallenge(db, { userId, purpose, challenge, expiresAt: new Date(now() + CHALLENGE_MS) });
   const refused = () =>
@@ -124,6 +124,7 @@ export function passkeyUseCases(deps: SignInFactorDeps) {
       const deliver = await db.transaction(async (tx) => {
         const name = await repo.removePasskey(tx, userId, passkeyId);
         if (!name) throw new AppError('NOT_FOUND', 'Passkey not found.');
+        await assertStillStrong(tx, userId);
         await audit(tx, userId, 'auth.factor.passkey.removed', ctx, { passkeyId });
         return mailOwner(
           tx,

@@ -243,3 +243,62 @@ export async function passkeyByCredential(db: Executor, credentialId: string) {
     .where(eq(passkeys.credentialId, credentialId));
   return row ?? null;
 }
+
+// Sign-in policy (decision 0060).
+export interface PolicyCaller {
+  role: string;
+  tenantId: string;
+  isAdmin: boolean;
+}
+
+export async function policyCallerOf(db: Executor, userId: string): Promise<PolicyCaller | null> {
+  const [row] = (
+    (await db.execute(
+      sql`select role, tenant_id as "tenantId" from users where id = ${userId} and disabled_at is null`,
+    )) as unknown as {
+      rows: { role: string; tenantId: string }[];
+    }
+  ).rows;
+  return row ? { ...row, isAdmin: row.role === 'provider.admin' } : null;
+}
+
+/** A practice of the caller's tenant with its policy, and whether the caller is one of its prescribers or a member. */
+export async function practicePolicyOf(db: Executor, userId: string, practiceId: string) {
+  const [row] = (
+    (await db.execute(sql`
+    select o.strong_factor_required as "strongFactorRequired", t.strong_factor_required as "requiredByProvider",
+      exists (select 1 from office_members m join md_staff s on s.id = m.md_staff_id
+        where m.md_office_id = o.id and s.id = u.md_staff_id and upper(s.role) in ('MD', 'PA', 'NP', 'DO', 'ARNP')) as "isPrescriber",
+      (o.id = u.md_office_id or exists (select 1 from office_members m where m.md_office_id = o.id and m.md_staff_id = u.md_staff_id))
+        as "isMember"
+    from md_offices o join users u on u.id = ${userId} and u.tenant_id = o.tenant_id and u.disabled_at is null
+      join tenants t on t.id = o.tenant_id
+    where o.id = ${practiceId} and o.deleted_at is null`)) as unknown as {
+      rows: { strongFactorRequired: boolean; requiredByProvider: boolean; isPrescriber: boolean; isMember: boolean }[];
+    }
+  ).rows;
+  return row ?? null;
+}
+
+export async function tenantPolicyOf(db: Executor, tenantId: string) {
+  const [row] = (
+    (await db.execute(sql`select strong_factor_required as "strongFactorRequired", email_codes_allowed as "emailCodesAllowed"
+    from tenants where id = ${tenantId}`)) as unknown as { rows: { strongFactorRequired: boolean; emailCodesAllowed: boolean }[] }
+  ).rows;
+  return row ?? null;
+}
+
+export async function setTenantPolicy(
+  db: Executor,
+  tenantId: string,
+  policy: { strongFactorRequired: boolean; emailCodesAllowed: boolean },
+) {
+  await db.execute(sql`update tenants set strong_factor_required = ${policy.strongFactorRequired},
+    email_codes_allowed = ${policy.emailCodesAllowed} where id = ${tenantId}`);
+}
+
+export async function setPracticePolicy(db: Executor, practiceId: string, strongFactorRequired: boolean) {
+  await db.execute(
+    sql`update md_offices set strong_factor_required = ${strongFactorRequired}, updated_at = now() where id = ${practiceId}`,
+  );
+}

@@ -8,12 +8,16 @@ import {
   confirmAuthenticatorSchema,
   passkeyOptionsSchema,
   passkeyParamsSchema,
+  practiceSignInPolicyInputSchema,
+  practiceSignInPolicyParamsSchema,
+  practiceSignInPolicySchema,
   reauthenticateSchema,
   recoveryCodesSchema,
   renamePasskeySchema,
   selfParamsSchema,
   signInFactorsSchema,
   statusOkSchema,
+  tenantSignInPolicySchema,
 } from '@hcp/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -29,6 +33,8 @@ export const signInFactorsRoutes: FastifyPluginAsyncZod<{ factors: SignInFactorS
   const schema = { tags: ['sign-in-factors'], params: selfParamsSchema };
   // Guessing a code or a password here is limited as signing in is.
   const limited = { rateLimit: { max: perMinute, timeWindow: '1 minute' } };
+  // What a user who must add a strong factor may do with a token good only for that (decision 0060).
+  const enrolling = { ...limited, duringEnrolment: true };
   const own = (request: FastifyRequest) => {
     const claims = authOf(request);
     if ((request.params as { userId: string }).userId !== claims.userId) throw notFound('User');
@@ -36,13 +42,19 @@ export const signInFactorsRoutes: FastifyPluginAsyncZod<{ factors: SignInFactorS
   };
   const base = '/api/mdo/v1/users/:userId/sign-in-factors';
 
-  app.get(base, { onRequest: app.requireAuth, schema: { ...schema, response: { 200: signInFactorsSchema } } }, async (request) =>
-    factors.factors(own(request).userId),
+  app.get(
+    base,
+    {
+      config: { duringEnrolment: true },
+      onRequest: app.requireAuth,
+      schema: { ...schema, response: { 200: signInFactorsSchema } },
+    },
+    async (request) => factors.factors(own(request).userId),
   );
 
   app.post(
     `${base}/authenticator-app`,
-    { config: limited, onRequest: app.requireAuth, schema: { ...schema, response: { 200: authenticatorSetupSchema } } },
+    { config: enrolling, onRequest: app.requireAuth, schema: { ...schema, response: { 200: authenticatorSetupSchema } } },
     async (request) => {
       const { userId, ctx } = own(request);
       return factors.setUpAuthenticator(userId, ctx);
@@ -52,7 +64,7 @@ export const signInFactorsRoutes: FastifyPluginAsyncZod<{ factors: SignInFactorS
   app.post(
     `${base}/authenticator-app/confirm`,
     {
-      config: limited,
+      config: enrolling,
       onRequest: app.requireAuth,
       schema: { ...schema, body: confirmAuthenticatorSchema, response: { 200: recoveryCodesSchema } },
     },
@@ -78,7 +90,7 @@ export const signInFactorsRoutes: FastifyPluginAsyncZod<{ factors: SignInFactorS
 
   app.post(
     `${base}/passkeys/options`,
-    { config: limited, onRequest: app.requireAuth, schema: { ...schema, response: { 200: passkeyOptionsSchema } } },
+    { config: enrolling, onRequest: app.requireAuth, schema: { ...schema, response: { 200: passkeyOptionsSchema } } },
     async (request) => {
       const { userId } = own(request);
       return {
@@ -90,7 +102,7 @@ export const signInFactorsRoutes: FastifyPluginAsyncZod<{ factors: SignInFactorS
   app.post(
     `${base}/passkeys`,
     {
-      config: limited,
+      config: enrolling,
       onRequest: app.requireAuth,
       schema: { ...schema, body: addPasskeySchema, response: { 200: statusOkSchema } },
     },
@@ -140,5 +152,52 @@ export const signInFactorsRoutes: FastifyPluginAsyncZod<{ factors: SignInFactorS
       const { userId, ctx } = own(request);
       return { recoveryCodes: await factors.newRecoveryCodes(userId, request.body.currentPassword, ctx) };
     },
+  );
+
+  // Sign-in policy (decision 0060): the tenant's by its admin, a practice's by its prescribers.
+  app.get(
+    '/api/mdo/v1/sign-in-policy',
+    { onRequest: app.requireAuth, schema: { tags: schema.tags, response: { 200: tenantSignInPolicySchema } } },
+    async (request) => factors.tenantSignInPolicy(authOf(request).userId),
+  );
+  app.put(
+    '/api/mdo/v1/sign-in-policy',
+    {
+      onRequest: app.requireAuth,
+      preHandler: app.idempotent,
+      schema: { tags: schema.tags, body: tenantSignInPolicySchema, response: { 200: tenantSignInPolicySchema } },
+    },
+    async (request) =>
+      factors.setTenantSignInPolicy(
+        { userId: authOf(request).userId, ip: request.ip ?? null, requestId: request.id },
+        request.body,
+      ),
+  );
+  app.get(
+    '/api/mdo/v1/practices/:practiceId/sign-in-policy',
+    {
+      onRequest: app.requireAuth,
+      schema: { tags: schema.tags, params: practiceSignInPolicyParamsSchema, response: { 200: practiceSignInPolicySchema } },
+    },
+    async (request) => factors.practiceSignInPolicy(authOf(request).userId, request.params.practiceId),
+  );
+  app.put(
+    '/api/mdo/v1/practices/:practiceId/sign-in-policy',
+    {
+      onRequest: app.requireAuth,
+      preHandler: app.idempotent,
+      schema: {
+        tags: schema.tags,
+        params: practiceSignInPolicyParamsSchema,
+        body: practiceSignInPolicyInputSchema,
+        response: { 200: practiceSignInPolicySchema },
+      },
+    },
+    async (request) =>
+      factors.setPracticeSignInPolicy(
+        { userId: authOf(request).userId, ip: request.ip ?? null, requestId: request.id },
+        request.params.practiceId,
+        request.body.strongFactorRequired,
+      ),
   );
 };

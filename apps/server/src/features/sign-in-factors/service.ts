@@ -7,6 +7,7 @@ import type { Executor } from '../../db/client.ts';
 import { authenticatorAppUseCases } from './authenticator-app.ts';
 import { factorCommon, type SignInFactorDeps } from './common.ts';
 import { passkeyUseCases } from './passkeys.ts';
+import { policyUseCases } from './policy.ts';
 import * as repo from './repository.ts';
 
 export type { FactorContext, SignInFactorDeps } from './common.ts';
@@ -18,6 +19,7 @@ export function createSignInFactors(deps: SignInFactorDeps) {
   return {
     ...authenticatorAppUseCases(deps),
     ...passkeyUseCases(deps),
+    ...policyUseCases(deps),
 
     async factors(userId: string): Promise<SignInFactors> {
       const [app, keys, left] = await Promise.all([
