@@ -31,6 +31,8 @@ export const routes: RouteObject[] = [
       { path: ROUTES.getCoveredForm, lazy: page(() => import('../features/appeals/routes/get-covered-form.tsx')) },
       { path: ROUTES.appealsForm, lazy: page(() => import('../features/appeals/routes/appeals-form.tsx')) },
       { path: ROUTES.notFound, lazy: page(() => import('./not-found.tsx')) },
+      // Signed in, but not in the shell: the token is good only for adding a strong factor (decision 0060).
+      { path: ROUTES.addSignInFactor, lazy: page(() => import('../features/preferences/routes/add-sign-in-factor.tsx')) },
     ],
   },
   {

@@ -309,7 +309,13 @@ export function createApiClient(config: ApiClientConfig = {}) {
     }
   }
 
-  return { request, upload, early };
+  /**
+   * New tokens now (decision 0060): after adding a strong factor, a token good only for that becomes a full one.
+   * 'renewed', or why not.
+   */
+  const renewSession = (): Promise<RefreshOutcome> => refreshOnce();
+
+  return { request, upload, early, renewSession };
 }
 
 /** The answer's body (its text when asked for text), or the typed error it carries. */

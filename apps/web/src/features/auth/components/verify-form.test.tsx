@@ -15,6 +15,7 @@ function setup(status: number, body: unknown) {
     [
       { path: '/login-verify', element: <VerifyFormCard userToken="ut-1" /> },
       { path: '/action-needed', element: <p>Action list</p> },
+      { path: '/add-sign-in-factor', element: <p>Add a factor</p> },
     ],
     { initialEntries: ['/login-verify'] },
   );
@@ -180,5 +181,12 @@ describe('the verify page with an authenticator app (issue 48)', () => {
       ['/auth-service/mfa/resend', { authToken: 'ut-1', dashboard: 'MD Dashboard' }],
       ['/auth-service/mfa', { authToken: 'ut-1', mfaCode: '654321', dashboard: 'MD Dashboard', rememberMe: false }],
     ]);
+  });
+
+  it('a user who must add a strong factor goes to add one, not to the list (decision 0060)', async () => {
+    const { router } = setup(200, { accessToken: 'restricted', refreshToken: 'r', userID: 'u1', enrolmentRequired: true });
+    await submit('123456');
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/add-sign-in-factor'));
+    expect(readSession()?.accessToken).toBe('restricted');
   });
 });

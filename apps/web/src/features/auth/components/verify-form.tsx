@@ -87,7 +87,8 @@ export function VerifyFormCard({
     storage.remove('maskedEmail');
     storage.remove('maskedPhone');
     storage.remove('mfaMethods');
-    navigate(ROUTES.actionNeeded, { replace: true });
+    // Required to have a strong factor and has none (decision 0060): that first, and nothing else until then.
+    navigate(tokens.enrolmentRequired ? ROUTES.addSignInFactor : ROUTES.actionNeeded, { replace: true });
   };
   const onSubmit = handleSubmit(({ mfaCode, rememberMe }) =>
     method === 'passkey'

@@ -13,6 +13,8 @@ export function applyLoginAnswer(answer: LoginResponse, from?: string): SignInNe
   if ('jwtToken' in answer) {
     saveSession(answer.jwtToken);
     analytics.identify(answer.jwtToken.userID);
+    // Required to have a strong factor and has none (decision 0060): that first, and nothing else until then.
+    if (answer.jwtToken.enrolmentRequired) return { kind: 'route', to: ROUTES.addSignInFactor };
     return { kind: 'route', to: from && from !== ROUTES.login ? from : ROUTES.actionNeeded };
   }
   if ('mfaResponse' in answer) {

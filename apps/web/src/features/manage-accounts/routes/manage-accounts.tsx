@@ -10,6 +10,7 @@ import { useKeepPageInRange, useListParams } from '../../../lib/use-list-params.
 import { useAccounts } from '../api/search-accounts.ts';
 import { AccountDialog } from '../components/account-dialog.tsx';
 import { InviteForm } from '../components/invite-form.tsx';
+import { SignInPolicySection } from '../components/sign-in-policy-form.tsx';
 
 const statusOf = (a: Account) => (a.disabled ? 'Disabled' : a.invited ? 'Invited' : 'Active');
 
@@ -70,7 +71,10 @@ export default function ManageAccountsRoute() {
   return (
     <Page title="Manage Accounts">
       {user.data && canManageAccounts(user.data) ? (
-        <Accounts />
+        <>
+          <Accounts />
+          <SignInPolicySection />
+        </>
       ) : user.data ? (
         <p role="alert">Only administrators can manage accounts.</p>
       ) : (

@@ -17,6 +17,7 @@ import { useMdOffice } from '../../../lib/practices/get-md-office.ts';
 import { readSession } from '../../../lib/storage.ts';
 import { useMyPractices } from '../api/get-my-practices.ts';
 import { useSupportAccessLog } from '../api/get-support-access-log.ts';
+import { PracticeSignInPolicy } from '../components/practice-sign-in-policy.tsx';
 
 const at = (iso: string) => formatDateTime(iso);
 
@@ -92,6 +93,7 @@ function PracticeDetail({ officeId }: { officeId: string }) {
         <Link to="/practice-preferences">All your practices</Link>
       </p>
       <PracticePreferencesForm key={office.data.id} office={office.data} />
+      <PracticeSignInPolicy practiceId={office.data.id} />
       <SupportAccessLog officeId={office.data.id} />
     </section>
   );
