@@ -120,7 +120,12 @@ export function createAuthCore(deps: AuthServiceDeps) {
       expiresAt: new Date(Date.now() + deps.refreshTokenTtlSeconds * 1000),
     });
     const access = await accessTokenFor(user, familyId);
-    return { accessToken: access.token, refreshToken, userID: user.id, ...(access.enrol && { enrolmentRequired: true as const }) };
+    return {
+      accessToken: access.token,
+      refreshToken,
+      userID: user.id,
+      ...(access.enrol && { enrolmentRequired: true as const }),
+    };
   }
 
   /**
