@@ -20,7 +20,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
+export async function startServer(dataDir: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', '../apps/server/src/main.ts'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     env: {
@@ -34,6 +34,7 @@ export async function startServer(dataDir: string, port: number): Promise<ChildP
       HOUSEKEEPING_INTERVAL_SECONDS: '0',
       DIGEST_POLL_SECONDS: '0',
       DEV_MAIL_LOG: 'off',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
