@@ -13,6 +13,7 @@ import {
   deaNumberProblem,
   deaRegistrationInputSchema,
   EPCS_MESSAGES,
+  isRegistrantFor,
 } from '../src/index.ts';
 
 /** A valid DEA number from a registrant letter, a second letter and six digits. */
@@ -113,5 +114,16 @@ describe('the registration that covers a signature', () => {
     for (const schedule of DEA_SCHEDULES) {
       expect(coveringRegistration([ohio], { schedule, state: 'OH' }, '2026-12-03').problem).toBeNull();
     }
+  });
+});
+
+describe('a registrant of a practice', () => {
+  it('has a current registration for its state, whatever the schedules', () => {
+    const r = { number: 'BM1234563', schedules: ['V'], state: 'OH', expiresOn: '2026-12-03' };
+    expect(isRegistrantFor([r], 'OH', '2026-12-03')).toBe(true);
+    expect(isRegistrantFor([r], 'OH', '2026-12-04')).toBe(false);
+    expect(isRegistrantFor([r], 'IN', '2026-12-03')).toBe(false);
+    expect(isRegistrantFor([r], null, '2026-12-03')).toBe(false);
+    expect(isRegistrantFor([], 'OH', '2026-12-03')).toBe(false);
   });
 });

@@ -4,8 +4,9 @@
  * asked for this purpose) or a code from the authenticator app. Shared by the EPCS page and the refill page.
  */
 import { apiPaths, type EpcsFactor, passkeyOptionsSchema, type StepUp } from '@hcp/contract';
-import { api } from './api-client.ts';
-import { signWithPasskey } from './webauthn.ts';
+import { ApiError, api } from './api-client.ts';
+import { failureText } from './form-errors.ts';
+import { passkeyFailure, signWithPasskey } from './webauthn.ts';
 
 /** What the person typed or chose; the passkey's answer is asked of the browser when they confirm. */
 export interface StepUpEntry {
@@ -21,3 +22,13 @@ export async function completeStepUp(userId: string, entry: StepUpEntry): Promis
   const passkey = await signWithPasskey(options);
   return { currentPassword: entry.currentPassword, passkey: passkey as StepUp['passkey'] };
 }
+
+/** What is missing before a step-up can be sent (the password; the app's code when it is the factor), or null. */
+export function stepUpEntryProblem(entry: StepUpEntry): string | null {
+  return !entry.currentPassword || (entry.method === 'totp' && !entry.totpCode.trim())
+    ? 'Enter your password and your second factor.'
+    : null;
+}
+
+/** The sentence for a step-up that failed: the server's refusal, or the browser's passkey ceremony that did not finish. */
+export const stepUpFailure = (error: unknown): string => (error instanceof ApiError ? failureText(error) : passkeyFailure(error));

@@ -79,6 +79,14 @@ export function coveringRegistration<T extends DeaRegistrationFacts>(
   return { registration: null, problem };
 }
 
+/**
+ * A registrant of a practice for EPCS access control (21 CFR 1311.125): a current registration for the practice's
+ * state, whatever its schedules. Who may be granted permission there, and who may approve a change of it.
+ */
+export function isRegistrantFor(registrations: readonly DeaRegistrationFacts[], state: string | null, today: string): boolean {
+  return registrations.some((r) => r.state === state && r.expiresOn >= today);
+}
+
 /** The day `months` after an ISO day (the same day of the month, or that month's last day). */
 export function addMonthsIso(isoDay: string, months: number): string {
   const [y, m, d] = isoDay.slice(0, 10).split('-').map(Number) as [number, number, number];

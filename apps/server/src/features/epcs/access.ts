@@ -5,7 +5,7 @@
  * authorization are current. Both complete two factors at that moment; nobody approves their own entry or a change
  * of their own permission. Each step is recorded for the practice's EPCS report.
  */
-import { EPCS_MESSAGES, type EpcsOverview, isPrescriberRole, type StepUpAnswer } from '@hcp/contract';
+import { EPCS_MESSAGES, type EpcsOverview, isPrescriberRole, isRegistrantFor, type StepUpAnswer } from '@hcp/contract';
 import { todayIsoOf } from '../../lib/clock.ts';
 import { auditEpcs, type PasskeySite, verifyStepUp } from '../../lib/epcs.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -14,10 +14,8 @@ import * as repo from './repository.ts';
 
 type Prescriber = Awaited<ReturnType<typeof repo.prescribersOf>>[number];
 
-/** A current registration for the practice's state (any schedule): what granting and approving ask of a registrant. */
-function isRegistrant(prescriber: Prescriber | undefined, state: string | null, today: string): boolean {
-  return (prescriber?.registrations ?? []).some((r) => r.state === state && r.expiresOn >= today);
-}
+const isRegistrant = (prescriber: Prescriber | undefined, state: string | null, today: string) =>
+  isRegistrantFor(prescriber?.registrations ?? [], state, today);
 
 export function accessUseCases(deps: EpcsDeps) {
   const { db, factors, now } = deps;

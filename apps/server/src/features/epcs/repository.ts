@@ -3,6 +3,7 @@ import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { deaRegistrations, epcsChanges } from '../../db/schema.ts';
 import { practiceScopeSql } from '../../lib/office-scope.ts';
+import { PRESCRIBER_ROLES_PARAM } from '../../lib/practice-prescribers.ts';
 
 async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
@@ -92,7 +93,7 @@ export async function prescribersOf(db: Executor, practiceId: string) {
             and c.md_staff_id = s.id and c.approved_at is not null order by c.approved_at desc limit 1) latest on true
           left join epcs_changes p on p.md_office_id = m.md_office_id and p.md_staff_id = s.id
             and p.approved_at is null and p.declined_at is null
-        where m.md_office_id = ${practiceId} and upper(s.role) in ('MD', 'PA', 'NP', 'DO', 'ARNP')
+        where m.md_office_id = ${practiceId} and upper(s.role) = any(${PRESCRIBER_ROLES_PARAM})
         order by s.last_name, s.first_name, s.id`,
   );
 }

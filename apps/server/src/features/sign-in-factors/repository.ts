@@ -2,6 +2,7 @@
 import { and, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { authenticatorApps, passkeyChallenges, passkeys, recoveryCodes, users } from '../../db/schema.ts';
+import { PRESCRIBER_ROLES_PARAM } from '../../lib/practice-prescribers.ts';
 
 export async function authenticatorOf(db: Executor, userId: string) {
   const [row] = await db
@@ -268,7 +269,7 @@ export async function practicePolicyOf(db: Executor, userId: string, practiceId:
     (await db.execute(sql`
     select o.strong_factor_required as "strongFactorRequired", t.strong_factor_required as "requiredByProvider",
       exists (select 1 from office_members m join md_staff s on s.id = m.md_staff_id
-        where m.md_office_id = o.id and s.id = u.md_staff_id and upper(s.role) in ('MD', 'PA', 'NP', 'DO', 'ARNP')) as "isPrescriber",
+        where m.md_office_id = o.id and s.id = u.md_staff_id and upper(s.role) = any(${PRESCRIBER_ROLES_PARAM})) as "isPrescriber",
       (o.id = u.md_office_id or exists (select 1 from office_members m where m.md_office_id = o.id and m.md_staff_id = u.md_staff_id))
         as "isMember"
     from md_offices o join users u on u.id = ${userId} and u.tenant_id = o.tenant_id and u.disabled_at is null

@@ -8,10 +8,9 @@ import { Dialog } from '../../../components/dialog.tsx';
 import factStyles from '../../../components/facts.module.css';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { emptyStepUp, StepUpFields } from '../../../components/step-up-fields.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
 import { failureText } from '../../../lib/form-errors.ts';
+import { stepUpEntryProblem, stepUpFailure } from '../../../lib/step-up.ts';
 import { readSession } from '../../../lib/storage.ts';
-import { passkeyFailure } from '../../../lib/webauthn.ts';
 import type { Entry } from '../api/get-action-needed.ts';
 import { usePrepareEpcsSigning } from '../api/prepare-epcs-signing.ts';
 import { useSignEpcs } from '../api/sign-epcs.ts';
@@ -83,9 +82,8 @@ export function ControlledRefillSigning({ entry, onDone }: { entry: Entry; onDon
   );
   const confirm = () => {
     if (!signing || sign.isPending) return;
-    if (!stepUp.currentPassword || (stepUp.method === 'totp' && !stepUp.totpCode.trim())) {
-      return setProblem('Enter your password and your second factor.');
-    }
+    const missing = stepUpEntryProblem(stepUp);
+    if (missing) return setProblem(missing);
     setProblem(null);
     sign.mutate(
       { prescriptionId: rx.id, signingId: signing.signingId, userId, entry: stepUp },
@@ -94,7 +92,7 @@ export function ControlledRefillSigning({ entry, onDone }: { entry: Entry; onDon
           setSigning(null);
           onDone('Controlled substance signed and sent to the pharmacy by eRx.');
         },
-        onError: (error) => setProblem(error instanceof ApiError ? failureText(error) : passkeyFailure(error)),
+        onError: (error) => setProblem(stepUpFailure(error)),
       },
     );
   };

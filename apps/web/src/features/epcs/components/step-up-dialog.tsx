@@ -4,10 +4,7 @@ import controls from '../../../components/controls.module.css';
 import { Dialog } from '../../../components/dialog.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { emptyStepUp, StepUpFields } from '../../../components/step-up-fields.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
-import { failureText } from '../../../lib/form-errors.ts';
-import type { StepUpEntry } from '../../../lib/step-up.ts';
-import { passkeyFailure } from '../../../lib/webauthn.ts';
+import { type StepUpEntry, stepUpEntryProblem, stepUpFailure } from '../../../lib/step-up.ts';
 
 /**
  * A change of EPCS permission confirmed with two factors now (21 CFR 1311.125(c)): what changes, an optional
@@ -38,15 +35,14 @@ export function StepUpDialog({
   const confirm = async () => {
     if (busy) return;
     if (attestation && !attested) return setProblem(EPCS_MESSAGES.verifyRequired);
-    if (!entry.currentPassword || (entry.method === 'totp' && !entry.totpCode.trim())) {
-      return setProblem('Enter your password and your second factor.');
-    }
+    const missing = stepUpEntryProblem(entry);
+    if (missing) return setProblem(missing);
     setBusy(true);
     setProblem(null);
     try {
       await onConfirm(entry);
     } catch (error) {
-      setProblem(error instanceof ApiError ? failureText(error) : passkeyFailure(error));
+      setProblem(stepUpFailure(error));
       setBusy(false);
     }
   };
