@@ -1147,12 +1147,15 @@ export const epcsSignings = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id),
-    prescriptionId: uuid('prescription_id')
-      .notNull()
-      .references(() => prescriptions.id),
+    /** 'refill-authorization' of an existing prescription, or a 'new-prescription' written in Prescribe Rx. */
+    kind: text('kind').notNull().default('refill-authorization'),
+    /** The prescription signed; a new prescription's is set when it is signed (it is created then). */
+    prescriptionId: uuid('prescription_id').references(() => prescriptions.id),
     mdOfficeId: uuid('md_office_id')
       .notNull()
       .references(() => mdOffices.id),
+    /** A new prescription's order as the prescriber entered it: the signing builds the content from it again. */
+    input: jsonb('input'),
     prescriptionVersion: integer('prescription_version').notNull(),
     content: jsonb('content').notNull(),
     contentHash: text('content_hash').notNull(),

@@ -5,6 +5,7 @@
  * authenticator app) — through the sign-in factors, passed in as an interface so no feature imports another.
  */
 import {
+  coveringRegistration,
   DEA_SCHEDULES,
   type DeaSchedule,
   EPCS_MESSAGES,
@@ -109,6 +110,59 @@ export async function prescriberOf(db: Executor, userId: string): Promise<{ staf
   ).rows;
   if (!row || !isPrescriberRole(row.role)) throw new AppError('FORBIDDEN', EPCS_MESSAGES.notPrescriber);
   return row;
+}
+
+/**
+ * Who signs a controlled substance of `schedule` at a practice, after the rules of who may (21 CFR 1311.120(b),
+ * .125): a prescriber, with their own permission there, and a current DEA registration for the schedule and the
+ * practice's state (403 with the reason otherwise). Their name, NPI and the registration's number go in the content.
+ */
+export async function signerFor(
+  db: Executor,
+  userId: string,
+  need: { practiceId: string; schedule: DeaSchedule; today: string },
+) {
+  const prescriber = await prescriberOf(db, userId);
+  const standing = await epcsStandingOf(db, need.practiceId, prescriber.staffId);
+  if (!standing.permitted) throw new AppError('FORBIDDEN', EPCS_MESSAGES.noRights);
+  const covering = coveringRegistration(standing.registrations, { schedule: need.schedule, state: standing.state }, need.today);
+  if (!covering.registration) throw new AppError('FORBIDDEN', covering.problem);
+  return { prescriber, registration: covering.registration };
+}
+
+/** Runs `work`; a refusal (not a 404) is first recorded as an incident of the practice's EPCS report. */
+export async function asEpcsIncident<T>(
+  db: Executor,
+  ctx: { userId: string; requestId: string; ip: string | null },
+  practiceId: string | null,
+  details: Record<string, unknown>,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (practiceId && error instanceof AppError && error.code !== 'NOT_FOUND') {
+      await auditEpcs(db, ctx, practiceId, 'epcs.sign.refused', { ...details, reason: error.message });
+    }
+    throw error;
+  }
+}
+
+/** Two factors now for signing; a failure is an incident of the practice's EPCS report. */
+export async function verifySigningStepUp(
+  db: Executor,
+  factors: StepUpFactors,
+  ctx: { userId: string; requestId: string; ip: string | null },
+  practiceId: string,
+  stepUp: Pick<StepUpAnswer, 'currentPassword' | 'passkey' | 'totpCode'>,
+  site: PasskeySite,
+): Promise<StepUpRecord> {
+  try {
+    return await verifyStepUp(db, factors, ctx.userId, stepUp, site);
+  } catch (error) {
+    await auditEpcs(db, ctx, practiceId, 'epcs.authentication.failed', { during: 'signing a controlled substance' });
+    throw error;
+  }
 }
 
 /** An EPCS incident or access change, in the practice's EPCS report (21 CFR 1311.150, .215). */

@@ -30,15 +30,15 @@ import {
 import type { Database, Executor } from '../../db/client.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import {
-  auditEpcs,
-  epcsStandingOf,
+  asEpcsIncident,
   isDeaSchedule,
   type PasskeySite,
-  prescriberOf,
   type StepUpFactors,
-  verifyStepUp,
+  signerFor,
+  verifySigningStepUp,
 } from '../../lib/epcs.ts';
 import { contentHashOf, type EpcsSignatureRecord, type EpcsSigner } from '../../lib/epcs-signature.ts';
+import * as signings from '../../lib/epcs-signings.ts';
 import { AppError } from '../../lib/errors.ts';
 import { assertMayAct } from '../../lib/office-scope.ts';
 import { assertMaySign } from '../../lib/signing.ts';
@@ -62,16 +62,12 @@ export function controlledRefillActions(act: Act, deps: ControlledRefillDeps) {
 
   /** The content a prescriber signs for this prescription now, after every rule of who may sign what. */
   async function contentFor(tx: Executor, userId: string, prescriptionId: string, input: { refills: number; sig: string }) {
-    const prescriber = await prescriberOf(tx, userId);
     const facts = await repo.signingFactsOf(tx, prescriptionId);
     if (!facts) throw new AppError('NOT_FOUND', 'Prescription not found.');
     const schedule = facts.schedule;
     if (!isDeaSchedule(schedule)) throw new AppError('CONFLICT', 'This is not a controlled substance: authorize it as usual.');
-    const standing = await epcsStandingOf(tx, facts.mdOfficeId, prescriber.staffId);
-    if (!standing.permitted) throw new AppError('FORBIDDEN', EPCS_MESSAGES.noRights);
     const today = todayIso();
-    const covering = coveringRegistration(standing.registrations, { schedule, state: standing.state }, today);
-    if (!covering.registration) throw new AppError('FORBIDDEN', covering.problem);
+    const { prescriber, registration } = await signerFor(tx, userId, { practiceId: facts.mdOfficeId, schedule, today });
     const problem = controlledRefillProblem({ schedule, refills: input.refills, issuedOn: facts.issuedOn, today });
     if (problem === EPCS_MESSAGES.tooManyRefills) {
       throw new AppError('VALIDATION_FAILED', problem, [{ path: 'body.refills', message: problem }]);
@@ -88,22 +84,13 @@ export function controlledRefillActions(act: Act, deps: ControlledRefillDeps) {
       daysSupply: facts.daysSupply,
       sig: input.sig,
       refills: input.refills,
-      prescriber: { name: prescriber.name, npi: prescriber.npi, dea: covering.registration.number, address: facts.officeAddress },
+      prescriber: { name: prescriber.name, npi: prescriber.npi, dea: registration.number, address: facts.officeAddress },
     };
     return { content, facts };
   }
 
-  /** A refusal is an incident of the practice's EPCS report, then the caller's error. */
-  async function asIncident<T>(ctx: ActionContext, practiceId: string | null, prescriptionId: string, work: () => Promise<T>) {
-    try {
-      return await work();
-    } catch (error) {
-      if (practiceId && error instanceof AppError && error.code !== 'NOT_FOUND') {
-        await auditEpcs(db, ctx, practiceId, 'epcs.sign.refused', { prescriptionId, reason: error.message });
-      }
-      throw error;
-    }
-  }
+  const asIncident = <T>(ctx: ActionContext, practiceId: string | null, prescriptionId: string, work: () => Promise<T>) =>
+    asEpcsIncident(db, ctx, practiceId, { prescriptionId }, work);
 
   return {
     async prepareControlledRefill(ctx: ActionContext, prescriptionId: string, input: PrepareEpcsRefill): Promise<EpcsSigning> {
@@ -120,8 +107,9 @@ export function controlledRefillActions(act: Act, deps: ControlledRefillDeps) {
         if (strong.length === 0) throw new AppError('FORBIDDEN', EPCS_MESSAGES.strongFactorNeeded);
         const expiresAt = new Date(now().getTime() + SIGNING_MS);
         const signingId = await db.transaction(async (tx) => {
-          const id = await repo.insertSigning(tx, {
+          const id = await signings.insertSigning(tx, {
             userId: ctx.userId,
+            kind: 'refill-authorization',
             prescriptionId,
             mdOfficeId: facts.mdOfficeId,
             prescriptionVersion: facts.version,
@@ -151,34 +139,29 @@ export function controlledRefillActions(act: Act, deps: ControlledRefillDeps) {
       stepUp: StepUpAnswer,
       site: PasskeySite,
     ): Promise<EpcsSigned> {
-      const open = await repo.lockOpenSigning(db, ctx.userId, signingId);
-      if (!open) throw new AppError('NOT_FOUND', 'Signing not found. Start again.');
-      try {
-        await verifyStepUp(db, factors, ctx.userId, stepUp, site);
-      } catch (error) {
-        await auditEpcs(db, ctx, open.mdOfficeId, 'epcs.authentication.failed', { during: 'signing a controlled substance' });
-        throw error;
-      }
+      const open = await signings.lockOpenSigning(db, ctx.userId, signingId, 'refill-authorization');
+      if (!open?.prescriptionId) throw new AppError('NOT_FOUND', 'Signing not found. Start again.');
+      const prescriptionId = open.prescriptionId;
+      await verifySigningStepUp(db, factors, ctx, open.mdOfficeId, stepUp, site);
       const shown = open.content as EpcsContent;
       let signed: (EpcsSignatureRecord & { signedAt: string }) | undefined;
       let content: EpcsContent | undefined;
-      const result = await asIncident(ctx, open.mdOfficeId, open.prescriptionId, () =>
+      const result = await asIncident(ctx, open.mdOfficeId, prescriptionId, () =>
         act(
           {
             ...ctx,
             epcs: {
               async beforeWrite(tx, rows) {
-                const signing = await repo.lockOpenSigning(tx, ctx.userId, signingId);
+                const signing = await signings.lockOpenSigning(tx, ctx.userId, signingId, 'refill-authorization');
                 if (!signing) throw new AppError('NOT_FOUND', 'Signing not found. Start again.');
                 if (signing.expiresAt.getTime() <= now().getTime()) throw new AppError('CONFLICT', EPCS_MESSAGES.signingExpired);
                 if (rows[0]?.version !== signing.prescriptionVersion) throw new AppError('CONFLICT', EPCS_MESSAGES.changed);
                 // Built again from what is on record now, under the lock: any difference from what was shown refuses.
-                content = (await contentFor(tx, ctx.userId, signing.prescriptionId, { refills: shown.refills, sig: shown.sig }))
-                  .content;
+                content = (await contentFor(tx, ctx.userId, prescriptionId, { refills: shown.refills, sig: shown.sig })).content;
                 if (contentHashOf(content) !== signing.contentHash) throw new AppError('CONFLICT', EPCS_MESSAGES.changed);
                 const signedAt = now();
                 signed = { ...signer.sign(content), signedAt: signedAt.toISOString() };
-                await repo.completeSigning(tx, signing.id, {
+                await signings.completeSigning(tx, signing.id, {
                   signature: signed.signature,
                   keyId: signed.keyId,
                   factor: stepUp.passkey ? 'passkey' : 'totp',
@@ -188,7 +171,7 @@ export function controlledRefillActions(act: Act, deps: ControlledRefillDeps) {
             },
           },
           'refillAuthorizedErx',
-          [open.prescriptionId],
+          [prescriptionId],
           () => {
             if (!signed || !content) throw new Error('signed before the content was checked');
             // The content as signed travels with the decision: the pharmacy (eRx, webhook, FHIR Task) verifies it

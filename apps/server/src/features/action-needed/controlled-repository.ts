@@ -1,7 +1,6 @@
 /** The SQL of signing a controlled refill (issue 48, decision 0059): what is shown and signed, and the signing rows. */
-import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { epcsSignings } from '../../db/schema.ts';
 
 async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
@@ -44,39 +43,4 @@ export async function signingFactsOf(db: Executor, prescriptionId: string) {
         where rx.id = ${prescriptionId}`,
   );
   return row ?? null;
-}
-
-export async function insertSigning(
-  db: Executor,
-  row: {
-    userId: string;
-    prescriptionId: string;
-    mdOfficeId: string;
-    prescriptionVersion: number;
-    content: unknown;
-    contentHash: string;
-    expiresAt: Date;
-  },
-): Promise<string> {
-  const [inserted] = await db.insert(epcsSignings).values(row).returning({ id: epcsSignings.id });
-  if (!inserted) throw new Error('EPCS signing not stored');
-  return inserted.id;
-}
-
-/** The caller's own signing not yet signed, locked; null when there is none (used, or someone else's). */
-export async function lockOpenSigning(db: Executor, userId: string, signingId: string) {
-  const [row] = await db
-    .select()
-    .from(epcsSignings)
-    .where(and(eq(epcsSignings.id, signingId), eq(epcsSignings.userId, userId), isNull(epcsSignings.signedAt)))
-    .for('update');
-  return row ?? null;
-}
-
-export async function completeSigning(
-  db: Executor,
-  id: string,
-  signed: { signature: string; keyId: string; factor: string; signedAt: Date },
-) {
-  await db.update(epcsSignings).set(signed).where(eq(epcsSignings.id, id));
 }
