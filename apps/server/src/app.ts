@@ -312,7 +312,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     authPerMinute: config.authRateLimitPerMinute,
   });
   await app.register(prescribeRoutes, {
-    service: createPrescribeService({ db, now, isPrescribingEnabled: () => isFlagEnabled(db, 'isHcpPrescribingEnabled') }),
+    service: createPrescribeService({
+      db,
+      now,
+      isPrescribingEnabled: () => isFlagEnabled(db, 'isHcpPrescribingEnabled'),
+      epcs: { factors, signer: epcsSigner },
+    }),
+    signPerMinute: config.authRateLimitPerMinute,
   });
   await app.register(standingRulesRoutes, { service: createStandingRulesService({ db }) });
   await app.register(coverageRoutes, { service: createCoverageService({ db, now }) });

@@ -402,3 +402,78 @@ describe('signing a controlled refill', () => {
     );
   });
 });
+
+describe('prescribing a controlled substance', () => {
+  let patientId = '';
+  const productIdOf = async (ndc: string) =>
+    (await rows<{ id: string }>(sql`select id from drug_products where ndc = ${ndc}`))[0]?.id as string;
+  beforeAll(async () => {
+    patientId = (
+      await rows<{ id: string }>(sql`select id from patients where md_office_id = ${practiceId}::uuid order by id limit 1`)
+    )[0]?.id as string;
+  });
+  const body = async (ndc: string, refills: number) => ({
+    patient: { patientId },
+    order: {
+      productId: await productIdOf(ndc),
+      quantity: 30,
+      daysSupply: 30,
+      refills,
+      sig: 'Take 1 tablet by mouth at bedtime as needed',
+      substitutionAllowed: true,
+      notesToPharmacist: '',
+    },
+  });
+  const prepare = async (ndc: string, refills: number) =>
+    call(morgan, 'POST', `/api/mdo/v1/users/${morgan.userID}/prescriptions/epcs-signing`, await body(ndc, refills));
+
+  it('is refused by the ordinary send, and checked for its schedule: none for C-II, five for C-IV', async () => {
+    const plain = await call(morgan, 'POST', `/api/mdo/v1/users/${morgan.userID}/prescriptions`, await body('00009-0029-01', 1));
+    expect(plain.statusCode).toBe(400);
+    const scheduleTwo = await prepare('00406-0123-01', 1);
+    expect(scheduleTwo.statusCode).toBe(400);
+    expect(scheduleTwo.json().error.details).toEqual([
+      { path: 'body.order.refills', message: EPCS_MESSAGES.scheduleTwoNoRefills },
+    ]);
+    expect((await prepare('00406-0123-01', 0)).statusCode).toBe(200);
+    expect((await prepare('00009-0029-01', 6)).json().error.details).toEqual([
+      { path: 'body.order.refills', message: EPCS_MESSAGES.tooManyRefills },
+    ]);
+    // A colleague without permission of her own.
+    const theirs = await call(
+      second,
+      'POST',
+      `/api/mdo/v1/users/${second.userID}/prescriptions/epcs-signing`,
+      await body('00009-0029-01', 1),
+    );
+    expect(theirs.statusCode).toBe(403);
+    expect(theirs.json().error.message).toBe(EPCS_MESSAGES.noRights);
+  });
+
+  it('signs it with two factors: the prescription is written, sent by eRx with a signature that verifies', async () => {
+    const shown = (await prepare('00009-0029-01', 1)).json();
+    expect(shown.content).toMatchObject({ kind: 'new-prescription', prescriptionId: null, drug: { schedule: 'IV' }, refills: 1 });
+    // A refill's signing route does not sign a new prescription, nor the other way round.
+    expect(
+      (await call(morgan, 'POST', `/api/mdo/v1/epcs-signings/${shown.signingId}/sign`, { stepUp: stepUp(morgan) })).statusCode,
+    ).toBe(404);
+    const signed = await call(morgan, 'POST', `/api/mdo/v1/epcs-signings/${shown.signingId}/prescribe`, {
+      stepUp: stepUp(morgan),
+    });
+    expect(signed.statusCode).toBe(201);
+    const created = signed.json();
+    expect(created).toMatchObject({ patientId, sentVia: 'eRx', drugName: 'Alprazolam' });
+    const key = (await t.app.inject({ method: 'GET', url: '/api/epcs/keys' })).json().keys[0];
+    expect(verifyEpcsSignature(shown.content, created.signature.signature, key)).toBe(true);
+    const [rx] = await db().select().from(s.prescriptions).where(eq(s.prescriptions.id, created.prescriptionId));
+    expect(rx).toMatchObject({ prescribedNdc: '00009-0029-01', refills: 1, patientId });
+    const [signing] = await db().select().from(s.epcsSignings).where(eq(s.epcsSignings.id, shown.signingId));
+    expect(signing).toMatchObject({ prescriptionId: created.prescriptionId, kind: 'new-prescription' });
+    expect(signing?.signedAt).not.toBeNull();
+    // Once.
+    expect(
+      (await call(morgan, 'POST', `/api/mdo/v1/epcs-signings/${shown.signingId}/prescribe`, { stepUp: stepUp(morgan) }))
+        .statusCode,
+    ).toBe(404);
+  });
+});

@@ -152,6 +152,8 @@ export const apiPaths = {
   epcsReport: (practiceId: string, day: string) => `${API_BASE}/v1/practices/${enc(practiceId)}/epcs-report?day=${enc(day)}`,
   epcsSigning: (prescriptionId: string) => `${rx(prescriptionId)}/epcs-signing`,
   signEpcs: (signingId: string) => `${API_BASE}/v1/epcs-signings/${enc(signingId)}/sign`,
+  prescribeEpcsSigning: (userId: string) => `${user(userId)}/prescriptions/epcs-signing`,
+  signEpcsPrescription: (signingId: string) => `${API_BASE}/v1/epcs-signings/${enc(signingId)}/prescribe`,
   // users
   userDetails: (userId: string) => `${user(userId)}/mdo-user-details`,
   featureFlags: `${API_BASE}/v1/feature-flags`,

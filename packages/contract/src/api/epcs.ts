@@ -126,8 +126,9 @@ export type PrepareEpcsRefill = z.input<typeof prepareEpcsRefillSchema>;
 
 /** What is signed (21 CFR 1306.05 and 1311.140(a)(1)): shown before signing, and what the signature covers. */
 export const epcsContentSchema = z.object({
-  kind: z.literal('refill-authorization'),
-  prescriptionId: z.string(),
+  kind: z.enum(['refill-authorization', 'new-prescription']),
+  /** The prescription refilled; null for a new one (it is created when signed). */
+  prescriptionId: z.string().nullable(),
   issuedOn: z.string(),
   signedOn: z.string(),
   patient: z.object({ name: z.string(), dob: z.string(), address: z.string() }),
@@ -143,6 +144,9 @@ export const epcsContentSchema = z.object({
   sig: z.string(),
   refills: z.number(),
   prescriber: z.object({ name: z.string(), npi: z.string().nullable(), dea: z.string(), address: z.string() }),
+  /** A new prescription: dispense as written (no generic substitution), and the note to the pharmacist. */
+  dispenseAsWritten: z.boolean().optional(),
+  notesToPharmacist: z.string().nullable().optional(),
 });
 export type EpcsContent = z.infer<typeof epcsContentSchema>;
 
@@ -167,6 +171,17 @@ export const epcsSignatureSchema = z.object({
   signedAt: z.string(),
 });
 export type EpcsSignature = z.infer<typeof epcsSignatureSchema>;
+/** A new controlled prescription signed: created, sent by eRx with its signature. */
+export const epcsPrescribedSchema = z.object({
+  prescriptionId: z.string(),
+  patientId: z.string(),
+  orderNumber: z.string(),
+  sentVia: z.literal('eRx'),
+  drugName: z.string(),
+  signature: epcsSignatureSchema,
+});
+export type EpcsPrescribed = z.infer<typeof epcsPrescribedSchema>;
+
 export const epcsSignedSchema = z.object({
   status: z.literal('OK'),
   prescriptionIds: z.array(z.string()),

@@ -20,7 +20,7 @@ export const COMMON_SIGS = [
 ] as const;
 
 export const CONTROLLED_SUBSTANCE_MESSAGE =
-  'Controlled substances need electronic prescribing for controlled substances (EPCS), which this portal does not offer. Please prescribe it through your EPCS system.';
+  'A controlled substance is signed with EPCS: review and sign it, with your password and your passkey, security key or authenticator app.';
 
 export const catalogueQuerySchema = z.object({
   searchText: z.string().trim().min(2, { message: 'Type at least 2 characters.' }).max(60),

@@ -114,6 +114,12 @@ export function controlledRefillProblem(input: {
   return null;
 }
 
+/** Why a new controlled prescription cannot be signed with these refills, or null: none for C-II, five for C-III to V. */
+export function controlledPrescriptionProblem(input: { schedule: DeaSchedule; refills: number }): string | null {
+  if (input.schedule === 'II') return input.refills === 0 ? null : EPCS_MESSAGES.scheduleTwoNoRefills;
+  return input.refills >= 0 && input.refills <= EPCS_LIMITS.maxRefills ? null : EPCS_MESSAGES.tooManyRefills;
+}
+
 /** Which factor, beside the password, completed a two-factor step for EPCS. */
 export const EPCS_FACTORS = ['passkey', 'totp'] as const;
 export type EpcsFactor = (typeof EPCS_FACTORS)[number];
@@ -133,6 +139,8 @@ export const EPCS_MESSAGES = {
     'You do not have permission to sign controlled substances for this practice. Two people must grant it under Controlled substances.',
   notPrescriber: 'Only a prescriber signs controlled substances.',
   scheduleTwoRefill: 'Schedule II prescriptions cannot be refilled. Deny the request and write a new prescription.',
+  scheduleTwoNoRefills: 'A Schedule II prescription cannot have refills.',
+  notControlled: 'This is not a controlled substance: send it as usual.',
   tooManyRefills: `Controlled substances in Schedules III to V may have at most ${EPCS_LIMITS.maxRefills} refills.`,
   pastSixMonths: 'This prescription was issued more than six months ago: it cannot be refilled. Write a new prescription.',
   needsEpcs: 'A controlled substance is signed with EPCS: use Sign controlled substance.',

@@ -2,6 +2,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { drugProducts, mdOffices, mdStaff, patients, prescriptionDrafts, prescriptions, users } from '../../db/schema.ts';
+import { patientScopeSql } from '../../lib/office-scope.ts';
 import { likeEscape } from '../../lib/sql-like.ts';
 
 /** Products by name (anywhere in it) or NDC (its start, dashes optional). */
@@ -80,4 +81,27 @@ export async function writeDraft(db: Executor, userId: string, payload: Record<s
 
 export async function deleteDraft(db: Executor, userId: string) {
   await db.delete(prescriptionDrafts).where(eq(prescriptionDrafts.userId, userId));
+}
+
+/** What an EPCS signature shows of a patient of the prescriber's practices (name, birth date, address); null outside. */
+export async function patientForSigning(db: Executor, userId: string, patientId: string) {
+  const [row] = (
+    (await db.execute(sql`
+    select p.id, p.md_office_id as "mdOfficeId", trim(p.first_name || ' ' || p.last_name) as name, p.dob::text as dob,
+      concat_ws(', ', p.address1, p.city, concat_ws(' ', p.state, p.zip)) as address
+    from patients p where p.id = ${patientId} and p.md_office_id in (${patientScopeSql(userId)})`)) as unknown as {
+      rows: { id: string; mdOfficeId: string; name: string; dob: string; address: string }[];
+    }
+  ).rows;
+  return row ?? null;
+}
+
+/** A practice's name and address, as a signed prescription names where the prescriber writes from. */
+export async function practiceAddress(db: Executor, practiceId: string): Promise<string> {
+  const [row] = (
+    (await db.execute(sql`
+    select concat_ws(', ', o.name, o.address1, o.city, concat_ws(' ', o.state, o.zip)) as address
+    from md_offices o where o.id = ${practiceId}`)) as unknown as { rows: { address: string }[] }
+  ).rows;
+  return row?.address ?? '';
 }
