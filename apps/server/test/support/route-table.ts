@@ -728,6 +728,38 @@ export const ROWS: Row[] = [
     expect: RULES.prescribers,
   },
   {
+    // A controlled substance's signing (issue 48): a plain product here is "not controlled" (409), reached.
+    method: 'POST',
+    path: `${v1}/users/{userId}/prescriptions/epcs-signing`,
+    url: (f, w) => `${u(f, w)}/prescriptions/epcs-signing`,
+    body: (f) => ({
+      patient: {
+        newPatient: {
+          fullName: 'Matrix Patient',
+          dob: '1970-01-01',
+          phoneNumber: '(614) 555-0190',
+          address1: '1 Main St',
+          city: 'Columbus',
+          state: 'OH',
+          zip: '43215',
+        },
+      },
+      order: { productId: f.productId, quantity: 30, daysSupply: 30, refills: 1, sig: 'Take 1 daily', substitutionAllowed: true },
+    }),
+    altBody: (f, _w, t) => ({
+      patient: { patientId: t.patientId },
+      order: { productId: f.productId, quantity: 30, daysSupply: 30, refills: 1, sig: 'Take 1 daily', substitutionAllowed: true },
+    }),
+    expect: RULES.prescribers,
+  },
+  {
+    method: 'POST',
+    path: `${v1}/epcs-signings/{signingId}/prescribe`,
+    url: () => `${v1}/epcs-signings/00000000-0000-4000-8000-000000000000/prescribe`,
+    body: () => ({ stepUp: { currentPassword: 'not-the-password', totpCode: '000000' } }),
+    expect: () => 404,
+  },
+  {
     method: 'GET',
     path: `${v1}/users/{userId}/prescription-draft`,
     url: (f, w) => `${u(f, w)}/prescription-draft`,
