@@ -8,7 +8,8 @@
  * cannot sign a controlled substance herself (no permission of her own). Dr. Morgan then signs a C-IV refill: the
  * screen shows what is signed with the rule's legal text; a wrong password is refused with nothing signed; password
  * and passkey sign it. A Schedule II refill is refused. The practice's daily report lists the signature and the
- * incidents. axe at 390 and 1280 px on the page and the signing dialog.
+ * incidents. He also writes a new C-IV prescription in Prescribe Rx and signs it the same way. axe at 390 and 1280 px
+ * on the page and the signing dialog.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -33,7 +34,10 @@ async function useSession(page: Page, base: string, tokens: Tokens) {
   }, tokens);
 }
 
-test('a prescriber is granted EPCS by two people and signs a controlled refill with a passkey', async ({ page, context }) => {
+test('a prescriber is granted EPCS by two people and signs a controlled refill and a new controlled prescription with a passkey', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(180_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hcp-epcs-'));
   const port = await freePort();
@@ -200,11 +204,39 @@ test('a prescriber is granted EPCS by two people and signs a controlled refill w
       .click();
     await expect(page.getByText('Schedule II prescriptions cannot be refilled.', { exact: false })).toBeVisible();
 
+    // A new controlled prescription in Prescribe Rx, signed the same way (password and passkey), sent by eRx.
+    await page.goto(`${base}/prescribe`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Prescribe Rx' })).toBeVisible();
+    await page.getByRole('radio', { name: 'A new patient' }).check();
+    await page.getByLabel('Full name').fill('Casey Controlled');
+    await page.getByLabel('Date of birth').fill('04/12/1979');
+    await page.getByLabel('Phone').fill('(614) 555-0177');
+    await page.getByLabel('Street address').fill('7 Elm St');
+    await page.getByLabel('ZIP code').fill('43215');
+    await page.getByRole('button', { name: 'Look up ZIP' }).click();
+    await expect(page.getByLabel('City')).toHaveValue('Columbus');
+    await page.getByLabel('Find a product (name or NDC)').fill('alprazolam');
+    await page.getByLabel('Find a product (name or NDC)').press('Enter');
+    await page.getByRole('radio', { name: /Alprazolam 0\.5 mg/ }).check();
+    await page.getByLabel('Quantity').fill('30');
+    await page.getByLabel('Days supply').fill('30');
+    await page.getByLabel(/^Refills/).fill('1');
+    await page.getByLabel('Directions (sig)').fill('Take 1 tablet by mouth at bedtime as needed');
+    await page.getByRole('button', { name: 'Review and sign' }).click();
+    const newRx = page.getByRole('dialog', { name: 'Sign controlled substance prescription' });
+    await expect(newRx).toContainText('Casey Controlled, born 04/12/1979');
+    await expect(newRx).toContainText('C-IV');
+    await newRx.getByLabel('Your password').fill(DEMO_PASSWORD);
+    await newRx.getByRole('button', { name: 'Sign and send' }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Prescription sent' })).toBeVisible();
+    await expect(page.getByText(/Alprazolam was sent by eRx to the pharmacy\. Order P\d{8}\./)).toBeVisible();
+
     // The practice's report of the day: the signature, and the incidents.
     await page.goto(`${base}/controlled-substances`);
     await page.getByRole('button', { name: 'Show report' }).click();
     const signedTable = page.getByRole('table', { name: /Controlled substances signed on/ });
-    await expect(signedTable.getByRole('row', { name: /Alprazolam/ })).toContainText('BM1234563');
+    await expect(signedTable.getByRole('row', { name: /Alprazolam/ })).toHaveCount(2);
+    await expect(signedTable).toContainText('Casey Controlled');
     const incidents = page.getByRole('table', { name: /Incidents and permission changes/ });
     await expect(incidents).toContainText('Two-factor authentication failed while signing a controlled substance.');
     await expect(incidents).toContainText('Signing refused: Schedule II prescriptions cannot be refilled.');

@@ -1,15 +1,12 @@
-import { EPCS_LIMITS, type EpcsSigning, formatApiDate } from '@hcp/contract';
+import { EPCS_LIMITS, type EpcsSigning } from '@hcp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import controls from '../../../components/controls.module.css';
-import { Dialog } from '../../../components/dialog.tsx';
-import factStyles from '../../../components/facts.module.css';
+import { EpcsSigningDialog } from '../../../components/epcs-signing-dialog.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
-import { emptyStepUp, StepUpFields } from '../../../components/step-up-fields.tsx';
 import { failureText } from '../../../lib/form-errors.ts';
-import { stepUpEntryProblem, stepUpFailure } from '../../../lib/step-up.ts';
+import { type StepUpEntry, stepUpFailure } from '../../../lib/step-up.ts';
 import { readSession } from '../../../lib/storage.ts';
 import type { Entry } from '../api/get-action-needed.ts';
 import { usePrepareEpcsSigning } from '../api/prepare-epcs-signing.ts';
@@ -22,34 +19,6 @@ const schema = z.object({
   sig: z.string().trim().min(1, { message: 'Enter the directions (sig).' }).max(1000),
 });
 
-/** What 21 CFR 1311.140(a)(1) asks the signing screen to show, as the server will sign it. */
-function SignedContent({ signing }: { signing: EpcsSigning }) {
-  const c = signing.content;
-  const facts: [string, string][] = [
-    ['Date issued', formatApiDate(c.issuedOn)],
-    ['Patient', `${c.patient.name}, born ${formatApiDate(c.patient.dob)}`],
-    ['Patient address', c.patient.address || '—'],
-    ['Drug', [c.drug.name, c.drug.strength, c.drug.form].filter(Boolean).join(' ')],
-    ['Schedule', `C-${c.drug.schedule}`],
-    ['Quantity', c.quantity === null ? '—' : String(c.quantity)],
-    ['Directions', c.sig],
-    ['Refills', String(c.refills)],
-    ['Prescriber', c.prescriber.name],
-    ['Prescriber address', c.prescriber.address],
-    ['DEA number', c.prescriber.dea],
-  ];
-  return (
-    <dl className={factStyles.facts}>
-      {facts.map(([term, value]) => (
-        <Fragment key={term}>
-          <dt>{term}</dt>
-          <dd>{value}</dd>
-        </Fragment>
-      ))}
-    </dl>
-  );
-}
-
 /**
  * A controlled substance's refill (issue 48, EPCS): the prescriber sets refills (at most five) and directions, reviews
  * exactly what will be signed with the rule's legal text, and signs with the password and a passkey, security key or
@@ -61,32 +30,27 @@ export function ControlledRefillSigning({ entry, onDone }: { entry: Entry; onDon
   const prepare = usePrepareEpcsSigning();
   const sign = useSignEpcs();
   const [signing, setSigning] = useState<EpcsSigning | null>(null);
-  const [stepUp, setStepUp] = useState(() => emptyStepUp([]));
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
     defaultValues: { refills: Math.min(rx.refills, EPCS_LIMITS.maxRefills), sig: rx.sig ?? '' },
   });
-  const legalId = `epcs-legal-${rx.id}`;
   const review = form.handleSubmit((values) =>
     prepare.mutate(
       { prescriptionId: rx.id, ...values },
       {
         onSuccess: (shown) => {
-          setStepUp(emptyStepUp(shown.factors));
           setProblem(null);
           setSigning(shown);
         },
       },
     ),
   );
-  const confirm = () => {
-    if (!signing || sign.isPending) return;
-    const missing = stepUpEntryProblem(stepUp);
-    if (missing) return setProblem(missing);
+  const confirm = (entry: StepUpEntry) => {
+    if (!signing) return;
     setProblem(null);
     sign.mutate(
-      { prescriptionId: rx.id, signingId: signing.signingId, userId, entry: stepUp },
+      { prescriptionId: rx.id, signingId: signing.signingId, userId, entry },
       {
         onSuccess: () => {
           setSigning(null);
@@ -118,33 +82,14 @@ export function ControlledRefillSigning({ entry, onDone }: { entry: Entry; onDon
         </div>
       </form>
       {/* Outside the form: the dialog is a form of its own (Enter signs). */}
-      <Dialog
-        open={signing !== null}
-        title="Sign controlled substance prescription"
+      <EpcsSigningDialog
+        key={signing?.signingId ?? 'none'}
+        signing={signing}
+        busy={sign.isPending}
+        problem={problem}
+        onSign={confirm}
         onClose={() => setSigning(null)}
-        onSubmit={confirm}
-        actions={
-          <>
-            <button type="submit" className={controls.primary} disabled={sign.isPending} aria-describedby={legalId}>
-              {sign.isPending ? 'Signing…' : 'Sign and send'}
-            </button>
-            <button type="button" className={controls.secondary} onClick={() => setSigning(null)}>
-              Cancel
-            </button>
-          </>
-        }
-      >
-        {signing ? (
-          <>
-            <SignedContent signing={signing} />
-            <p id={legalId} className={styles.notice}>
-              {signing.legalText}
-            </p>
-            <StepUpFields factors={signing.factors} value={stepUp} onChange={setStepUp} />
-            <FormAlert message={problem} />
-          </>
-        ) : null}
-      </Dialog>
+      />
     </>
   );
 }

@@ -3,6 +3,7 @@ import {
   COMMON_SIGS,
   type CreatedPrescription,
   capitalizeName,
+  type EpcsSigning,
   formatApiDate,
   MAX_REFILLS,
   type NewPrescription,
@@ -15,14 +16,17 @@ import { Controller, FormProvider, useForm, useWatch } from 'react-hook-form';
 import { AddressFields } from '../../../components/address-fields.tsx';
 import controls from '../../../components/controls.module.css';
 import { DayField } from '../../../components/day-field.tsx';
+import { EpcsSigningDialog } from '../../../components/epcs-signing-dialog.tsx';
 import { FormAlert } from '../../../components/form-alert.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes.tsx';
 import { failureText } from '../../../lib/form-errors.ts';
 import { usePatientSearch } from '../../../lib/patients/search-patients.ts';
+import { stepUpFailure } from '../../../lib/step-up.ts';
 import { useCreatePrescription } from '../api/create-prescription.ts';
 import { useDiscardPrescriptionDraft, useSavePrescriptionDraft } from '../api/prescription-draft.ts';
 import { useCatalogue } from '../api/search-catalogue.ts';
+import { usePrepareControlledPrescription, useSignControlledPrescription } from '../api/sign-controlled.ts';
 import styles from './prescribe.module.css';
 
 export interface PrescribeValues {
@@ -41,6 +45,8 @@ export interface PrescribeValues {
   };
   productId: string;
   productLabel: string;
+  /** A controlled substance: signed with EPCS (issue 48) instead of sent after a confirmation. */
+  productControlled?: boolean;
   order: {
     quantity: string;
     daysSupply: string;
@@ -99,6 +105,10 @@ export function PrescribeForm({
   const { register, handleSubmit, setError, clearErrors, setValue, formState, control, getValues } = form;
   const values = useWatch({ control }) as PrescribeValues;
   const create = useCreatePrescription(user.userId);
+  const prepareControlled = usePrepareControlledPrescription(user.userId);
+  const signControlled = useSignControlledPrescription(user.userId);
+  const [signing, setSigning] = useState<EpcsSigning | null>(null);
+  const [signProblem, setSignProblem] = useState<string | null>(null);
   const saveDraft = useSavePrescriptionDraft(user.userId);
   const discardDraft = useDiscardPrescriptionDraft(user.userId);
   const [reviewing, setReviewing] = useState<NewPrescription | null>(null);
@@ -146,9 +156,44 @@ export function PrescribeForm({
       });
       return;
     }
+    // A controlled substance is reviewed and signed with two factors (EPCS), never sent without it.
+    if (current.productControlled) {
+      prepareControlled.mutate(parsed.data, {
+        onSuccess: (shown) => {
+          setSignProblem(null);
+          setSigning(shown);
+        },
+        onError: (failure) => setProblem(failureText(failure)),
+      });
+      return;
+    }
     if (user.mdOfficeUserPrefs.skipErxConfirmation) await send(parsed.data);
     else setReviewing(parsed.data);
   });
+
+  const signDialog = (
+    <EpcsSigningDialog
+      key={signing?.signingId ?? 'none'}
+      signing={signing}
+      busy={signControlled.isPending}
+      problem={signProblem}
+      onClose={() => setSigning(null)}
+      onSign={(entry) =>
+        signing &&
+        signControlled.mutate(
+          { signingId: signing.signingId, entry },
+          {
+            onSuccess: ({ signature: _signature, ...created }) => {
+              setSigning(null);
+              form.reset(EMPTY_VALUES);
+              onSent(created);
+            },
+            onError: (failure) => setSignProblem(stepUpFailure(failure)),
+          },
+        )
+      }
+    />
+  );
 
   const error = (path: string): string | undefined => {
     let node: unknown = formState.errors;
@@ -330,16 +375,18 @@ export function PrescribeForm({
                     <input
                       type="radio"
                       name="product-choice"
-                      disabled={product.isControlled}
                       checked={values.productId === product.id}
                       onChange={() => {
                         setValue('productId', product.id, { shouldDirty: true });
                         setValue('productLabel', label, { shouldDirty: true });
+                        setValue('productControlled', product.isControlled, { shouldDirty: true });
                         clearErrors('productId');
                       }}
                     />
                     {label}
-                    {product.isControlled ? <span className={styles.muted}> — controlled: needs EPCS</span> : null}
+                    {product.isControlled ? (
+                      <span className={styles.muted}> — controlled: signed with EPCS (password and passkey or app)</span>
+                    ) : null}
                   </label>
                 );
               })}
@@ -410,8 +457,12 @@ export function PrescribeForm({
           Prescriber: {user.userName}. Sent by {via === 'Fax' ? 'fax' : 'eRx'} to the provider's pharmacy.
         </p>
         <div className={styles.actions}>
-          <button type="submit" className={controls.primary} disabled={create.isPending}>
-            {user.mdOfficeUserPrefs.skipErxConfirmation ? `Send by ${via === 'Fax' ? 'fax' : 'eRx'}` : 'Review'}
+          <button type="submit" className={controls.primary} disabled={create.isPending || prepareControlled.isPending}>
+            {values.productControlled
+              ? 'Review and sign'
+              : user.mdOfficeUserPrefs.skipErxConfirmation
+                ? `Send by ${via === 'Fax' ? 'fax' : 'eRx'}`
+                : 'Review'}
           </button>
           <button
             type="button"
@@ -427,6 +478,8 @@ export function PrescribeForm({
         </div>
         <FormAlert message={problem} />
       </form>
+      {/* Outside the form: the dialog is a form of its own (Enter signs). */}
+      {signDialog}
     </FormProvider>
   );
 }
