@@ -67,16 +67,24 @@ test('a prescriber is granted EPCS by two people and signs a controlled refill a
   const requests = (
     await db.query<{ id: string }>(
       `select id from prescriptions where md_office_id = $1 and needs_refill_auth and refill_postponed_until is null
-       order by id limit 2`,
+       order by id limit 3`,
       [morgan.officeId],
     )
   ).rows.map((r) => r.id);
-  const [scheduleFour, scheduleTwo] = requests as [string, string];
+  const [scheduleFour, scheduleTwo, changedMeanwhile] = requests as [string, string, string];
+  for (const id of [scheduleFour, changedMeanwhile]) {
+    await db.query(
+      `update prescriptions set dispensed_ndc = '00009-0029-01', drug_name = 'Alprazolam', strength = '0.5 mg',
+         prescriber_id = $2, prescribed_at = now() - interval '20 days', sig = 'Take 1 tablet by mouth at bedtime as needed'
+       where id = $1`,
+      [id, morgan.staffId],
+    );
+  }
+  // A registration of his that lapsed a month ago: it signs nothing and grants nothing.
   await db.query(
-    `update prescriptions set dispensed_ndc = '00009-0029-01', drug_name = 'Alprazolam', strength = '0.5 mg',
-       prescriber_id = $2, prescribed_at = now() - interval '20 days', sig = 'Take 1 tablet by mouth at bedtime as needed'
-     where id = $1`,
-    [scheduleFour, morgan.staffId],
+    `insert into dea_registrations (md_staff_id, number, schedules, state, expires_on)
+     values ($1, 'BM1111119', '{II,III,IV,V}', $2, current_date - 30)`,
+    [morgan.staffId, morgan.state],
   );
   await db.query(
     `update prescriptions set dispensed_ndc = '00406-0123-01', drug_name = 'Hydrocodone/APAP', strength = '5/325 mg',
@@ -138,7 +146,13 @@ test('a prescriber is granted EPCS by two people and signs a controlled refill a
     // His DEA registration: the check digit is checked before anything is sent.
     await page.getByRole('link', { name: 'Controlled Substances' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Controlled Substances' })).toBeVisible();
-    await expect(page.getByRole('table', { name: 'Your DEA registrations' })).toContainText('No DEA registration on record.');
+    const registrations = page.getByRole('table', { name: 'Your DEA registrations' });
+    await expect(registrations.getByRole('row', { name: /BM1111119/ })).toContainText('(expired)');
+    // An expired registration grants nothing.
+    const permissions = page.getByRole('table', { name: /Permission to sign controlled substances/ });
+    await expect(permissions.getByRole('row', { name: new RegExp(morgan.name) })).toContainText(
+      'Needs a current DEA registration',
+    );
     await page.getByRole('button', { name: 'Add a DEA registration' }).click();
     await expect(page.getByLabel('DEA number')).toBeFocused();
     await page.getByLabel('DEA number').fill('BM1234564');
@@ -147,8 +161,10 @@ test('a prescriber is granted EPCS by two people and signs a controlled refill a
     await page.getByRole('button', { name: 'Save registration' }).click();
     await expect(page.getByText('This DEA number’s check digit does not match.')).toBeVisible();
     await page.getByLabel('DEA number').fill('BM1234563');
+    // This one leaves out Schedule IV.
+    await page.getByRole('checkbox', { name: 'Schedule IV' }).uncheck();
     await page.getByRole('button', { name: 'Save registration' }).click();
-    await expect(page.getByRole('table', { name: 'Your DEA registrations' })).toContainText('BM1234563');
+    await expect(registrations.getByRole('row', { name: /BM1234563/ })).toContainText('II, III, V');
     await expectAccessible(page, { bothWidths: true });
 
     // He enters his own permission with his password and the passkey; it waits for a second person.
@@ -157,7 +173,6 @@ test('a prescriber is granted EPCS by two people and signs a controlled refill a
     await grant.getByLabel('Your password').fill(DEMO_PASSWORD);
     await grant.getByRole('button', { name: 'Enter the grant' }).click();
     await expect(page.getByText('Entered. A second person must approve it before it takes effect.')).toBeVisible();
-    const permissions = page.getByRole('table', { name: /Permission to sign controlled substances/ });
     await expect(permissions.getByRole('row', { name: new RegExp(morgan.name) })).toContainText('waiting for a second person');
 
     // The colleague approves it, ticking that she checked the registration; she may not sign herself.
@@ -175,15 +190,49 @@ test('a prescriber is granted EPCS by two people and signs a controlled refill a
     await page.getByRole('button', { name: 'Review and sign' }).click();
     await expect(page.getByText(/You do not have permission to sign controlled substances for this practice/)).toBeVisible();
 
-    // Dr. Morgan signs the C-IV refill: what is signed and the legal text, a wrong password refused, then signed.
+    // Dr. Morgan: his registration does not cover Schedule IV, so the C-IV refill is refused; he replaces it.
     await useSession(page, base, morganTokens);
+    await page.goto(`${base}/action-needed/${scheduleFour}/refillAuth`);
+    await page.getByRole('button', { name: 'Review and sign' }).click();
+    await expect(page.getByText('Your DEA registration does not cover Schedule IV.')).toBeVisible();
+    await page.goto(`${base}/controlled-substances`);
+    await page.getByRole('button', { name: 'Remove DEA registration BM1234563' }).click();
+    await expect(page.getByText('DEA registration BM1234563 removed.')).toBeVisible();
+    await page.getByRole('button', { name: 'Add a DEA registration' }).click();
+    await page.getByLabel('DEA number').fill('BM7654329');
+    await page.getByLabel('State').selectOption(morgan.state);
+    await page.getByRole('textbox', { name: 'Valid through' }).fill('06/30/2028');
+    await page.getByRole('button', { name: 'Save registration' }).click();
+    await expect(registrations.getByRole('row', { name: /BM7654329/ })).toContainText('II, III, IV, V');
+
+    // Changed after it was shown: a colleague postpones the request while the signing screen is open. This screen's live
+    // updates are held back (as on a slow connection), so it still offers to sign: the server refuses, nothing is signed.
+    await page.route('**/live-updates', (route) => route.abort());
+    await page.goto(`${base}/action-needed/${changedMeanwhile}/refillAuth`);
+    await page.getByRole('button', { name: 'Review and sign' }).click();
+    const stale = page.getByRole('dialog', { name: 'Sign controlled substance prescription' });
+    await expect(stale).toContainText('BM7654329');
+    const postponed = await page.request.post(`${base}/api/mdo/v1/prescriptions/${changedMeanwhile}/refills-postponed`, {
+      headers: as(second),
+      data: { refillPostponedToDate: '2027-01-15', senderName: 'A colleague' },
+    });
+    expect(postponed.status(), await postponed.text()).toBe(200);
+    await stale.getByLabel('Your password').fill(DEMO_PASSWORD);
+    await stale.getByRole('button', { name: 'Sign and send' }).click();
+    await expect(stale.getByRole('alert')).toHaveText(
+      'This prescription changed after it was shown for signing. Nothing was signed: review it again.',
+    );
+    await stale.getByRole('button', { name: 'Cancel' }).click();
+    await page.unroute('**/live-updates');
+
+    // The C-IV refill: what is signed and the legal text, a wrong password refused, then signed.
     await page.goto(`${base}/action-needed/${scheduleFour}/refillAuth`);
     const form = page.getByRole('form', { name: 'Sign controlled substance (C-IV)' });
     await expect(page.getByRole('button', { name: 'Authorize by fax' })).toHaveCount(0);
     await form.getByLabel('Refills').selectOption('2');
     await form.getByRole('button', { name: 'Review and sign' }).click();
     const dialog = page.getByRole('dialog', { name: 'Sign controlled substance prescription' });
-    await expect(dialog).toContainText('BM1234563');
+    await expect(dialog).toContainText('BM7654329');
     await expect(dialog).toContainText('Alprazolam 0.5 mg tablet');
     await expect(dialog).toContainText(
       'By completing the two-factor authentication protocol at this time, you are legally signing',
@@ -236,10 +285,13 @@ test('a prescriber is granted EPCS by two people and signs a controlled refill a
     await page.getByRole('button', { name: 'Show report' }).click();
     const signedTable = page.getByRole('table', { name: /Controlled substances signed on/ });
     await expect(signedTable.getByRole('row', { name: /Alprazolam/ })).toHaveCount(2);
+    await expect(signedTable).toContainText('BM7654329');
     await expect(signedTable).toContainText('Casey Controlled');
     const incidents = page.getByRole('table', { name: /Incidents and permission changes/ });
     await expect(incidents).toContainText('Two-factor authentication failed while signing a controlled substance.');
     await expect(incidents).toContainText('Signing refused: Schedule II prescriptions cannot be refilled.');
+    await expect(incidents).toContainText('Signing refused: Your DEA registration does not cover Schedule IV.');
+    await expect(incidents).toContainText('Signing refused: This prescription changed after it was shown for signing.');
     await expect(incidents).toContainText(`Approved: grant permission for ${morgan.name}.`);
     await expectAccessible(page, { bothWidths: true });
   } finally {

@@ -46,8 +46,9 @@ export interface ActionContext extends SignedInContext {
   preparedBy?: string | undefined;
   /**
    * An EPCS signature (issue 48, controlled-refills.ts): the only way a controlled substance's refill is authorized.
-   * `beforeWrite` runs under the lock once every other check passed (it checks the content shown and signs it); the
-   * decision is sent at once, never held for undo (what was signed is final).
+   * `beforeWrite` runs under the lock after the reach and signing checks and before the transition checks (it checks
+   * that nothing changed since the content was shown, and signs it; a later refusal rolls it back); the decision is
+   * sent at once, never held for undo (what was signed is final).
    */
   epcs?: { beforeWrite(tx: Executor, rows: repo.LockedPrescription[]): Promise<void> } | undefined;
 }
@@ -122,6 +123,9 @@ export function createAct({ db, todayIso, undoWindowSeconds }: ActionDeps) {
         // Seen but not theirs to change: a support-access window, or staff on a prescriber's decision (403).
         await assertMayAct(tx, ctx.userId, action);
         await assertMaySign(tx, ctx.userId, action, rows);
+        // An EPCS signature first checks that nothing changed since the content was shown (else "changed", whatever
+        // else changed with it), then signs; nothing is written if a check below refuses.
+        await ctx.epcs?.beforeWrite(tx, rows);
         for (const rx of rows) {
           const expected = ctx.expectedVersions?.get(rx.id);
           if (expected !== undefined && expected !== rx.version) throw new AppError('CONFLICT', BULK_REFUSALS.changed);
@@ -133,7 +137,6 @@ export function createAct({ db, todayIso, undoWindowSeconds }: ActionDeps) {
           const state = { ...rx, refillDue: isRefillDue(rx.needsRefillAuth, rx.refillPostponedUntil, today) };
           if (!isActionAllowed(action, state)) throw new AppError('CONFLICT', CONFLICT_MESSAGES[action]);
         }
-        await ctx.epcs?.beforeWrite(tx, rows);
         await saveSendChoice(tx, ctx);
         const heldUntil = holdOf(ctx, undoWindowSeconds);
         let undoUntil: Date | undefined;
