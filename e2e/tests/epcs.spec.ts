@@ -67,12 +67,12 @@ test('a prescriber is granted EPCS by two people and signs a controlled refill a
   const requests = (
     await db.query<{ id: string }>(
       `select id from prescriptions where md_office_id = $1 and needs_refill_auth and refill_postponed_until is null
-       order by id limit 3`,
+       order by id limit 4`,
       [morgan.officeId],
     )
   ).rows.map((r) => r.id);
-  const [scheduleFour, scheduleTwo, changedMeanwhile] = requests as [string, string, string];
-  for (const id of [scheduleFour, changedMeanwhile]) {
+  const [scheduleFour, scheduleTwo, changedMeanwhile, inBulk] = requests as [string, string, string, string];
+  for (const id of [scheduleFour, changedMeanwhile, inBulk]) {
     await db.query(
       `update prescriptions set dispensed_ndc = '00009-0029-01', drug_name = 'Alprazolam', strength = '0.5 mg',
          prescriber_id = $2, prescribed_at = now() - interval '20 days', sig = 'Take 1 tablet by mouth at bedtime as needed'
@@ -252,6 +252,18 @@ test('a prescriber is granted EPCS by two people and signs a controlled refill a
       .getByRole('button', { name: 'Review and sign' })
       .click();
     await expect(page.getByText('Schedule II prescriptions cannot be refilled.', { exact: false })).toBeVisible();
+
+    // Never in bulk: with a controlled substance selected, the queue offers no authorization, denial or postponement.
+    await page.goto(`${base}/action-needed?view=queue&category=refillAuth`);
+    const queue = page.getByRole('list', { name: 'Queue, most urgent first' });
+    await page.getByRole('searchbox', { name: 'Filter by patient or drug' }).fill('Alprazolam');
+    await expect(queue.getByRole('listitem')).toHaveCount(1);
+    await queue.getByRole('checkbox').first().check();
+    await expect(page.getByText('1 selected', { exact: true })).toBeVisible();
+    const bar = page.getByRole('group', { name: 'Decide the selected items' });
+    for (const decision of ['Authorize', 'Deny', 'Postpone']) {
+      await expect(bar.getByRole('button', { name: new RegExp(`^${decision}`) })).toHaveCount(0);
+    }
 
     // A new controlled prescription in Prescribe Rx, signed the same way (password and passkey), sent by eRx.
     await page.goto(`${base}/prescribe`);

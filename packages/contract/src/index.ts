@@ -25,6 +25,7 @@ export * from './api/support-access.ts';
 export * from './api/undo.ts';
 export * from './api/users.ts';
 export * from './api/webhooks.ts';
+export * from './epcs-routes.ts';
 export * from './routes.ts';
 export * from './rules/action-needed-query.ts';
 export * from './rules/action-types.ts';

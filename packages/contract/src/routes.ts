@@ -138,22 +138,6 @@ export const apiPaths = {
   passkeys: (userId: string) => `${user(userId)}/sign-in-factors/passkeys`,
   removePasskey: (userId: string, passkeyId: string) => `${user(userId)}/sign-in-factors/passkeys/${enc(passkeyId)}/remove`,
   renamePasskey: (userId: string, passkeyId: string) => `${user(userId)}/sign-in-factors/passkeys/${enc(passkeyId)}/rename`,
-  // sign-in policy (issue 48, decision 0060)
-  tenantSignInPolicy: `${API_BASE}/v1/sign-in-policy`,
-  practiceSignInPolicy: (practiceId: string) => `${API_BASE}/v1/practices/${enc(practiceId)}/sign-in-policy`,
-  // EPCS (issue 48)
-  epcs: (userId: string) => `${user(userId)}/epcs`,
-  deaRegistrations: (userId: string) => `${user(userId)}/epcs/registrations`,
-  removeDeaRegistration: (userId: string, id: string) => `${user(userId)}/epcs/registrations/${enc(id)}/remove`,
-  stepUpOptions: (userId: string) => `${user(userId)}/epcs/step-up-options`,
-  epcsChanges: `${API_BASE}/v1/epcs-changes`,
-  approveEpcsChange: (id: string) => `${API_BASE}/v1/epcs-changes/${enc(id)}/approve`,
-  declineEpcsChange: (id: string) => `${API_BASE}/v1/epcs-changes/${enc(id)}/decline`,
-  epcsReport: (practiceId: string, day: string) => `${API_BASE}/v1/practices/${enc(practiceId)}/epcs-report?day=${enc(day)}`,
-  epcsSigning: (prescriptionId: string) => `${rx(prescriptionId)}/epcs-signing`,
-  signEpcs: (signingId: string) => `${API_BASE}/v1/epcs-signings/${enc(signingId)}/sign`,
-  prescribeEpcsSigning: (userId: string) => `${user(userId)}/prescriptions/epcs-signing`,
-  signEpcsPrescription: (signingId: string) => `${API_BASE}/v1/epcs-signings/${enc(signingId)}/prescribe`,
   // users
   userDetails: (userId: string) => `${user(userId)}/mdo-user-details`,
   featureFlags: `${API_BASE}/v1/feature-flags`,

@@ -309,13 +309,9 @@ export function createApiClient(config: ApiClientConfig = {}) {
     }
   }
 
-  /**
-   * New tokens now (decision 0060): after adding a strong factor, a token good only for that becomes a full one.
-   * 'renewed', or why not.
-   */
-  const renewSession = (): Promise<RefreshOutcome> => refreshOnce();
-
-  return { request, upload, early, renewSession };
+  // renewSession: new tokens now (decision 0060): after adding a strong factor, a token good only for that becomes a
+  // full one. 'renewed', or why not.
+  return { request, upload, early, renewSession: refreshOnce };
 }
 
 /** The answer's body (its text when asked for text), or the typed error it carries. */

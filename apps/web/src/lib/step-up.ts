@@ -3,7 +3,7 @@
  * substance ask for the password and a hard token — a passkey or security key (a WebAuthn ceremony on a challenge
  * asked for this purpose) or a code from the authenticator app. Shared by the EPCS page and the refill page.
  */
-import { apiPaths, type EpcsFactor, passkeyOptionsSchema, type StepUp } from '@hcp/contract';
+import { type EpcsFactor, epcsApiPaths, passkeyOptionsSchema, type StepUp } from '@hcp/contract';
 import { ApiError, api } from './api-client.ts';
 import { failureText } from './form-errors.ts';
 import { passkeyFailure, signWithPasskey } from './webauthn.ts';
@@ -18,7 +18,7 @@ export interface StepUpEntry {
 /** The step-up the server checks: with a passkey, the browser's signed answer to a fresh step-up challenge. */
 export async function completeStepUp(userId: string, entry: StepUpEntry): Promise<StepUp> {
   if (entry.method === 'totp') return { currentPassword: entry.currentPassword, totpCode: entry.totpCode };
-  const { options } = await api.request(apiPaths.stepUpOptions(userId), { method: 'POST', schema: passkeyOptionsSchema });
+  const { options } = await api.request(epcsApiPaths.stepUpOptions(userId), { method: 'POST', schema: passkeyOptionsSchema });
   const passkey = await signWithPasskey(options);
   return { currentPassword: entry.currentPassword, passkey: passkey as StepUp['passkey'] };
 }

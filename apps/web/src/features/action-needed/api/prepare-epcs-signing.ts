@@ -1,4 +1,4 @@
-import { apiPaths, epcsSigningSchema, type PrepareEpcsRefill } from '@hcp/contract';
+import { epcsApiPaths, epcsSigningSchema, type PrepareEpcsRefill } from '@hcp/contract';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
@@ -7,6 +7,6 @@ import { api } from '../../../lib/api-client.ts';
  * legal text and the factors the prescriber can sign with — after every rule of who may sign it. Nothing is sent.
  */
 export const prepareEpcsSigning = ({ prescriptionId, ...body }: PrepareEpcsRefill & { prescriptionId: string }) =>
-  api.request(apiPaths.epcsSigning(prescriptionId), { method: 'POST', body, schema: epcsSigningSchema });
+  api.request(epcsApiPaths.epcsSigning(prescriptionId), { method: 'POST', body, schema: epcsSigningSchema });
 
 export const usePrepareEpcsSigning = () => useMutation({ mutationFn: prepareEpcsSigning });

@@ -1,4 +1,4 @@
-import { ACTION_ERROR_LOG_NAMES, apiPaths, epcsSignedSchema } from '@hcp/contract';
+import { ACTION_ERROR_LOG_NAMES, epcsApiPaths, epcsSignedSchema } from '@hcp/contract';
 import { api } from '../../../lib/api-client.ts';
 import { completeStepUp, type StepUpEntry } from '../../../lib/step-up.ts';
 import { usePrescriptionAction } from './use-prescription-action.ts';
@@ -12,7 +12,7 @@ export interface SignEpcsInput {
 
 /** POST epcs-signings/{id}/sign: two factors now, then the server signs what was shown and sends it by eRx. */
 export const signEpcs = async ({ signingId, userId, entry }: SignEpcsInput) =>
-  api.request(apiPaths.signEpcs(signingId), {
+  api.request(epcsApiPaths.signEpcs(signingId), {
     method: 'POST',
     body: { stepUp: await completeStepUp(userId, entry) },
     schema: epcsSignedSchema,

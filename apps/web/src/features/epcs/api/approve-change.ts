@@ -1,4 +1,4 @@
-import { apiPaths, statusOkSchema } from '@hcp/contract';
+import { epcsApiPaths, statusOkSchema } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { completeStepUp, type StepUpEntry } from '../../../lib/step-up.ts';
@@ -9,7 +9,7 @@ export function useApproveChange(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ changeId, entry }: { changeId: string; entry: StepUpEntry }) =>
-      api.request(apiPaths.approveEpcsChange(changeId), {
+      api.request(epcsApiPaths.approveEpcsChange(changeId), {
         method: 'POST',
         body: { registrationVerified: true, stepUp: await completeStepUp(userId, entry) },
         schema: statusOkSchema,

@@ -1,10 +1,10 @@
-import { apiPaths, epcsReportSchema } from '@hcp/contract';
+import { epcsApiPaths, epcsReportSchema } from '@hcp/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
 /** GET practices/{id}/epcs-report?day=: a day's controlled prescriptions signed and incidents (21 CFR 1311.215). */
 export const getEpcsReport = (practiceId: string, day: string, signal?: AbortSignal) =>
-  api.request(apiPaths.epcsReport(practiceId, day), { schema: epcsReportSchema, signal });
+  api.request(epcsApiPaths.epcsReport(practiceId, day), { schema: epcsReportSchema, signal });
 
 export const epcsReportQueryOptions = (practiceId: string, day: string) =>
   queryOptions({

@@ -1,4 +1,4 @@
-import { apiPaths, epcsOverviewSchema } from '@hcp/contract';
+import { epcsApiPaths, epcsOverviewSchema } from '@hcp/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
@@ -6,7 +6,7 @@ export const epcsKeys = { all: ['epcs'] as const, overview: (userId: string) => 
 
 /** GET users/{id}/epcs (issue 48): the caller's DEA registrations, strong factors, and permissions at their practices. */
 export const getEpcs = (userId: string, signal?: AbortSignal) =>
-  api.request(apiPaths.epcs(userId), { schema: epcsOverviewSchema, signal });
+  api.request(epcsApiPaths.epcs(userId), { schema: epcsOverviewSchema, signal });
 
 export const epcsQueryOptions = (userId: string) =>
   queryOptions({ queryKey: epcsKeys.overview(userId), queryFn: ({ signal }) => getEpcs(userId, signal) });

@@ -1,4 +1,4 @@
-import { apiPaths, practiceSignInPolicySchema } from '@hcp/contract';
+import { epcsApiPaths, practiceSignInPolicySchema } from '@hcp/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
@@ -9,7 +9,7 @@ export const practiceSignInPolicyQueryOptions = (practiceId: string) =>
   queryOptions({
     queryKey: key(practiceId),
     queryFn: ({ signal }) =>
-      api.request(apiPaths.practiceSignInPolicy(practiceId), { schema: practiceSignInPolicySchema, signal }),
+      api.request(epcsApiPaths.practiceSignInPolicy(practiceId), { schema: practiceSignInPolicySchema, signal }),
   });
 
 export const usePracticeSignInPolicy = (practiceId: string) => useQuery(practiceSignInPolicyQueryOptions(practiceId));
@@ -19,7 +19,7 @@ export function useSetPracticeSignInPolicy(practiceId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (strongFactorRequired: boolean) =>
-      api.request(apiPaths.practiceSignInPolicy(practiceId), {
+      api.request(epcsApiPaths.practiceSignInPolicy(practiceId), {
         method: 'PUT',
         body: { strongFactorRequired },
         schema: practiceSignInPolicySchema,

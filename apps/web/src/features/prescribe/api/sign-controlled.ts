@@ -1,4 +1,4 @@
-import { apiPaths, epcsPrescribedSchema, epcsSigningSchema, type NewPrescription } from '@hcp/contract';
+import { epcsApiPaths, epcsPrescribedSchema, epcsSigningSchema, type NewPrescription } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { completeStepUp, type StepUpEntry } from '../../../lib/step-up.ts';
@@ -8,7 +8,7 @@ import { completeStepUp, type StepUpEntry } from '../../../lib/step-up.ts';
  * after every rule of who may sign it. Nothing is sent.
  */
 export const prepareControlledPrescription = (userId: string, body: NewPrescription) =>
-  api.request(apiPaths.prescribeEpcsSigning(userId), { method: 'POST', body, schema: epcsSigningSchema });
+  api.request(epcsApiPaths.prescribeEpcsSigning(userId), { method: 'POST', body, schema: epcsSigningSchema });
 
 export const usePrepareControlledPrescription = (userId: string) =>
   useMutation({ mutationFn: (body: NewPrescription) => prepareControlledPrescription(userId, body) });
@@ -18,7 +18,7 @@ export function useSignControlledPrescription(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ signingId, entry }: { signingId: string; entry: StepUpEntry }) =>
-      api.request(apiPaths.signEpcsPrescription(signingId), {
+      api.request(epcsApiPaths.signEpcsPrescription(signingId), {
         method: 'POST',
         body: { stepUp: await completeStepUp(userId, entry) },
         schema: epcsPrescribedSchema,
