@@ -15,24 +15,12 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { DEMO_PASSWORD, expect, expectAccessible, test } from './fixtures.ts';
-import { freePort, startServer, stopServer } from './support/measuring-server.ts';
+import { freePort, putSession, type SessionTokens, startServer, stopServer } from './support/measuring-server.ts';
+import { addPlatformAuthenticator } from './support/webauthn.ts';
 
-type Tokens = { accessToken: string; refreshToken: string; userID: string };
 const SECOND_EMAIL = 'dr.epcs.colleague@demo.hcp';
-
-/** Puts a session into the page, as the login page would (the tutorial already seen). */
-async function useSession(page: Page, base: string, tokens: Tokens) {
-  await page.goto(`${base}/login`);
-  await page.evaluate((t) => {
-    window.localStorage.setItem('hcp.accessToken', t.accessToken);
-    window.localStorage.setItem('hcp.refreshToken', t.refreshToken);
-    window.localStorage.setItem('hcp.userId', t.userID);
-    window.localStorage.setItem('hcp.tutorialDismissed', 'true');
-  }, tokens);
-}
 
 test('a prescriber is granted EPCS by two people and signs a controlled refill and a new controlled prescription with a passkey', async ({
   page,
@@ -98,8 +86,8 @@ test('a prescriber is granted EPCS by two people and signs a controlled refill a
     const login = await page.request.post(`${base}/auth-service/login`, {
       data: { email: SECOND_EMAIL, username: SECOND_EMAIL, password: DEMO_PASSWORD, dashboard: 'MD Dashboard' },
     });
-    const second = (await login.json()).jwtToken as Tokens;
-    const as = (t: Tokens) => ({ authorization: `Bearer ${t.accessToken}`, 'x-user-id': t.userID });
+    const second = (await login.json()).jwtToken as SessionTokens;
+    const as = (t: SessionTokens) => ({ authorization: `Bearer ${t.accessToken}`, 'x-user-id': t.userID });
     const factors = `${base}/api/mdo/v1/users/${second.userID}/sign-in-factors`;
     const setup = await (await page.request.post(`${factors}/authenticator-app`, { headers: as(second) })).json();
     const app = new TOTP({
@@ -123,20 +111,9 @@ test('a prescriber is granted EPCS by two people and signs a controlled refill a
     const morganLogin = await page.request.post(`${base}/auth-service/login`, {
       data: { email: 'dr.morgan@demo.hcp', username: 'dr.morgan@demo.hcp', password: DEMO_PASSWORD, dashboard: 'MD Dashboard' },
     });
-    const morganTokens = (await morganLogin.json()).jwtToken as Tokens;
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-    await useSession(page, base, morganTokens);
+    const morganTokens = (await morganLogin.json()).jwtToken as SessionTokens;
+    await addPlatformAuthenticator(context, page);
+    await putSession(page, base, morganTokens);
     await page.goto(`${base}/preferences`);
     const add = page.getByRole('region', { name: 'Two-step sign-in' }).getByRole('form', { name: 'Add a passkey' });
     await add.getByLabel('Name for the new passkey').fill('Work laptop');
@@ -176,7 +153,7 @@ test('a prescriber is granted EPCS by two people and signs a controlled refill a
     await expect(permissions.getByRole('row', { name: new RegExp(morgan.name) })).toContainText('waiting for a second person');
 
     // The colleague approves it, ticking that she checked the registration; she may not sign herself.
-    await useSession(page, base, second);
+    await putSession(page, base, second);
     await page.goto(`${base}/controlled-substances`);
     await page.getByRole('button', { name: `Approve: grant permission for ${morgan.name}` }).click();
     const approve = page.getByRole('dialog', { name: `Approve: grant permission for ${morgan.name}` });
@@ -191,7 +168,7 @@ test('a prescriber is granted EPCS by two people and signs a controlled refill a
     await expect(page.getByText(/You do not have permission to sign controlled substances for this practice/)).toBeVisible();
 
     // Dr. Morgan: his registration does not cover Schedule IV, so the C-IV refill is refused; he replaces it.
-    await useSession(page, base, morganTokens);
+    await putSession(page, base, morganTokens);
     await page.goto(`${base}/action-needed/${scheduleFour}/refillAuth`);
     await page.getByRole('button', { name: 'Review and sign' }).click();
     await expect(page.getByText('Your DEA registration does not cover Schedule IV.')).toBeVisible();

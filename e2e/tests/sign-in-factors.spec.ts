@@ -5,6 +5,7 @@
  */
 import { Secret, TOTP } from 'otpauth';
 import { apiSession, expect, expectAccessible, latestMailTo, skipTutorial, test } from './fixtures.ts';
+import { addPlatformAuthenticator } from './support/webauthn.ts';
 
 test.beforeEach(({ page }) => skipTutorial(page));
 
@@ -108,19 +109,7 @@ test('a user adds a passkey (Chromium’s virtual authenticator), renames it, si
   context,
 }) => {
   const email = await newAccount(page);
-  // A platform authenticator with user verification, as a laptop's fingerprint reader or a phone is: no mock.
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  const { cdp, authenticatorId } = await addPlatformAuthenticator(context, page);
 
   await signInByForm(page, email);
   await expect(page).toHaveURL(/\/action-needed$/);

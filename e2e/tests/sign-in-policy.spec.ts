@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEMO_PASSWORD, expect, expectAccessible, test } from './fixtures.ts';
 import { freePort, signInOn, startServer, stopServer } from './support/measuring-server.ts';
+import { addPlatformAuthenticator } from './support/webauthn.ts';
 
 const LEE = 'staff.lee@demo.hcp';
 
@@ -40,18 +41,7 @@ test('a practice requires a strong factor: its staff add one at their next sign-
 
     // The staff member signs in: a mailed code first (the bridge), then only adding a factor.
     await page.evaluate(() => window.localStorage.clear());
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await addPlatformAuthenticator(context, page);
     await page.goto(`${base}/login`);
     await page.evaluate(() => window.localStorage.setItem('hcp.tutorialDismissed', 'true'));
     await page.getByLabel('Email').fill(LEE);

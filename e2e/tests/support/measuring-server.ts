@@ -139,7 +139,19 @@ export async function signInOn(page: Page, base: string, email: string) {
   const login = await page.request.post(`${base}/auth-service/login`, {
     data: { email, username: email, password: DEMO_PASSWORD, dashboard: 'MD Dashboard' },
   });
-  const tokens = (await login.json()).jwtToken as { accessToken: string; refreshToken: string; userID: string };
+  const tokens = (await login.json()).jwtToken as SessionTokens;
+  await putSession(page, base, tokens);
+  return tokens;
+}
+
+export interface SessionTokens {
+  accessToken: string;
+  refreshToken: string;
+  userID: string;
+}
+
+/** Puts a session into the page on `base`, as the login page would (the tutorial already seen). */
+export async function putSession(page: Page, base: string, tokens: SessionTokens) {
   await page.goto(`${base}/login`);
   await page.evaluate((t) => {
     window.localStorage.setItem('hcp.accessToken', t.accessToken);
@@ -147,7 +159,6 @@ export async function signInOn(page: Page, base: string, email: string) {
     window.localStorage.setItem('hcp.userId', t.userID);
     window.localStorage.setItem('hcp.tutorialDismissed', 'true');
   }, tokens);
-  return tokens;
 }
 
 /** How many items wait in the signed-in user's queue, from the server (said plainly when it answers otherwise). */

@@ -179,6 +179,33 @@ const MATRIX_JWKS = {
   ],
 };
 
+/** A prescription of the catalogue's first plain product (Prescribe Rx and its EPCS signing take the same body). */
+const prescriptionOrder = (f: Fixture) => ({
+  productId: f.productId,
+  quantity: 30,
+  daysSupply: 30,
+  refills: 1,
+  sig: 'Take 1 daily',
+  substitutionAllowed: true,
+});
+/** For a new patient. */
+const newPrescriptionBody = (f: Fixture) => ({
+  patient: {
+    newPatient: {
+      fullName: 'Matrix Patient',
+      dob: '1970-01-01',
+      phoneNumber: '(614) 555-0190',
+      address1: '1 Main St',
+      city: 'Columbus',
+      state: 'OH',
+      zip: '43215',
+    },
+  },
+  order: prescriptionOrder(f),
+});
+/** For the practice's patient. */
+const prescriptionBodyFor = (f: Fixture, t: Ids) => ({ patient: { patientId: t.patientId }, order: prescriptionOrder(f) });
+
 export const ROWS: Row[] = [
   {
     method: 'GET',
@@ -706,25 +733,9 @@ export const ROWS: Row[] = [
     method: 'POST',
     path: `${v1}/users/{userId}/prescriptions`,
     url: (f, w) => `${u(f, w)}/prescriptions`,
-    body: (f) => ({
-      patient: {
-        newPatient: {
-          fullName: 'Matrix Patient',
-          dob: '1970-01-01',
-          phoneNumber: '(614) 555-0190',
-          address1: '1 Main St',
-          city: 'Columbus',
-          state: 'OH',
-          zip: '43215',
-        },
-      },
-      order: { productId: f.productId, quantity: 30, daysSupply: 30, refills: 1, sig: 'Take 1 daily', substitutionAllowed: true },
-    }),
+    body: (f) => newPrescriptionBody(f),
     // For an existing patient: the reach matrix gives this patient id its foreign values.
-    altBody: (f, _w, t) => ({
-      patient: { patientId: t.patientId },
-      order: { productId: f.productId, quantity: 30, daysSupply: 30, refills: 1, sig: 'Take 1 daily', substitutionAllowed: true },
-    }),
+    altBody: (f, _w, t) => prescriptionBodyFor(f, t),
     expect: RULES.prescribers,
   },
   {
@@ -732,24 +743,8 @@ export const ROWS: Row[] = [
     method: 'POST',
     path: `${v1}/users/{userId}/prescriptions/epcs-signing`,
     url: (f, w) => `${u(f, w)}/prescriptions/epcs-signing`,
-    body: (f) => ({
-      patient: {
-        newPatient: {
-          fullName: 'Matrix Patient',
-          dob: '1970-01-01',
-          phoneNumber: '(614) 555-0190',
-          address1: '1 Main St',
-          city: 'Columbus',
-          state: 'OH',
-          zip: '43215',
-        },
-      },
-      order: { productId: f.productId, quantity: 30, daysSupply: 30, refills: 1, sig: 'Take 1 daily', substitutionAllowed: true },
-    }),
-    altBody: (f, _w, t) => ({
-      patient: { patientId: t.patientId },
-      order: { productId: f.productId, quantity: 30, daysSupply: 30, refills: 1, sig: 'Take 1 daily', substitutionAllowed: true },
-    }),
+    body: (f) => newPrescriptionBody(f),
+    altBody: (f, _w, t) => prescriptionBodyFor(f, t),
     expect: RULES.prescribers,
   },
   {
