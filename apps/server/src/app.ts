@@ -64,6 +64,7 @@ import { supportAccessRoutes } from './features/support-access/routes.ts';
 import { createSupportAccessService } from './features/support-access/service.ts';
 import { usersRoutes } from './features/users/routes.ts';
 import { createUsersService } from './features/users/service.ts';
+import { type AuditChain, createAuditChain } from './lib/audit-chain.ts';
 import { todayIsoOf } from './lib/clock.ts';
 import { DECISIONS_CHANNEL } from './lib/decisions.ts';
 import { createEpcsSigner } from './lib/epcs-signature.ts';
@@ -71,7 +72,7 @@ import { devFaxTransport, type FaxTransport, httpFaxTransport } from './lib/fax-
 import { isFlagEnabled } from './lib/feature-flags.ts';
 import { createFileLinks } from './lib/file-links.ts';
 import { createFileStore } from './lib/file-store/index.ts';
-import { createHousekeeping, type Housekeeping, scheduleEvery } from './lib/housekeeping.ts';
+import { createHousekeeping, type Housekeeping, leaseSecondsOf, scheduleEvery } from './lib/housekeeping.ts';
 import { takeLease } from './lib/leases.ts';
 import { ITEMS_CHANNEL } from './lib/live.ts';
 import { createMailer, devMailTransport, type MailTransport, smtpMailTransport } from './lib/mailer.ts';
@@ -102,6 +103,8 @@ declare module 'fastify' {
     officeDigests: OfficeDigests;
     /** Purges of expired rows, once per cluster (tests run a round by hand). */
     housekeeping: Housekeeping;
+    /** The audit trail's seals (issue 49): tests seal and verify by hand. */
+    auditChain: AuditChain;
     /** Opens every pooled connection; /readyz says ready once it has run (main.ts calls it). */
     warmUp(): Promise<WarmUpReport>;
   }
@@ -250,6 +253,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const fileStore = createFileStore(config.fileStore, db, outbound.fetch);
   const appeals = createAppealsService({ db, signingKey, now, store: fileStore });
   const instanceId = randomUUID();
+  const auditChain = createAuditChain(db, signingKey);
+  app.decorate('auditChain', auditChain);
+  // Sealing runs every minute on one instance of the cluster (its own lease); each round logs the chain's head, a
+  // copy outside the database that a truncated chain cannot take back (decision 0061).
+  const sealInterval = config.audit.sealIntervalSeconds;
+  scheduleEvery(app, 'audit sealing', sealInterval, async () => {
+    if (!(await takeLease(db, 'audit-seal', instanceId, leaseSecondsOf(sealInterval)))) return;
+    const round = await auditChain.seal({ marginSeconds: config.audit.sealMarginSeconds });
+    if (round.head) app.log.info({ auditSeal: round }, 'audit trail sealed');
+  });
   app.decorate(
     'housekeeping',
     createHousekeeping(app, {
@@ -260,6 +273,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         integrationAssertions: (at) => purgeAssertions(db, at),
         decisionUndos: (at) => purgeUndos(db, at),
         fhirVersions: (at) => purgeVersions(db, at, config.fhirVersionDays),
+        auditTrail: (at) => auditChain.purge(at, config.audit.retentionDays),
         appealFiles: (at) => appeals.sweepOrphanFiles(at),
         // Not a purge, but a daily round that must run once per cluster (issue 23): the lease is the point.
         priorAuthRenewals: (at) =>

@@ -52,6 +52,11 @@ const envSchema = z.object({
   HOUSEKEEPING_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
   /** How long an earlier version of a pharmacy's FHIR resource stays readable (`_history/[vid]`). */
   FHIR_VERSION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  /** Audit trail (issue 49, decision 0061): six years by default (HIPAA 164.316(b)(2)), then purged by housekeeping. */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(2192),
+  /** How often the audit trail is sealed (0: never), and how old a row must be before it is. */
+  AUDIT_SEAL_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  AUDIT_SEAL_MARGIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
   IDEMPOTENCY_ABANDON_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   GOOGLE_JWKS_URL: z.string().url({ message: 'must be a URL' }).default('https://www.googleapis.com/oauth2/v3/certs'),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
@@ -128,6 +133,7 @@ export interface Config {
   /** How often expired sign-in rows are purged; 0 turns the purge off. */
   housekeepingIntervalSeconds: number;
   fhirVersionDays: number;
+  audit: { retentionDays: number; sealIntervalSeconds: number; sealMarginSeconds: number };
   /** How long an unanswered claim of a request id blocks its retries (its holder was killed). */
   idempotencyAbandonSeconds: number;
   /** Outbound webhooks (issue 20): how often a worker looks for due deliveries (0: no worker in this process),
@@ -223,6 +229,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     housekeepingIntervalSeconds: e.HOUSEKEEPING_INTERVAL_SECONDS,
     fhirVersionDays: e.FHIR_VERSION_DAYS,
     idempotencyAbandonSeconds: e.IDEMPOTENCY_ABANDON_SECONDS,
+    audit: {
+      retentionDays: e.AUDIT_RETENTION_DAYS,
+      sealIntervalSeconds: e.AUDIT_SEAL_INTERVAL_SECONDS,
+      sealMarginSeconds: e.AUDIT_SEAL_MARGIN_SECONDS,
+    },
     webhooks: {
       pollMs: e.WEBHOOK_POLL_MS,
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,

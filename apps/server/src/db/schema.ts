@@ -158,6 +158,8 @@ export const users = pgTable(
     skipSendConfirmation: boolean('skip_send_confirmation').notNull().default(false),
     /** The user gets the practice's e-mail digest of new requests (issue 20); off in their Preferences. */
     newRequestNotices: boolean('new_request_notices').notNull().default(true),
+    /** A provider admin who reviews the audit trail (issue 49, decision 0061); granted by another admin. */
+    privacyOfficer: boolean('privacy_officer').notNull().default(false),
     failedLogins: integer('failed_logins').notNull().default(0),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     createdAt: createdAt(),
@@ -715,8 +717,58 @@ export const auditLog = pgTable(
     details: jsonb('details').notNull().default(sql`'{}'::jsonb`),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_log_entity_idx').on(t.entityType, t.entityId), index('audit_log_actor_idx').on(t.actorUserId)],
+  (t) => [
+    index('audit_log_entity_idx').on(t.entityType, t.entityId),
+    // The user activity report (issue 49): one user's rows in a date range, newest first.
+    index('audit_log_actor_time_idx').on(t.actorUserId, t.createdAt),
+    // Sealing and retention walk the rows by time.
+    index('audit_log_created_idx').on(t.createdAt),
+  ],
 );
+
+/**
+ * The patients an audit row is about (issue 49, decision 0061): filled by a trigger on audit_log from the row's
+ * entity and the ids in its details (a prescription names its patient), so every present and future writer is
+ * covered. The patient access report reads it by patient and time.
+ */
+export const auditSubjects = pgTable(
+  'audit_subjects',
+  {
+    auditId: bigint('audit_id', { mode: 'number' }).notNull(),
+    patientId: uuid('patient_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.auditId, t.patientId] }),
+    index('audit_subjects_patient_idx').on(t.patientId, t.createdAt),
+  ],
+);
+
+/**
+ * Seals of the audit trail (issue 49, decision 0061): each covers the rows with ids in [first_id, last_id] — their ids
+ * and a SHA-256 of each row, in order — and the seal before it, under an HMAC whose key the database does not hold.
+ */
+export const auditSeals = pgTable('audit_seals', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  firstId: bigint('first_id', { mode: 'number' }).notNull(),
+  lastId: bigint('last_id', { mode: 'number' }).notNull(),
+  rowIds: bigint('row_ids', { mode: 'number' }).array().notNull(),
+  /** The rows' SHA-256 digests, hex, concatenated in id order. */
+  rowDigests: text('row_digests').notNull(),
+  prevHash: text('prev_hash').notNull(),
+  hash: text('hash').notNull(),
+  sealedAt: timestamp('sealed_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Where the chain starts once retention purged its oldest seals: the last purged seal's id and hash (one row). */
+export const auditChainAnchor = pgTable('audit_chain_anchor', {
+  id: integer('id').primaryKey().default(1),
+  sealId: bigint('seal_id', { mode: 'number' }).notNull(),
+  lastRowId: bigint('last_row_id', { mode: 'number' }).notNull(),
+  hash: text('hash').notNull(),
+  purgedRows: bigint('purged_rows', { mode: 'number' }).notNull().default(0),
+  updatedAt: updatedAt(),
+});
 
 export const featureFlags = pgTable('feature_flags', {
   key: text('key').primaryKey(),

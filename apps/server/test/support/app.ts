@@ -41,6 +41,8 @@ export async function buildTestApp(
     // No webhook worker unless a test asks: database snapshots of other suites must not move under them.
     WEBHOOK_POLL_MS: '0',
     DIGEST_POLL_SECONDS: '0',
+    // Tests seal the audit trail by hand (app.auditChain.seal).
+    AUDIT_SEAL_INTERVAL_SECONDS: '0',
     // Decisions go out at once unless a test asks for the undo window (undo.test.ts).
     UNDO_WINDOW_SECONDS: '0',
     // Ready at once: health.test.ts and the child servers check the warm-up itself.
