@@ -144,10 +144,6 @@ export const apiPaths = {
   tenant: `${API_BASE}/v1/tenant`,
   userPreferences: (userId: string) => `${user(userId)}/preferences`,
   myPractices: (userId: string) => `${user(userId)}/practices`,
-  // prescribe (our design)
-  drugCatalogue: `${API_BASE}/v1/drug-catalogue`,
-  createPrescription: (userId: string) => `${user(userId)}/prescriptions`,
-  prescriptionDraft: (userId: string) => `${user(userId)}/prescription-draft`,
   verifyAddress: (userId: string) => `${user(userId)}/verify-address`,
   // prescriptions
   actionNeeded: (userId: string) => `${API_BASE}/v2/users/${enc(userId)}/action-needed`,
@@ -178,56 +174,13 @@ export const apiPaths = {
   officeMentions: (userId: string) => `${user(userId)}/office-mentions`,
   // practices, staff
   mdOfficesSearch: `${API_BASE}/v1/md-offices-search`,
-  mdOffices: `${API_BASE}/v1/md-offices`,
   mdOffice: (id: string) => `${API_BASE}/v1/md-offices/${enc(id)}`,
   mdOfficeCommPrefs: (id: string) => `${API_BASE}/v1/md-offices/${enc(id)}/comm-prefs`,
-  mdOfficeStaff: (id: string) => `${API_BASE}/v1/md-offices/${enc(id)}/staff`,
-  /** Our addition: takes a person off a practice (the person stays). */
-  mdOfficeStaffMember: (id: string, staffId: string) => `${API_BASE}/v1/md-offices/${enc(id)}/staff/${enc(staffId)}`,
-  staffSearch: `${API_BASE}/v1/staff`,
-  staff: (id: string) => `${API_BASE}/v1/staff/${enc(id)}`,
-  mdStaff: (id: string) => `${API_BASE}/v1/md-staff/${enc(id)}`,
-  mdPartnerCommPrefs: (id: string) => `${API_BASE}/v1/md-partner/${enc(id)}/comm-prefs`,
-  salesList: `${API_BASE}/v1/sales-list`,
   zipInfo: (zip: string) => `${API_BASE}/v1/zip-info/${enc(zip)}`,
-  // manage accounts (our design)
-  accounts: `${API_BASE}/v1/accounts`,
-  account: (id: string) => `${API_BASE}/v1/accounts/${enc(id)}`,
-  accountResetMfa: (id: string) => `${API_BASE}/v1/accounts/${enc(id)}/reset-mfa`,
-  // appeals
-  appealAuth: `${API_BASE}/v1/appeal-auth`,
-  appealFileUpload: (id: string) => `${API_BASE}/v1/appeal/${enc(id)}/file-upload`,
-  appeal: (id: string) => `${API_BASE}/v1/appeal/${enc(id)}`,
-  appealSave: (id: string) => `${API_BASE}/v1/appeal/${enc(id)}/save`,
-  appealSubmit: (id: string) => `${API_BASE}/v1/appeal/${enc(id)}/submit`,
-  /** Our additions: one attachment back (download) or out of its slot (remove). */
-  appealFile: (id: string, slot: string) => `${API_BASE}/v1/appeal/${enc(id)}/files/${enc(slot)}`,
-  /** Our additions (issue 23): the patient's earlier appeal files, and putting one in a slot without re-uploading. */
-  appealEarlierFiles: (id: string) => `${API_BASE}/v1/appeal/${enc(id)}/earlier-files`,
-  appealReuseFile: (id: string) => `${API_BASE}/v1/appeal/${enc(id)}/reuse-file`,
-  /** Our addition: a signed-in prescriber opens their own prescription's appeal without the key. */
-  userAppealAuth: (userId: string) => `${API_BASE}/v1/users/${enc(userId)}/appeal-auth`,
   // minimum necessary access (our design, decision 0020)
   practiceWorkload: (userId: string) => `${user(userId)}/practice-workload`,
   supportAccess: (userId: string) => `${user(userId)}/support-access`,
-  standingRules: (userId: string) => `${user(userId)}/standing-rules`,
-  standingRulePreview: (userId: string) => `${user(userId)}/standing-rules/preview`,
-  standingRule: (userId: string, id: string) => `${user(userId)}/standing-rules/${enc(id)}`,
-  coverage: (userId: string) => `${user(userId)}/coverage`,
-  signingPolicy: (userId: string) => `${user(userId)}/coverage/policy`,
-  coverageItem: (userId: string, id: string) => `${user(userId)}/coverage/${enc(id)}`,
   practiceSupportAccessLog: (id: string) => `${API_BASE}/v1/md-offices/${enc(id)}/support-access`,
-  // integration clients (our design, decision 0022)
-  integrationClients: `${API_BASE}/v1/integration-clients`,
-  integrationClient: (id: string) => `${API_BASE}/v1/integration-clients/${enc(id)}`,
   liveUpdates: (userId: string) => `${API_BASE}/v1/users/${enc(userId)}/live-updates`,
   noticeLinkRedeem: (userId: string) => `${user(userId)}/notice-links/redeem`,
-  webhookEndpoints: `${API_BASE}/v1/webhook-endpoints`,
-  webhookEndpoint: (id: string) => `${API_BASE}/v1/webhook-endpoints/${enc(id)}`,
-  webhookSecretRotation: (id: string) => `${API_BASE}/v1/webhook-endpoints/${enc(id)}/rotate-secret`,
-  webhookDeliveries: (id: string, query: { status?: string; page: number; pageSize: number }) =>
-    `${API_BASE}/v1/webhook-endpoints/${enc(id)}/deliveries?${query.status ? `status=${enc(query.status)}&` : ''}page=${query.page}&pageSize=${query.pageSize}`,
-  webhookRedelivery: (id: string, deliveryId: string) =>
-    `${API_BASE}/v1/webhook-endpoints/${enc(id)}/deliveries/${enc(deliveryId)}/redeliver`,
-  webhookRedeliverFailed: (id: string) => `${API_BASE}/v1/webhook-endpoints/${enc(id)}/redeliver-failed`,
 } as const;

@@ -1,5 +1,5 @@
 /** An appeal's attachments: upload into a slot (with progress), read one back, take one out. */
-import { type AppealSlot, apiPaths, appealSchema } from '@hcp/contract';
+import { type AppealSlot, apiPaths, appealSchema, appealsApiPaths } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { appealFailure } from '../utils/appeal-failure.ts';
@@ -16,7 +16,7 @@ export const uploadAppealFile = async (
   const form = new FormData();
   form.append(slot, file, file.name);
   return appealFailure(
-    api.upload(apiPaths.appealFileUpload(appealId), form, {
+    api.upload(appealsApiPaths.appealFileUpload(appealId), form, {
       headers: await appealHeaders(appealId),
       schema: appealSchema,
       onProgress: (sent, total) => onProgress?.(total > 0 ? sent / total : 0),
@@ -27,7 +27,7 @@ export const uploadAppealFile = async (
 /** DELETE appeal/{id}/files/{slot} (our addition). */
 export const removeAppealFile = async (appealId: string, slot: AppealSlot) =>
   appealFailure(
-    api.request(apiPaths.appealFile(appealId, slot), {
+    api.request(appealsApiPaths.appealFile(appealId, slot), {
       method: 'DELETE',
       auth: false,
       headers: await appealHeaders(appealId),
@@ -38,7 +38,7 @@ export const removeAppealFile = async (appealId: string, slot: AppealSlot) =>
 /** GET appeal/{id}/files/{slot} (our addition): the file as the server keeps it. */
 export const downloadAppealFile = async (appealId: string, slot: AppealSlot) =>
   appealFailure(
-    api.request(apiPaths.appealFile(appealId, slot), {
+    api.request(appealsApiPaths.appealFile(appealId, slot), {
       auth: false,
       as: 'blob',
       headers: await appealHeaders(appealId),

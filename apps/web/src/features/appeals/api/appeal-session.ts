@@ -11,6 +11,7 @@ import {
   apiPaths,
   appealAuthResponseSchema,
   appealDraftSchema,
+  appealsApiPaths,
 } from '@hcp/contract';
 import { z } from 'zod';
 import { ApiError, api } from '../../../lib/api-client.ts';
@@ -89,11 +90,15 @@ export function forgetAppeal() {
 
 /** POST appeal-auth with the NPI and key from the pharmacy's link. */
 export const authenticateAppeal = (input: { npi: string; key: string }) =>
-  api.request(apiPaths.appealAuth, { method: 'POST', auth: false, body: input, schema: appealAuthResponseSchema });
+  api.request(appealsApiPaths.appealAuth, { method: 'POST', auth: false, body: input, schema: appealAuthResponseSchema });
 
 /** Our addition: the signed-in prescriber opens their own prescription's appeal without the key. */
 export const authenticateAppealInPortal = (userId: string, prescriptionId: string) =>
-  api.request(apiPaths.userAppealAuth(userId), { method: 'POST', body: { prescriptionId }, schema: appealAuthResponseSchema });
+  api.request(appealsApiPaths.userAppealAuth(userId), {
+    method: 'POST',
+    body: { prescriptionId },
+    schema: appealAuthResponseSchema,
+  });
 
 let renewing: Promise<AppealSession> | null = null;
 

@@ -1,5 +1,5 @@
 /** The patient's earlier appeal files (issue 23): offered for this appeal, and taken into a slot without uploading. */
-import { type AppealSlot, apiPaths, appealSchema, earlierAppealFilesSchema } from '@hcp/contract';
+import { type AppealSlot, apiPaths, appealSchema, appealsApiPaths, earlierAppealFilesSchema } from '@hcp/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { appealFailure } from '../utils/appeal-failure.ts';
@@ -9,7 +9,7 @@ import { appealQueryKey } from './get-appeal.ts';
 /** GET appeal/{id}/earlier-files (our addition). */
 export const getEarlierFiles = async (appealId: string, signal?: AbortSignal) =>
   appealFailure(
-    api.request(apiPaths.appealEarlierFiles(appealId), {
+    api.request(appealsApiPaths.appealEarlierFiles(appealId), {
       auth: false,
       headers: await appealHeaders(appealId),
       schema: earlierAppealFilesSchema,
@@ -30,7 +30,7 @@ export const useEarlierFiles = (appealId: string) => useQuery(earlierFilesQueryO
 /** POST appeal/{id}/reuse-file (our addition): the file is shared by reference, not sent again. */
 export const reuseAppealFile = async (appealId: string, input: { fileId: string; slot: AppealSlot }) =>
   appealFailure(
-    api.request(apiPaths.appealReuseFile(appealId), {
+    api.request(appealsApiPaths.appealReuseFile(appealId), {
       method: 'POST',
       auth: false,
       headers: await appealHeaders(appealId),

@@ -1,11 +1,11 @@
-import { type Appeal, apiPaths, appealSchema } from '@hcp/contract';
+import { type Appeal, apiPaths, appealSchema, appealsApiPaths } from '@hcp/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { appealHeaders } from './appeal-session.ts';
 
 /** GET appeal/{id} (our addition): the appeal again after a reload, with this tab's appeal token. */
 export const getAppeal = async (appealId: string, signal?: AbortSignal): Promise<Appeal> =>
-  api.request(apiPaths.appeal(appealId), {
+  api.request(appealsApiPaths.appeal(appealId), {
     auth: false,
     headers: await appealHeaders(appealId),
     schema: appealSchema,

@@ -1,4 +1,4 @@
-import { type AppealDraft, apiPaths, appealSchema } from '@hcp/contract';
+import { type AppealDraft, apiPaths, appealSchema, appealsApiPaths } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { appealFailure } from '../utils/appeal-failure.ts';
@@ -8,7 +8,7 @@ import { appealQueryKey } from './get-appeal.ts';
 /** POST appeal/{id}/save: the whole draft (last write wins). `keepalive` lets a save on leaving finish. */
 export const saveAppeal = async (appealId: string, draft: AppealDraft, options: { keepalive?: boolean } = {}) =>
   appealFailure(
-    api.request(apiPaths.appealSave(appealId), {
+    api.request(appealsApiPaths.appealSave(appealId), {
       method: 'POST',
       auth: false,
       headers: await appealHeaders(appealId),

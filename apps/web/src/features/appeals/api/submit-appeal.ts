@@ -1,4 +1,4 @@
-import { type AppealDraft, apiPaths, appealSchema } from '@hcp/contract';
+import { type AppealDraft, apiPaths, appealSchema, appealsApiPaths } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { appealFailure } from '../utils/appeal-failure.ts';
@@ -10,7 +10,7 @@ import { saveAppeal } from './save-appeal.ts';
 export const submitAppeal = async (appealId: string, draft: AppealDraft) => {
   await saveAppeal(appealId, draft);
   return appealFailure(
-    api.request(apiPaths.appealSubmit(appealId), {
+    api.request(appealsApiPaths.appealSubmit(appealId), {
       method: 'POST',
       auth: false,
       headers: await appealHeaders(appealId),

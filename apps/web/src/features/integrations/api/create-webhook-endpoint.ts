@@ -1,11 +1,11 @@
-import { apiPaths, type WebhookEndpointInput, webhookEndpointWithSecretSchema } from '@hcp/contract';
+import { apiPaths, integrationsApiPaths, type WebhookEndpointInput, webhookEndpointWithSecretSchema } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { webhookKeys } from './get-webhook-endpoints.ts';
 
 /** POST /api/mdo/v1/webhook-endpoints: the answer carries the signing secret, this once. */
 export const createWebhookEndpoint = (input: WebhookEndpointInput) =>
-  api.request(apiPaths.webhookEndpoints, { method: 'POST', body: input, schema: webhookEndpointWithSecretSchema });
+  api.request(integrationsApiPaths.webhookEndpoints, { method: 'POST', body: input, schema: webhookEndpointWithSecretSchema });
 
 export function useCreateWebhookEndpoint() {
   const queryClient = useQueryClient();

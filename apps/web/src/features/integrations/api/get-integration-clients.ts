@@ -1,4 +1,4 @@
-import { apiPaths, integrationClientListSchema } from '@hcp/contract';
+import { apiPaths, integrationClientListSchema, integrationsApiPaths } from '@hcp/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
@@ -6,7 +6,7 @@ export const integrationClientsKeys = { all: ['integration-clients'] as const };
 
 /** GET /api/mdo/v1/integration-clients (decision 0022, admins only). */
 export const getIntegrationClients = (signal?: AbortSignal) =>
-  api.request(apiPaths.integrationClients, { schema: integrationClientListSchema, signal });
+  api.request(integrationsApiPaths.integrationClients, { schema: integrationClientListSchema, signal });
 
 export const integrationClientsQueryOptions = () =>
   queryOptions({ queryKey: integrationClientsKeys.all, queryFn: ({ signal }) => getIntegrationClients(signal) });

@@ -1,4 +1,4 @@
-import { apiPaths, type WebhookDeliveryStatus, webhookDeliveryListSchema } from '@hcp/contract';
+import { apiPaths, integrationsApiPaths, type WebhookDeliveryStatus, webhookDeliveryListSchema } from '@hcp/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { webhookKeys } from './get-webhook-endpoints.ts';
@@ -7,7 +7,7 @@ export const DELIVERIES_PAGE_SIZE = 25;
 
 /** GET …/deliveries: one endpoint's deliveries, newest first, by status. */
 export const getWebhookDeliveries = (id: string, status: WebhookDeliveryStatus | undefined, page: number, signal?: AbortSignal) =>
-  api.request(apiPaths.webhookDeliveries(id, { ...(status && { status }), page, pageSize: DELIVERIES_PAGE_SIZE }), {
+  api.request(integrationsApiPaths.webhookDeliveries(id, { ...(status && { status }), page, pageSize: DELIVERIES_PAGE_SIZE }), {
     schema: webhookDeliveryListSchema,
     signal,
   });

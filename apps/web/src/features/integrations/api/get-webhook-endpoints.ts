@@ -1,4 +1,4 @@
-import { apiPaths, webhookEndpointListSchema } from '@hcp/contract';
+import { apiPaths, integrationsApiPaths, webhookEndpointListSchema } from '@hcp/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
@@ -10,7 +10,7 @@ export const webhookKeys = {
 
 /** GET /api/mdo/v1/webhook-endpoints (issue 20, admins only): where decisions are delivered, with counts. */
 export const getWebhookEndpoints = (signal?: AbortSignal) =>
-  api.request(apiPaths.webhookEndpoints, { schema: webhookEndpointListSchema, signal });
+  api.request(integrationsApiPaths.webhookEndpoints, { schema: webhookEndpointListSchema, signal });
 
 export const webhookEndpointsQueryOptions = () =>
   // Counts move as deliveries go out: kept fresh while the screen is open.

@@ -1,4 +1,4 @@
-import { accountSearchResponseSchema, apiPaths, offsetForPage, PAGE_SIZE } from '@hcp/contract';
+import { accountSearchResponseSchema, accountsApiPaths, offsetForPage, PAGE_SIZE } from '@hcp/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
@@ -6,7 +6,7 @@ export const accountsKeys = { all: ['accounts'] as const };
 
 /** GET /api/mdo/v1/accounts?searchText&offset&limit (our design, admins only). */
 export const searchAccounts = (searchText: string, page: number, signal?: AbortSignal) =>
-  api.request(apiPaths.accounts, {
+  api.request(accountsApiPaths.accounts, {
     query: { searchText, offset: offsetForPage(page), limit: PAGE_SIZE },
     schema: accountSearchResponseSchema,
     signal,

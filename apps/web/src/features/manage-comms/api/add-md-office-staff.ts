@@ -1,4 +1,4 @@
-import { type AddOfficeStaff, apiPaths, mdStaffSchema } from '@hcp/contract';
+import { type AddOfficeStaff, manageCommsApiPaths, mdStaffSchema } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { manageCommsKeys } from '../../../lib/practices/keys.ts';
@@ -8,7 +8,7 @@ import { withFailureMessage } from '../../../lib/service-error.ts';
 export const addMdOfficeStaff = (officeId: string, body: AddOfficeStaff) =>
   withFailureMessage(
     'Failed to create MD staff',
-    api.request(apiPaths.mdOfficeStaff(officeId), { method: 'POST', body, schema: mdStaffSchema }),
+    api.request(manageCommsApiPaths.mdOfficeStaff(officeId), { method: 'POST', body, schema: mdStaffSchema }),
   );
 
 export function useAddMdOfficeStaff() {

@@ -1,4 +1,4 @@
-import { apiPaths, deletedSchema } from '@hcp/contract';
+import { deletedSchema, manageCommsApiPaths } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { manageCommsKeys } from '../../../lib/practices/keys.ts';
@@ -6,7 +6,10 @@ import { withFailureMessage } from '../../../lib/service-error.ts';
 
 /** DELETE /api/mdo/v1/md-staff/{id}: refused (409) while they have open prescriptions or a portal account. */
 export const deleteMdStaff = (id: string) =>
-  withFailureMessage('Failed to delete MD staff', api.request(apiPaths.mdStaff(id), { method: 'DELETE', schema: deletedSchema }));
+  withFailureMessage(
+    'Failed to delete MD staff',
+    api.request(manageCommsApiPaths.mdStaff(id), { method: 'DELETE', schema: deletedSchema }),
+  );
 
 export function useDeleteMdStaff(id: string) {
   const queryClient = useQueryClient();

@@ -1,4 +1,4 @@
-import { apiPaths, officeStaffListSchema } from '@hcp/contract';
+import { manageCommsApiPaths, officeStaffListSchema } from '@hcp/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { manageCommsKeys } from '../../../lib/practices/keys.ts';
@@ -8,7 +8,7 @@ import { withFailureMessage } from '../../../lib/service-error.ts';
 export const getMdOfficeStaff = (id: string, signal?: AbortSignal) =>
   withFailureMessage(
     'Failed to get MD office staff',
-    api.request(apiPaths.mdOfficeStaff(id), { schema: officeStaffListSchema, signal }),
+    api.request(manageCommsApiPaths.mdOfficeStaff(id), { schema: officeStaffListSchema, signal }),
   );
 
 export const mdOfficeStaffQueryOptions = (id: string) =>

@@ -1,4 +1,4 @@
-import { apiPaths, deletedSchema } from '@hcp/contract';
+import { deletedSchema, manageCommsApiPaths } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { manageCommsKeys } from '../../../lib/practices/keys.ts';
@@ -8,7 +8,7 @@ import { withFailureMessage } from '../../../lib/service-error.ts';
 export const removeMdOfficeStaff = (officeId: string, staffId: string) =>
   withFailureMessage(
     'Failed to update MD office',
-    api.request(apiPaths.mdOfficeStaffMember(officeId, staffId), {
+    api.request(manageCommsApiPaths.mdOfficeStaffMember(officeId, staffId), {
       method: 'DELETE',
       schema: deletedSchema,
     }),

@@ -1,4 +1,4 @@
-import { apiPaths, type MdOffice, type MdOfficeInput, mdOfficeSchema } from '@hcp/contract';
+import { apiPaths, type MdOffice, type MdOfficeInput, manageCommsApiPaths, mdOfficeSchema } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { manageCommsKeys } from '../../../lib/practices/keys.ts';
@@ -13,7 +13,7 @@ export const saveMdOffice = (id: string | null, input: MdOfficeInput) =>
       )
     : withFailureMessage(
         'Failed to create MD office',
-        api.request(apiPaths.mdOffices, { method: 'POST', body: input, schema: mdOfficeSchema }),
+        api.request(manageCommsApiPaths.mdOffices, { method: 'POST', body: input, schema: mdOfficeSchema }),
       );
 
 export function useSaveMdOffice(id: string | null) {

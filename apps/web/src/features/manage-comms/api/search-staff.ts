@@ -1,4 +1,4 @@
-import { apiPaths, mdStaffSearchResponseSchema, offsetForPage, PAGE_SIZE } from '@hcp/contract';
+import { manageCommsApiPaths, mdStaffSearchResponseSchema, offsetForPage, PAGE_SIZE } from '@hcp/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { manageCommsKeys } from '../../../lib/practices/keys.ts';
@@ -8,7 +8,7 @@ import { withFailureMessage } from '../../../lib/service-error.ts';
 export const searchStaff = (searchText: string, page: number, limit = PAGE_SIZE, signal?: AbortSignal) =>
   withFailureMessage(
     'Failed to fetch MD staff',
-    api.request(apiPaths.staffSearch, {
+    api.request(manageCommsApiPaths.staffSearch, {
       query: { searchText, offset: offsetForPage(page, limit), limit },
       schema: mdStaffSearchResponseSchema,
       signal,

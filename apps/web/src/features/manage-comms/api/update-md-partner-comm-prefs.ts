@@ -1,4 +1,4 @@
-import { apiPaths, type MdPartnerCommPrefs, type MdStaff, mdStaffSchema } from '@hcp/contract';
+import { type MdPartnerCommPrefs, type MdStaff, manageCommsApiPaths, mdStaffSchema } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { manageCommsKeys } from '../../../lib/practices/keys.ts';
@@ -8,7 +8,7 @@ import { withFailureMessage } from '../../../lib/service-error.ts';
 export const updateMdPartnerCommPrefs = (id: string, prefs: MdPartnerCommPrefs) =>
   withFailureMessage(
     'Failed to update MD partner',
-    api.request(apiPaths.mdPartnerCommPrefs(id), { method: 'PUT', body: prefs, schema: mdStaffSchema }),
+    api.request(manageCommsApiPaths.mdPartnerCommPrefs(id), { method: 'PUT', body: prefs, schema: mdStaffSchema }),
   );
 
 export function useUpdateMdPartnerCommPrefs(id: string) {

@@ -1,4 +1,4 @@
-import { apiPaths, type MdStaff, type MdStaffUpdate, mdStaffSchema } from '@hcp/contract';
+import { type MdStaff, type MdStaffUpdate, manageCommsApiPaths, mdStaffSchema } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { manageCommsKeys } from '../../../lib/practices/keys.ts';
@@ -8,7 +8,7 @@ import { withFailureMessage } from '../../../lib/service-error.ts';
 export const updateMdStaff = (id: string, body: MdStaffUpdate) =>
   withFailureMessage(
     'Failed to update MD staff',
-    api.request(apiPaths.mdStaff(id), { method: 'PUT', body, schema: mdStaffSchema }),
+    api.request(manageCommsApiPaths.mdStaff(id), { method: 'PUT', body, schema: mdStaffSchema }),
   );
 
 export function useUpdateMdStaff(id: string) {

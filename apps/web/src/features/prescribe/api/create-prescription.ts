@@ -1,10 +1,10 @@
-import { apiPaths, createdPrescriptionSchema, type NewPrescription } from '@hcp/contract';
+import { createdPrescriptionSchema, type NewPrescription, prescribeApiPaths } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
 /** POST /api/mdo/v1/users/{id}/prescriptions: created, sent by the office's eRx or fax preference. */
 export const createPrescription = (userId: string, body: NewPrescription) =>
-  api.request(apiPaths.createPrescription(userId), { method: 'POST', body, schema: createdPrescriptionSchema });
+  api.request(prescribeApiPaths.createPrescription(userId), { method: 'POST', body, schema: createdPrescriptionSchema });
 
 export function useCreatePrescription(userId: string) {
   const queryClient = useQueryClient();

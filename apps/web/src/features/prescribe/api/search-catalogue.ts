@@ -1,10 +1,10 @@
-import { apiPaths, catalogueResponseSchema } from '@hcp/contract';
+import { catalogueResponseSchema, prescribeApiPaths } from '@hcp/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
 /** GET /api/mdo/v1/drug-catalogue?searchText (our design): products by name or NDC. */
 export const searchCatalogue = (searchText: string, signal?: AbortSignal) =>
-  api.request(apiPaths.drugCatalogue, { query: { searchText }, schema: catalogueResponseSchema, signal });
+  api.request(prescribeApiPaths.drugCatalogue, { query: { searchText }, schema: catalogueResponseSchema, signal });
 
 export const catalogueQueryOptions = (searchText: string) =>
   queryOptions({

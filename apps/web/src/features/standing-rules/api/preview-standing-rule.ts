@@ -1,4 +1,4 @@
-import { apiPaths, type StandingRuleInput, standingRulePreviewResponseSchema } from '@hcp/contract';
+import { type StandingRuleInput, standingRulePreviewResponseSchema, standingRulesApiPaths } from '@hcp/contract';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
@@ -12,7 +12,7 @@ export const previewStandingRule = ({
   rule: StandingRuleInput;
   ruleId: string | null;
 }) =>
-  api.request(apiPaths.standingRulePreview(userId), {
+  api.request(standingRulesApiPaths.standingRulePreview(userId), {
     method: 'POST',
     body: { rule, ruleId },
     schema: standingRulePreviewResponseSchema,

@@ -1,4 +1,4 @@
-import { apiPaths, type StandingRuleInput, standingRuleSavedSchema } from '@hcp/contract';
+import { type StandingRuleInput, standingRuleSavedSchema, standingRulesApiPaths } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
@@ -16,12 +16,12 @@ export const saveStandingRule = ({
   existing: { id: string; version: number } | null;
 }) =>
   existing
-    ? api.request(apiPaths.standingRule(userId, existing.id), {
+    ? api.request(standingRulesApiPaths.standingRule(userId, existing.id), {
         method: 'PUT',
         body: { rule, version: existing.version },
         schema: standingRuleSavedSchema,
       })
-    : api.request(apiPaths.standingRules(userId), { method: 'POST', body: rule, schema: standingRuleSavedSchema });
+    : api.request(standingRulesApiPaths.standingRules(userId), { method: 'POST', body: rule, schema: standingRuleSavedSchema });
 
 export function useSaveStandingRule(userId: string) {
   const queryClient = useQueryClient();
