@@ -18,6 +18,9 @@ import { addressesRoutes } from './features/addresses/routes.ts';
 import { createLinkedAppealFiles } from './features/appeals/linked-files.ts';
 import { appealsRoutes } from './features/appeals/routes.ts';
 import { createAppealsService } from './features/appeals/service.ts';
+import { createAuditReviews } from './features/audit-trail/reviews.ts';
+import { auditTrailRoutes } from './features/audit-trail/routes.ts';
+import { createAuditTrailService } from './features/audit-trail/service.ts';
 import { createGoogleVerifier } from './features/auth/google.ts';
 import { purgeExpired } from './features/auth/repository.ts';
 import { authRoutes } from './features/auth/routes.ts';
@@ -313,6 +316,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     epcs: createEpcsService({ db, factors, mailer, now }),
     signer: epcsSigner,
     perMinute: config.authRateLimitPerMinute,
+  });
+  await app.register(auditTrailRoutes, {
+    reports: createAuditTrailService({ db, now, timeZone: config.audit.timeZone }),
+    reviews: createAuditReviews({ db, chain: auditChain, now, timeZone: config.audit.timeZone }),
+    verifyPerMinute: config.authRateLimitPerMinute,
   });
   await app.register(rxListRoutes, { reads, now });
   await app.register(patientsRoutes, { service: createPatientsService({ db, reads, now }) });

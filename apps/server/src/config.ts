@@ -57,6 +57,21 @@ const envSchema = z.object({
   /** How often the audit trail is sealed (0: never), and how old a row must be before it is. */
   AUDIT_SEAL_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   AUDIT_SEAL_MARGIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
+  /** The time zone of the audit reports' days and of the working hours the unusual-access rule reads. */
+  AUDIT_TIME_ZONE: z
+    .string()
+    .refine(
+      (zone) => {
+        try {
+          new Intl.DateTimeFormat('en-US', { timeZone: zone });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { message: 'must be an IANA time zone such as America/New_York' },
+    )
+    .default('America/New_York'),
   IDEMPOTENCY_ABANDON_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   GOOGLE_JWKS_URL: z.string().url({ message: 'must be a URL' }).default('https://www.googleapis.com/oauth2/v3/certs'),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
@@ -133,7 +148,7 @@ export interface Config {
   /** How often expired sign-in rows are purged; 0 turns the purge off. */
   housekeepingIntervalSeconds: number;
   fhirVersionDays: number;
-  audit: { retentionDays: number; sealIntervalSeconds: number; sealMarginSeconds: number };
+  audit: { retentionDays: number; sealIntervalSeconds: number; sealMarginSeconds: number; timeZone: string };
   /** How long an unanswered claim of a request id blocks its retries (its holder was killed). */
   idempotencyAbandonSeconds: number;
   /** Outbound webhooks (issue 20): how often a worker looks for due deliveries (0: no worker in this process),
@@ -233,6 +248,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retentionDays: e.AUDIT_RETENTION_DAYS,
       sealIntervalSeconds: e.AUDIT_SEAL_INTERVAL_SECONDS,
       sealMarginSeconds: e.AUDIT_SEAL_MARGIN_SECONDS,
+      timeZone: e.AUDIT_TIME_ZONE,
     },
     webhooks: {
       pollMs: e.WEBHOOK_POLL_MS,

@@ -2,11 +2,12 @@
  * Audit completeness (issue 18): every route that reads or writes patient data leaves exactly one audit row
  * for the request, naming who (the signed-in user), what (an action) and which patient or prescription (the
  * entity, or its ids in the details), also when the call is refused inside the practice (403) — the attempt
- * is what an auditor asks about. The route list comes from the shared route table, so a new patient-data
+ * is what an auditor asks about; and the row is linked to its patient, so the privacy officer's patient access report
+ * (issue 49) finds it. The route list comes from the shared route table, so a new patient-data
  * route is walked as soon as it has a row there.
  */
 import { generateRequestId, type Tokens } from '@hcp/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as s from '../src/db/schema.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
@@ -74,6 +75,11 @@ describe('audit completeness', () => {
           const text = `${audit?.entityId ?? ''} ${JSON.stringify(audit?.details ?? {})}`;
           if (![...named].some((id) => text.includes(id)))
             missing.push(`${label}: the audit row names no patient or prescription`);
+          // Issue 49: and the patient access report finds it (the trigger linked the row to its patient).
+          const subjects = (await t.database.db.execute(
+            sql`select patient_id from audit_subjects where audit_id = ${audit?.id}`,
+          )) as unknown as { rows: unknown[] };
+          if (subjects.rows.length === 0) missing.push(`${label}: no patient is linked to the audit row (audit_subjects)`);
         }
       }
       expect(missing).toEqual([]);

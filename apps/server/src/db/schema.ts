@@ -738,10 +738,7 @@ export const auditSubjects = pgTable(
     patientId: uuid('patient_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.auditId, t.patientId] }),
-    index('audit_subjects_patient_idx').on(t.patientId, t.createdAt),
-  ],
+  (t) => [primaryKey({ columns: [t.auditId, t.patientId] }), index('audit_subjects_patient_idx').on(t.patientId, t.createdAt)],
 );
 
 /**
@@ -759,6 +756,29 @@ export const auditSeals = pgTable('audit_seals', {
   hash: text('hash').notNull(),
   sealedAt: timestamp('sealed_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A privacy officer's review of a support window or an unusual-access finding (issue 49): who looked, when, and their
+ * note. One per item: a second review of the same item is refused (409), never a second row.
+ */
+export const auditReviews = pgTable(
+  'audit_reviews',
+  {
+    id: id(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    itemKey: text('item_key').notNull(),
+    kind: text('kind').notNull(),
+    subjectUserId: uuid('subject_user_id').references(() => users.id),
+    reviewedBy: uuid('reviewed_by')
+      .notNull()
+      .references(() => users.id),
+    note: text('note').notNull(),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('audit_reviews_item_idx').on(t.tenantId, t.itemKey)],
+);
 
 /** Where the chain starts once retention purged its oldest seals: the last purged seal's id and hash (one row). */
 export const auditChainAnchor = pgTable('audit_chain_anchor', {

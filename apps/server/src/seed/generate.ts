@@ -57,7 +57,11 @@ export interface DemoAccount {
 export const DEMO_ACCOUNTS: DemoAccount[] = [
   { key: 'prescriber', email: 'dr.morgan@demo.hcp', description: 'Prescriber (MD), can prescribe, has Harrow access' },
   { key: 'staff', email: 'staff.lee@demo.hcp', description: 'Office staff at the same practice' },
-  { key: 'admin', email: 'admin@demo.hcp', description: 'Provider admin (manage accounts and communications)' },
+  {
+    key: 'admin',
+    email: 'admin@demo.hcp',
+    description: 'Provider admin (manage accounts and communications) and privacy officer (audit trail)',
+  },
   { key: 'sales', email: 'sales@demo.hcp', description: 'Provider sales user (manage communications)' },
   { key: 'mfa', email: 'dr.patel@demo.hcp', description: 'Prescriber with two-step verification on' },
   { key: 'harrow', email: 'dr.kim@harrow.demo.hcp', description: 'Second-brand (Harrow) prescriber' },
@@ -191,6 +195,8 @@ export function generateDemoData(options: { size: SeedSize; now: Date; seed?: nu
       userType: 'provider_admin',
       displayName: 'Avery Admin',
       phone: '(614) 555-0100',
+      // The demo's privacy officer (issue 49): reads the audit trail.
+      privacyOfficer: true,
       demoKey: 'admin',
     },
     {

@@ -93,6 +93,8 @@ export interface Fixture {
   /** A webhook endpoint of the main tenant and one of its deliveries (issue 20). */
   webhookEndpointId: string;
   webhookDeliveryId: string;
+  /** The support window the `support` admin holds on Morgan Family Medicine (issue 49 reviews it). */
+  supportWindowId: string;
 }
 
 export interface Row {
@@ -961,6 +963,87 @@ export const ROWS: Row[] = [
     expect: RULES.practice,
     targeted: true,
   },
+  // Issue 49, the audit trail: the tenant's privacy officers only (the demo admin; the support admin is not one).
+  // Everyone else finds nothing (404), as for any record outside their reach; a patient, person or window of another
+  // tenant is not found either.
+  {
+    method: 'POST',
+    path: `${v1}/audit-trail/patient-search`,
+    url: () => `${v1}/audit-trail/patient-search`,
+    body: () => ({ search: 'Matrix' }),
+    expect: (w) => yes(w === 'admin'),
+  },
+  { method: 'GET', path: `${v1}/audit-trail/users`, url: () => `${v1}/audit-trail/users`, expect: (w) => yes(w === 'admin') },
+  {
+    method: 'GET',
+    path: `${v1}/audit-trail/patient-access`,
+    url: (_f, _w, t) => `${v1}/audit-trail/patient-access?patientId=${t.patientId}&from=2026-01-01&to=2026-12-31`,
+    expect: (w, t) => yes(w === 'admin' && t !== 'otherTenant'),
+    targeted: true,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/audit-trail/patient-access/export`,
+    url: (_f, _w, t) =>
+      `${v1}/audit-trail/patient-access/export?patientId=${t.patientId}&from=2026-01-01&to=2026-12-31&format=csv`,
+    expect: (w, t) => yes(w === 'admin' && t !== 'otherTenant'),
+    targeted: true,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/audit-trail/user-activity`,
+    url: (_f, _w, t) => `${v1}/audit-trail/user-activity?userId=${t.accountId}&from=2026-01-01&to=2026-12-31`,
+    expect: (w, t) => yes(w === 'admin' && t !== 'otherTenant'),
+    targeted: true,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/audit-trail/user-activity/export`,
+    url: (_f, _w, t) => `${v1}/audit-trail/user-activity/export?userId=${t.accountId}&from=2026-01-01&to=2026-12-31&format=fhir`,
+    expect: (w, t) => yes(w === 'admin' && t !== 'otherTenant'),
+    targeted: true,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/audit-trail/support-windows`,
+    url: () => `${v1}/audit-trail/support-windows?from=2026-10-01&to=2026-12-31`,
+    expect: (w) => yes(w === 'admin'),
+  },
+  {
+    method: 'POST',
+    path: `${v1}/audit-trail/support-windows/{windowId}/review`,
+    url: (f) => `${v1}/audit-trail/support-windows/${f.supportWindowId}/review`,
+    body: () => ({ note: 'Matrix: checked the reason with the practice.' }),
+    expect: (w) => yes(w === 'admin'),
+  },
+  {
+    method: 'GET',
+    path: `${v1}/audit-trail/unusual-access`,
+    url: () => `${v1}/audit-trail/unusual-access?from=2026-10-01&to=2026-12-31`,
+    expect: (w) => yes(w === 'admin'),
+  },
+  {
+    method: 'POST',
+    path: `${v1}/audit-trail/findings/review`,
+    url: () => `${v1}/audit-trail/findings/review`,
+    body: (_f, _w, t) => ({ key: `afterHours:${t.accountId}:2026-11-21`, note: 'Matrix: on call that night.' }),
+    expect: (w, t) => yes(w === 'admin' && t !== 'otherTenant'),
+    targeted: true,
+  },
+  {
+    method: 'GET',
+    path: `${v1}/audit-trail/privacy-officers`,
+    url: () => `${v1}/audit-trail/privacy-officers`,
+    expect: (w) => yes(w === 'admin'),
+  },
+  {
+    method: 'PUT',
+    path: `${v1}/audit-trail/privacy-officers/{userId}`,
+    url: (f) => `${v1}/audit-trail/privacy-officers/${f.me('support')}`,
+    body: () => ({ privacyOfficer: false }),
+    expect: (w) => yes(w === 'admin'),
+  },
+  { method: 'POST', path: `${v1}/audit-trail/verify`, url: () => `${v1}/audit-trail/verify`, expect: (w) => yes(w === 'admin') },
 ];
 
 /**
@@ -1064,6 +1147,7 @@ export async function openSupportWindow(t: TestApp, tokens: Record<Who, Tokens>,
     payload: { mdOfficeId: fixture.ids.own.officeId, reason: 'Matrix: helping Morgan Family Medicine.', minutes: 60 },
   });
   if (res.statusCode !== 201) throw new Error(`could not open support access: ${res.statusCode} ${res.body}`);
+  return (res.json() as { id: string }).id;
 }
 
 /**
@@ -1118,8 +1202,9 @@ export async function setUpRouteTable(t: TestApp): Promise<{ tokens: Record<Who,
         createdBy: null,
       })
     ).id,
+    supportWindowId: '',
   };
-  await openSupportWindow(t, tokens, fixture);
+  fixture.supportWindowId = await openSupportWindow(t, tokens, fixture);
   return { tokens, fixture };
 }
 

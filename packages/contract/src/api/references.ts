@@ -31,6 +31,9 @@ export const REFERENCE_KINDS = [
   'deaRegistration',
   'epcsChange',
   'epcsSigning',
+  'auditPatient',
+  'auditUser',
+  'supportWindow',
 ] as const;
 export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 
@@ -68,6 +71,9 @@ export const REFERENCE_NOT_FOUND: Record<ReferenceKind, string> = {
   deaRegistration: 'DEA registration not found.',
   epcsChange: 'Permission change not found.',
   epcsSigning: 'Signing not found. Start again.',
+  auditPatient: 'Patient not found.',
+  auditUser: 'User not found.',
+  supportWindow: 'Support window not found.',
 };
 
 export interface ReferenceOptions {

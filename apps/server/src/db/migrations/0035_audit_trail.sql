@@ -31,7 +31,7 @@ CREATE INDEX "audit_subjects_patient_idx" ON "audit_subjects" USING btree ("pati
 CREATE INDEX "audit_log_actor_time_idx" ON "audit_log" USING btree ("actor_user_id","created_at");--> statement-breakpoint
 CREATE INDEX "audit_log_created_idx" ON "audit_log" USING btree ("created_at");--> statement-breakpoint
 -- Issue 49 (decision 0061): the patients an audit row is about, from its entity and the ids in its details. A
--- prescription, Task, appeal or comment names its patient. Written as a trigger so every present and future writer
+-- prescription, Task, appeal, comment or mention names its patient. Written as a trigger so every present and future writer
 -- is covered; a reference that is not a known id names nobody (never an error: the audited write must not fail).
 CREATE OR REPLACE FUNCTION hcp_audit_patients(kind text, ref text, details jsonb) RETURNS SETOF uuid
 LANGUAGE sql STABLE AS $$
@@ -43,6 +43,8 @@ LANGUAGE sql STABLE AS $$
     UNION ALL SELECT 'prescription', details->>'prescriptionId' WHERE jsonb_typeof(details->'prescriptionId') = 'string'
     UNION ALL SELECT 'prescription', jsonb_array_elements_text(
       CASE WHEN jsonb_typeof(details->'prescriptionIds') = 'array' THEN details->'prescriptionIds' ELSE '[]'::jsonb END)
+    UNION ALL SELECT 'comment_mention', jsonb_array_elements_text(
+      CASE WHEN jsonb_typeof(details->'mentionIds') = 'array' THEN details->'mentionIds' ELSE '[]'::jsonb END)
   ), ids AS (
     SELECT kind, CASE WHEN ref ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN ref::uuid END AS id
       FROM refs
@@ -53,6 +55,8 @@ LANGUAGE sql STABLE AS $$
   UNION SELECT rx.patient_id FROM ids JOIN appeals a ON a.id = ids.id JOIN prescriptions rx ON rx.id = a.prescription_id
    WHERE ids.kind = 'appeal'
   UNION SELECT c.patient_id FROM ids JOIN comments c ON c.id = ids.id WHERE ids.kind = 'comment'
+  UNION SELECT c.patient_id FROM ids JOIN comment_mentions m ON m.id = ids.id JOIN comments c ON c.id = m.comment_id
+   WHERE ids.kind = 'comment_mention'
 $$;
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION hcp_audit_subjects_follow() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -17,6 +17,8 @@
  * - webhookEndpoint, webhookDelivery, integrationClient: the tenant's, to its provider admin.
  * - passkey: the signed-in user's own.
  * - deaRegistration, epcsSigning: the signed-in user's own; epcsChange: of the user's practices.
+ * - auditPatient, auditUser, supportWindow: the tenant's patients, people and support windows, to its privacy officers
+ *   only (issue 49; decision 0061): a reviewer reads every practice's trail, and nobody else reads any.
  */
 import type { ReferenceKind } from '@hcp/contract';
 import { type SQL, sql } from 'drizzle-orm';
@@ -62,6 +64,11 @@ async function select(db: Executor, query: SQL, parentKind?: ReferenceKind): Pro
 }
 
 const uuids = (ids: string[]) => arrayParam(ids, 'uuid');
+
+/** The caller as one row `r` (with their tenant) when they are an enabled privacy officer; no row otherwise. */
+const PRIVACY_OFFICER = (caller: Caller) =>
+  sql`(select tenant_id from users where id = ${caller.userId} and privacy_officer and role = 'provider.admin'
+        and disabled_at is null) r`;
 
 /** Records that carry their practice in `md_office_id` (a fixed table name), within `scope` (practice ids). */
 const ownedByPractice = (
@@ -206,6 +213,29 @@ export const RESOLVERS: Record<ReferenceKind, Resolver> = {
 
   async epcsSigning(db, caller, ids) {
     return select(db, sql`select id from epcs_signings where id = any(${uuids(ids)}) and user_id = ${caller.userId}`);
+  },
+
+  async auditPatient(db, caller, ids) {
+    return select(
+      db,
+      sql`select p.id, p.md_office_id as practice from patients p join md_offices o on o.id = p.md_office_id
+          join ${PRIVACY_OFFICER(caller)} on r.tenant_id = o.tenant_id where p.id = any(${uuids(ids)})`,
+    );
+  },
+
+  async auditUser(db, caller, ids) {
+    return select(
+      db,
+      sql`select v.id from users v join ${PRIVACY_OFFICER(caller)} on r.tenant_id = v.tenant_id where v.id = any(${uuids(ids)})`,
+    );
+  },
+
+  async supportWindow(db, caller, ids) {
+    return select(
+      db,
+      sql`select g.id, g.md_office_id as practice from support_access_grants g join md_offices o on o.id = g.md_office_id
+          join ${PRIVACY_OFFICER(caller)} on r.tenant_id = o.tenant_id where g.id = any(${uuids(ids)})`,
+    );
   },
 
   async integrationClient(db, caller, ids) {
