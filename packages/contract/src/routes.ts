@@ -37,6 +37,8 @@ export const ROUTES = {
   coveringPrescribers: '/covering-prescribers',
   /** Our addition (issue 48): DEA registrations, permission to sign controlled substances, the EPCS reports. */
   controlledSubstances: '/controlled-substances',
+  /** Our addition (issue 49): the privacy officer's audit trail. */
+  auditTrail: '/audit-trail',
   /**
    * Our addition (issue 48, decision 0060): a user whose practice or provider requires a passkey or an authenticator
    * app, and who has none, adds one here right after signing in (their token is good for nothing else).

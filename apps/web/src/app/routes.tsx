@@ -76,6 +76,7 @@ export const routes: RouteObject[] = [
         path: ROUTES.controlledSubstances,
         lazy: page(() => import('../features/epcs/routes/controlled-substances.tsx')),
       },
+      { path: ROUTES.auditTrail, lazy: page(() => import('../features/audit-trail/routes/audit-trail.tsx')) },
       {
         path: ROUTES.manageIntegrations,
         lazy: page(() => import('../features/integrations/routes/manage-integrations.tsx')),

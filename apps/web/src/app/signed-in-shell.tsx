@@ -139,6 +139,7 @@ function SettingsFooter() {
     <footer className={styles.footer}>
       {user && canManageAccounts(user) ? <Link to={ROUTES.manageAccounts}>Manage Accounts</Link> : null}
       {user && canManageAccounts(user) ? <Link to={ROUTES.manageIntegrations}>Pharmacy Systems</Link> : null}
+      {user?.privacyOfficer ? <Link to={ROUTES.auditTrail}>Audit Trail</Link> : null}
       {/* Our additions: the user's own settings, and an office user's practice preferences. */}
       <Link to={ROUTES.preferences}>Preferences</Link>
       {user && manageCommsAccess(user) === 'officePreferences' ? (

@@ -63,6 +63,8 @@ export const userDetailsSchema = z.object({
   /** mdStaffId (our addition): the user's own HCP record, e.g. to know which prescriptions they prescribed. */
   details: z.object({ mdOfficeId: z.string().nullable(), mdStaffId: z.string().nullable() }),
   isVAMPracticeUser: z.boolean(),
+  /** Our addition (issue 49): a provider admin who reviews the audit trail. */
+  privacyOfficer: z.boolean().optional(),
   /** Our additions: the brand (tenant) the user belongs to, and a VAM practice's dedicated account manager. */
   brand: z.enum(BRAND_KEYS),
   accountManager: z.object({ name: z.string(), phone: z.string().nullable(), email: z.string().nullable() }).nullable(),

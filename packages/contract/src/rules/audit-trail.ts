@@ -179,3 +179,9 @@ export function csvCell(value: string | number | null | undefined): string {
 }
 
 export const csvLine = (cells: readonly (string | number | null | undefined)[]) => `${cells.map(csvCell).join(',')}\r\n`;
+
+/** The calendar day `days` after (or before) an ISO day: the reports' default range ends today. */
+export function shiftIsoDay(iso: string, days: number): string {
+  const [year, month, day] = iso.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
+}

@@ -15,6 +15,7 @@ export async function findUserDetails(db: Executor, userId: string) {
       skipErxConfirmation: users.skipErxConfirmation,
       skipSendConfirmation: users.skipSendConfirmation,
       newRequestNotices: users.newRequestNotices,
+      privacyOfficer: users.privacyOfficer,
       staffRole: mdStaff.role,
       mdStaffId: users.mdStaffId,
       tenantKey: tenants.key,

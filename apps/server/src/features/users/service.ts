@@ -47,6 +47,7 @@ export function createUsersService(deps: { db: Database }) {
       },
       details: { mdOfficeId: row.office?.id ?? null, mdStaffId: row.mdStaffId ?? null },
       isVAMPracticeUser: row.office?.isVam ?? false,
+      ...(row.privacyOfficer && role === 'provider.admin' ? { privacyOfficer: true } : {}),
       brand: isBrandKey(row.tenantKey) ? row.tenantKey : 'main',
       accountManager:
         row.office?.isVam && row.office.accountManagerName

@@ -1,0 +1,121 @@
+import { localTodayIso, shiftIsoDay } from '@hcp/contract';
+import { useId, useState } from 'react';
+import controls from '../../../components/controls.module.css';
+import { DayField } from '../../../components/day-field.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import type { DateRange } from '../api/keys.ts';
+import styles from '../routes/audit-trail.module.css';
+
+/** The server's own sentence for a refusal it explains (a range too wide, a review already made), else `fallback`. */
+export const messageOf = (error: unknown, fallback: string) =>
+  error instanceof ApiError && error.status >= 400 && error.status < 500 ? error.message : fallback;
+
+/** The last 30 days up to today, the reports' default. */
+export const lastThirtyDays = (): DateRange => {
+  const today = localTodayIso();
+  return { from: shiftIsoDay(today, -29), to: today };
+};
+
+/** From and to (whole days), applied with a button so a half-typed date does not ask the server. */
+export function DateRangeForm({
+  value,
+  onApply,
+  submitLabel = 'Show',
+  children,
+}: {
+  value: DateRange;
+  onApply: (range: DateRange) => void;
+  submitLabel?: string;
+  children?: React.ReactNode;
+}) {
+  const [from, setFrom] = useState(value.from);
+  const [to, setTo] = useState(value.to);
+  const [error, setError] = useState<string | null>(null);
+  const today = localTodayIso();
+  const errorId = useId();
+  return (
+    <form
+      className={styles.filters}
+      aria-describedby={error ? errorId : undefined}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!from || !to) return setError('Enter both dates.');
+        if (from > to) return setError('The start must not be after the end.');
+        setError(null);
+        onApply({ from, to });
+      }}
+    >
+      <DayField label="From" name="from" value={from} onChange={setFrom} today={today} max={today} />
+      <DayField label="To" name="to" value={to} onChange={setTo} today={today} max={today} />
+      {children}
+      <button type="submit" className={controls.secondary}>
+        {submitLabel}
+      </button>
+      {error ? (
+        <p id={errorId} role="alert" className={styles.error}>
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+/** A note and a button: marks a support window or a finding reviewed (once; the server refuses a second). */
+export function ReviewForm({
+  label,
+  onSave,
+  pending,
+}: {
+  label: string;
+  onSave: (note: string, done: (error: string | null) => void) => void;
+  pending: boolean;
+}) {
+  const [open, setOpen] = useState(false);
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  if (!open) {
+    return (
+      <button type="button" className={controls.secondary} onClick={() => setOpen(true)}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <form
+      className={styles.reviewForm}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (note.trim().length < 3) return setError('Write what you checked (at least 3 characters).');
+        onSave(note.trim(), (failure) => {
+          setError(failure);
+          if (!failure) setOpen(false);
+        });
+      }}
+    >
+      <label htmlFor={id}>Note</label>
+      <textarea
+        id={id}
+        value={note}
+        rows={2}
+        maxLength={1000}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(event) => setNote(event.target.value)}
+      />
+      {error ? (
+        <p id={`${id}-error`} role="alert" className={styles.error}>
+          {error}
+        </p>
+      ) : null}
+      <div className={styles.buttons}>
+        <button type="submit" className={controls.primary} disabled={pending}>
+          Save review
+        </button>
+        <button type="button" className={controls.secondary} onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

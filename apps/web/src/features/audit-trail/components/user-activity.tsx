@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import controls from '../../../components/controls.module.css';
+import { SearchBox } from '../../../components/search-box.tsx';
+import { Spinner } from '../../../components/spinner.tsx';
+import { useUserActivity } from '../api/get-user-activity.ts';
+import { useAuditUsers } from '../api/get-users.ts';
+import type { DateRange } from '../api/keys.ts';
+import styles from '../routes/audit-trail.module.css';
+import { EntriesTable } from './entries-table.tsx';
+import { DateRangeForm, lastThirtyDays, messageOf } from './shared.tsx';
+
+/** What this person did: one user of the tenant, every action in the dates, with the patients each was about. */
+export function UserActivity({ selfId }: { selfId: string }) {
+  const [search, setSearch] = useState<string | null>(null);
+  const [userId, setUserId] = useState<string | null>(null);
+  const [range, setRange] = useState<DateRange>(lastThirtyDays);
+  const [page, setPage] = useState(1);
+  const users = useAuditUsers(search);
+  const report = useUserActivity(userId ? { userId, ...range, page } : null);
+  return (
+    <section aria-labelledby="user-activity-title" className={styles.section}>
+      <h2 id="user-activity-title">User activity report</h2>
+      <p>Everything one person did in the portal, newest first. Your own activity is for another privacy officer to review.</p>
+      <SearchBox
+        label="Find a person"
+        formLabel="People search"
+        hint="Name or e-mail address"
+        value={search ?? ''}
+        onSearch={(text) => {
+          setSearch(text);
+          setUserId(null);
+        }}
+      />
+      {search === null || userId ? null : users.isError ? (
+        <p role="alert">Could not load people. Please try again.</p>
+      ) : !users.data ? (
+        <p role="status">
+          <Spinner /> Searching…
+        </p>
+      ) : users.data.records.length === 0 ? (
+        <p role="status">No one matches.</p>
+      ) : (
+        <ul className={styles.choices} aria-label="People found">
+          {users.data.records.map((u) => (
+            <li key={u.id}>
+              <button
+                type="button"
+                className={controls.secondary}
+                disabled={u.id === selfId}
+                onClick={() => {
+                  setUserId(u.id);
+                  setPage(1);
+                }}
+              >
+                {u.name} ({u.email}){u.practice ? `, ${u.practice}` : ''}
+                {u.id === selfId ? ' — you' : ''}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {userId ? (
+        <>
+          <DateRangeForm
+            value={range}
+            onApply={(next) => {
+              setRange(next);
+              setPage(1);
+            }}
+          />
+          {report.isError ? (
+            <p role="alert">{messageOf(report.error, 'Could not load the report. Please try again.')}</p>
+          ) : !report.data ? (
+            <p role="status">
+              <Spinner /> Loading the report…
+            </p>
+          ) : (
+            <>
+              <p className={styles.subject}>
+                <strong>{report.data.user.name}</strong> ({report.data.user.email}), {report.data.user.role}
+                {report.data.user.practice ? `, ${report.data.user.practice}` : ''}
+              </p>
+              <EntriesTable
+                caption={`Activity of ${report.data.user.name}`}
+                entries={report.data.records}
+                total={report.data.total}
+                page={page}
+                onPageChange={setPage}
+                showPatients
+                isFetching={report.isFetching}
+                exportRequest={{ report: 'user-activity', userId, ...range }}
+              />
+            </>
+          )}
+        </>
+      ) : null}
+    </section>
+  );
+}
