@@ -141,7 +141,7 @@ export const UNUSUAL_ACCESS_RULES = {
   noOpenWork: {
     title: 'Record read without open work',
     explanation:
-      "Someone at a practice opened a patient's record or comments while that patient had no open request at any of their practices and they had acted on none of the patient's prescriptions that day.",
+      "Someone at a practice opened a patient's record or comments while that patient has no request waiting at any of their practices (as Action Needed counts them today) and they changed nothing for the patient that day.",
   },
   manyPatients: {
     title: 'Many patients in a short time',

@@ -6,7 +6,7 @@
 import { AUDIT_PAGE_SIZE, PATIENT_READ_ACTIONS, RECORD_READ_ACTIONS } from '@hcp/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import { arrayParam, type Executor } from '../../db/client.ts';
-import { needsActionSql } from '../../lib/prescription-sql.ts';
+import { needsActionSql, refillDueSql } from '../../lib/prescription-sql.ts';
 
 type Row = Record<string, unknown>;
 export const rowsOf = async <T = Row>(db: Executor, query: SQL): Promise<T[]> =>
@@ -317,9 +317,10 @@ export async function manyPatientsFindings(
 
 /**
  * Records read without open work: a patient's record or comments read by someone at a practice while the patient has
- * no request waiting at any of that person's practices, and they changed nothing for the patient that day.
+ * no request waiting at any of that person's practices (the contract's "needs action" rules, as Action Needed counts
+ * them today), and they changed nothing for the patient that day.
  */
-export async function noOpenWorkFindings(db: Executor, tenantId: string, range: Range) {
+export async function noOpenWorkFindings(db: Executor, tenantId: string, range: Range, todayIso: string) {
   return rowsOf<FindingRow>(
     db,
     sql`with reads as (
@@ -335,7 +336,7 @@ export async function noOpenWorkFindings(db: Executor, tenantId: string, range: 
           where not exists (
               select 1 from prescriptions rx join users ru on ru.id = r.actor_user_id
               join office_members m on m.md_staff_id = ru.md_staff_id and m.md_office_id = rx.md_office_id
-              where rx.patient_id = r.patient_id and ${needsActionSql('rx', sql`rx.needs_refill_auth`)})
+              where rx.patient_id = r.patient_id and ${needsActionSql('rx', refillDueSql('rx', todayIso))})
             and not exists (
               select 1 from audit_log w join audit_subjects ws on ws.audit_id = w.id
               where w.actor_user_id = r.actor_user_id and ws.patient_id = r.patient_id

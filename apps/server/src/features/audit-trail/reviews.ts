@@ -23,6 +23,8 @@ import * as repo from './repository.ts';
 import { requireReviewer } from './service.ts';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
+/** The calendar day of an instant in a time zone (en-CA writes YYYY-MM-DD). */
+const dayIn = (timeZone: string, at: Date) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(at);
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /** A finding's key: rule, person, and the day and patient, or the period, it is about. */
 const FINDING_KEY = new RegExp(
@@ -118,7 +120,7 @@ export function createAuditReviews({
           ? repo.afterHoursFindings(db, reviewer.tenantId, range, { start: afterHours.startHour, end: afterHours.endHour })
           : [],
         wanted('manyPatients') ? repo.manyPatientsFindings(db, reviewer.tenantId, range, manyPatients) : [],
-        wanted('noOpenWork') ? repo.noOpenWorkFindings(db, reviewer.tenantId, range) : [],
+        wanted('noOpenWork') ? repo.noOpenWorkFindings(db, reviewer.tenantId, range, dayIn(timeZone, now())) : [],
       ]);
       const records = [
         ...noWork.map((r) => findingOf('noOpenWork', r)),
