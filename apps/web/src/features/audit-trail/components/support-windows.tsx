@@ -1,5 +1,6 @@
-import { AUDIT_PAGE_SIZE, formatDateTime, type SupportWindowReviewItem } from '@hcp/contract';
+import { AUDIT_PAGE_SIZE, formatDateTime, localTodayIso, type SupportWindowReviewItem } from '@hcp/contract';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { SelectField } from '../../../components/select-field.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { Table } from '../../../components/table/table.tsx';
@@ -8,6 +9,9 @@ import type { DateRange } from '../api/keys.ts';
 import { useReviewSupportWindow } from '../api/review-support-window.ts';
 import styles from '../routes/audit-trail.module.css';
 import { DateRangeForm, lastThirtyDays, messageOf, ReviewForm } from './shared.tsx';
+
+/** The local calendar day of an instant (the report's days are whole days). */
+const dayOf = (iso: string) => localTodayIso(new Date(iso));
 
 export const STATUS_OPTIONS: { value: ReviewStatus; label: string }[] = [
   { value: 'open', label: 'Not reviewed' },
@@ -68,8 +72,19 @@ export function SupportWindows({ selfId }: { selfId: string }) {
             {
               key: 'reads',
               header: 'Read',
-              cell: (w) =>
-                `${w.reads} ${w.reads === 1 ? 'time' : 'times'}, ${w.patients} ${w.patients === 1 ? 'patient' : 'patients'}`,
+              cell: (w) => (
+                <>
+                  {`${w.reads} ${w.reads === 1 ? 'time' : 'times'}, ${w.patients} ${w.patients === 1 ? 'patient' : 'patients'}`}
+                  {w.user.id === selfId ? null : (
+                    <Link
+                      className={styles.sub}
+                      to={`?view=user&userId=${w.user.id}&from=${dayOf(w.startedAt)}&to=${dayOf(w.endedAt)}`}
+                    >
+                      What {w.user.name} read
+                    </Link>
+                  )}
+                </>
+              ),
             },
             {
               key: 'review',

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import controls from '../../../components/controls.module.css';
 import { SearchBox } from '../../../components/search-box.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
@@ -11,9 +12,13 @@ import { DateRangeForm, lastThirtyDays, messageOf } from './shared.tsx';
 
 /** What this person did: one user of the tenant, every action in the dates, with the patients each was about. */
 export function UserActivity({ selfId }: { selfId: string }) {
+  // A support window's "What was read" opens this report on its person and days (ids and dates only in the URL).
+  const [params] = useSearchParams();
+  const linked = params.get('userId');
+  const linkedRange = params.get('from') && params.get('to') ? { from: params.get('from'), to: params.get('to') } : null;
   const [search, setSearch] = useState<string | null>(null);
-  const [userId, setUserId] = useState<string | null>(null);
-  const [range, setRange] = useState<DateRange>(lastThirtyDays);
+  const [userId, setUserId] = useState<string | null>(linked);
+  const [range, setRange] = useState<DateRange>(() => (linkedRange as DateRange | null) ?? lastThirtyDays());
   const [page, setPage] = useState(1);
   const users = useAuditUsers(search);
   const report = useUserActivity(userId ? { userId, ...range, page } : null);

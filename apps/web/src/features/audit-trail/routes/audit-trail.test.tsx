@@ -212,4 +212,48 @@ describe('/audit-trail', () => {
     );
     expect(within(table).queryByRole('button', { name: 'Mark reviewed' })).toBeNull();
   });
+
+  it("opens what a support window's person read: the user activity report on its days", async () => {
+    const asked: string[] = [];
+    setup((path, _method) => {
+      if (path.endsWith('/support-windows')) {
+        return ok({
+          records: [
+            {
+              id: 'w2',
+              user: { id: STAFF, name: 'Sam Support' },
+              practice: 'Morgan Family Medicine',
+              reason: 'Looking for a fax.',
+              startedAt: '2026-12-01T15:00:00.000Z',
+              endedAt: '2026-12-01T15:30:00.000Z',
+              minutes: 30,
+              reads: 2,
+              patients: 1,
+              review: null,
+            },
+          ],
+          total: 1,
+          page: 1,
+          pageSize: 50,
+        });
+      }
+      if (path.endsWith('/user-activity')) {
+        return ok({
+          user: { id: STAFF, name: 'Sam Support', email: 'sam@demo.hcp', role: 'provider.admin', practice: null },
+          records: [entry({ patients: [{ id: PATIENT, name: 'Pat Doe' }] })],
+          total: 1,
+          page: 1,
+          pageSize: 50,
+        });
+      }
+      return failure(500, 'unexpected');
+    }, 'support');
+    const fetchMock = vi.mocked(fetch);
+    await userEvent.click(await screen.findByRole('link', { name: 'What Sam Support read' }));
+    const table = await screen.findByRole('table', { name: 'Activity of Sam Support' });
+    expect(within(table).getByRole('row', { name: /Pat Doe/ })).toBeInTheDocument();
+    asked.push(...fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.includes('/user-activity')));
+    expect(asked[0]).toContain(`userId=${STAFF}`);
+    expect(asked[0]).toMatch(/from=2026-12-0[12]&to=2026-12-0[12]/);
+  });
 });
