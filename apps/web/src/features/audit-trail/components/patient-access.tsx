@@ -1,14 +1,13 @@
 import { formatApiDate } from '@hcp/contract';
 import { useState } from 'react';
-import controls from '../../../components/controls.module.css';
 import { SearchBox } from '../../../components/search-box.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { usePatientAccess } from '../api/get-patient-access.ts';
 import type { DateRange } from '../api/keys.ts';
 import { useAuditPatientSearch } from '../api/search-patients.ts';
 import styles from '../routes/audit-trail.module.css';
-import { EntriesTable } from './entries-table.tsx';
-import { DateRangeForm, lastThirtyDays, messageOf } from './shared.tsx';
+import { Choices, Report } from './report.tsx';
+import { lastThirtyDays } from './shared.tsx';
 
 /** Who saw this patient: a patient of the tenant found by name or date of birth, then every access in the dates. */
 export function PatientAccess() {
@@ -42,57 +41,34 @@ export function PatientAccess() {
       ) : found.data.records.length === 0 ? (
         <p role="status">No patient matches.</p>
       ) : (
-        <ul className={styles.choices} aria-label="Patients found">
-          {found.data.records.map((p) => (
-            <li key={p.id}>
-              <button
-                type="button"
-                className={controls.secondary}
-                onClick={() => {
-                  setPatientId(p.id);
-                  setPage(1);
-                }}
-              >
-                {p.name}, born {formatApiDate(p.dob)}, {p.practice}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <Choices
+          label="Patients found"
+          items={found.data.records.map((p) => ({ id: p.id, text: `${p.name}, born ${formatApiDate(p.dob)}, ${p.practice}` }))}
+          onChoose={(id) => {
+            setPatientId(id);
+            setPage(1);
+          }}
+        />
       )}
       {patientId ? (
-        <>
-          <DateRangeForm
-            value={range}
-            onApply={(next) => {
-              setRange(next);
-              setPage(1);
-            }}
-          />
-          {report.isError ? (
-            <p role="alert">{messageOf(report.error, 'Could not load the report. Please try again.')}</p>
-          ) : !report.data ? (
-            <p role="status">
-              <Spinner /> Loading the report…
-            </p>
-          ) : (
+        <Report
+          query={report}
+          range={range}
+          onRange={(next) => {
+            setRange(next);
+            setPage(1);
+          }}
+          page={page}
+          onPage={setPage}
+          subject={(data) => (
             <>
-              <p className={styles.subject}>
-                <strong>{report.data.patient.name}</strong>, born {formatApiDate(report.data.patient.dob)},{' '}
-                {report.data.patient.practice}
-              </p>
-              <EntriesTable
-                caption={`Access to ${report.data.patient.name}'s records`}
-                entries={report.data.records}
-                total={report.data.total}
-                page={page}
-                onPageChange={setPage}
-                showPatients={false}
-                isFetching={report.isFetching}
-                exportRequest={{ report: 'patient-access', patientId, ...range }}
-              />
+              <strong>{data.patient.name}</strong>, born {formatApiDate(data.patient.dob)}, {data.patient.practice}
             </>
           )}
-        </>
+          caption={(data) => `Access to ${data.patient.name}'s records`}
+          showPatients={false}
+          exportTarget={{ report: 'patient-access', patientId, ...range }}
+        />
       ) : null}
     </section>
   );

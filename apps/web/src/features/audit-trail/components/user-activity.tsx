@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import controls from '../../../components/controls.module.css';
 import { SearchBox } from '../../../components/search-box.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { useUserActivity } from '../api/get-user-activity.ts';
 import { useAuditUsers } from '../api/get-users.ts';
 import type { DateRange } from '../api/keys.ts';
 import styles from '../routes/audit-trail.module.css';
-import { EntriesTable } from './entries-table.tsx';
-import { DateRangeForm, lastThirtyDays, messageOf } from './shared.tsx';
+import { Choices, Report } from './report.tsx';
+import { lastThirtyDays } from './shared.tsx';
 
 /** What this person did: one user of the tenant, every action in the dates, with the patients each was about. */
 export function UserActivity({ selfId }: { selfId: string }) {
@@ -45,59 +44,39 @@ export function UserActivity({ selfId }: { selfId: string }) {
       ) : users.data.records.length === 0 ? (
         <p role="status">No one matches.</p>
       ) : (
-        <ul className={styles.choices} aria-label="People found">
-          {users.data.records.map((u) => (
-            <li key={u.id}>
-              <button
-                type="button"
-                className={controls.secondary}
-                disabled={u.id === selfId}
-                onClick={() => {
-                  setUserId(u.id);
-                  setPage(1);
-                }}
-              >
-                {u.name} ({u.email}){u.practice ? `, ${u.practice}` : ''}
-                {u.id === selfId ? ' — you' : ''}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <Choices
+          label="People found"
+          items={users.data.records.map((u) => ({
+            id: u.id,
+            text: `${u.name} (${u.email})${u.practice ? `, ${u.practice}` : ''}${u.id === selfId ? ' — you' : ''}`,
+            disabled: u.id === selfId,
+          }))}
+          onChoose={(id) => {
+            setUserId(id);
+            setPage(1);
+          }}
+        />
       )}
       {userId ? (
-        <>
-          <DateRangeForm
-            value={range}
-            onApply={(next) => {
-              setRange(next);
-              setPage(1);
-            }}
-          />
-          {report.isError ? (
-            <p role="alert">{messageOf(report.error, 'Could not load the report. Please try again.')}</p>
-          ) : !report.data ? (
-            <p role="status">
-              <Spinner /> Loading the report…
-            </p>
-          ) : (
+        <Report
+          query={report}
+          range={range}
+          onRange={(next) => {
+            setRange(next);
+            setPage(1);
+          }}
+          page={page}
+          onPage={setPage}
+          subject={(data) => (
             <>
-              <p className={styles.subject}>
-                <strong>{report.data.user.name}</strong> ({report.data.user.email}), {report.data.user.role}
-                {report.data.user.practice ? `, ${report.data.user.practice}` : ''}
-              </p>
-              <EntriesTable
-                caption={`Activity of ${report.data.user.name}`}
-                entries={report.data.records}
-                total={report.data.total}
-                page={page}
-                onPageChange={setPage}
-                showPatients
-                isFetching={report.isFetching}
-                exportRequest={{ report: 'user-activity', userId, ...range }}
-              />
+              <strong>{data.user.name}</strong> ({data.user.email}), {data.user.role}
+              {data.user.practice ? `, ${data.user.practice}` : ''}
             </>
           )}
-        </>
+          caption={(data) => `Activity of ${data.user.name}`}
+          showPatients
+          exportTarget={{ report: 'user-activity', userId, ...range }}
+        />
       ) : null}
     </section>
   );
