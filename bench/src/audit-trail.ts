@@ -170,6 +170,18 @@ try {
       `first page p95 ${quantile(firstPages, 0.95).toFixed(1)} ms, last page (${lastPage}) p95 ${quantile(lastPages, 0.95).toFixed(1)} ms ` +
       `over ${PATIENT_ROWS} rows of the patient in a year (budget: p95 under 300 ms; trail grown in ${grown} s)`,
   );
+  // The review lists over a month of the same trail: what a privacy officer opens each week.
+  const month = `from=${day(-30)}&to=${day(0)}&status=all`;
+  const unusual = await timeRequests(5, () =>
+    fetch(`${base}/api/mdo/v1/audit-trail/unusual-access?${month}`, { headers: headersOf(admin) }),
+  );
+  const windows = await timeRequests(5, () =>
+    fetch(`${base}/api/mdo/v1/audit-trail/support-windows?${month}`, { headers: headersOf(admin) }),
+  );
+  console.log(
+    `audit-review-lists (PostgreSQL, same trail): unusual access over 30 days p95 ${unusual.p95.toFixed(0)} ms (p50 ${unusual.p50.toFixed(0)}), ` +
+      `support windows over 30 days p95 ${windows.p95.toFixed(1)} ms (5 requests each; no baseline: read the milliseconds)`,
+  );
   await app.close();
 } finally {
   await database.close().catch(() => undefined);

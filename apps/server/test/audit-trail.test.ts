@@ -269,6 +269,28 @@ describe('unusual access', () => {
   });
 });
 
+describe('unusual access, bounded', () => {
+  it('returns the newest 200 findings of a rule and counts them all', async () => {
+    // Thirty new patients (no prescription: no open work) read by the staff member on eight weekday middays.
+    const office = String((await rows(sql`select md_office_id from patients where id = ${patientId}`))[0]?.md_office_id);
+    await t.database.db.execute(sql`insert into patients (md_office_id, first_name, last_name, dob)
+      select ${office}, 'Bound', 'Patient ' || g, date '1970-01-01' + g from generate_series(1, 30) g`);
+    await t.database.db.execute(sql`insert into audit_log (actor_user_id, action, entity_type, entity_id, created_at)
+      select ${staff.userID}, 'patients.read', 'patient', p.id::text, timestamptz '2026-09-01 16:00Z' + d * interval '1 day'
+      from patients p cross join generate_series(0, 9) d
+      where p.first_name = 'Bound' and extract(isodow from timestamptz '2026-09-01 16:00Z' + d * interval '1 day') < 6`);
+    const res = await get(admin, `${v1}/unusual-access?from=2026-09-01&to=2026-09-14&status=open&rule=noOpenWork`);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.perRule).toBe(200);
+    expect(body.totals.noOpenWork).toBe(240);
+    expect(body.records).toHaveLength(200);
+    // Newest first: the last day's reads lead.
+    expect(body.records[0].from.slice(0, 10)).toBe('2026-09-10');
+    expect(body.records.every((f: { rule: string }) => f.rule === 'noOpenWork')).toBe(true);
+  });
+});
+
 describe('privacy officers', () => {
   it('lets an officer make another admin one, never themselves; then nobody clears their own finding', async () => {
     const list = (await get(admin, `${v1}/privacy-officers`)).json().records;

@@ -188,7 +188,12 @@ export const unusualAccessFindingSchema = z.object({
   review: auditReviewSchema.nullable(),
 });
 export type UnusualAccessFinding = z.infer<typeof unusualAccessFindingSchema>;
-export const unusualAccessResponseSchema = z.object({ records: z.array(unusualAccessFindingSchema) });
+/** The newest findings of each rule (at most `perRule` of each), and how many each rule found in all. */
+export const unusualAccessResponseSchema = z.object({
+  records: z.array(unusualAccessFindingSchema),
+  totals: z.record(z.enum(UNUSUAL_ACCESS_RULE_KEYS), z.number().int()),
+  perRule: z.number().int(),
+});
 export type UnusualAccessResponse = z.infer<typeof unusualAccessResponseSchema>;
 export const FINDING_KEY_MAX = 200;
 export const findingReviewSchema = reviewNoteSchema.extend({

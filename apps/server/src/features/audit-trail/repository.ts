@@ -243,6 +243,7 @@ const READS = () => arrayParam([...PATIENT_READ_ACTIONS], 'text');
 const RECORD_READS = () => arrayParam([...RECORD_READ_ACTIONS], 'text');
 
 export interface FindingRow extends ReviewRow {
+  rule: 'afterHours' | 'manyPatients' | 'noOpenWork';
   actor_id: string;
   actor_name: string;
   actor_practice: string | null;
@@ -253,103 +254,108 @@ export interface FindingRow extends ReviewRow {
   patient_id: string | null;
   patient_name: string | null;
   bucket: string;
+  /** How many findings of this rule match, of which the newest FINDINGS_PER_RULE are returned. */
+  rule_total: number;
 }
 
-/** The reads the unusual-access rules look at: patient-data reads by office users of the tenant in the range. */
-const findingsFrom = (tenantId: string, range: Range) => sql`
-  reads as (
-    select a.id, a.actor_user_id, a.created_at, s.patient_id, (a.created_at at time zone ${range.timeZone}) as local
-    from audit_subjects s join audit_log a on a.id = s.audit_id join users u on u.id = a.actor_user_id
-    where s.created_at >= ${startOf(range)} and s.created_at < ${endOf(range)}
-      and u.tenant_id = ${tenantId} and u.role = 'mdo.user' and a.action = any(${READS()})
-  )`;
+/** The most findings of one rule a list returns (newest first); the rest are counted. */
+export const FINDINGS_PER_RULE = 200;
 
-const FINDING_COLUMNS = sql`u.display_name as actor_name, o.name as actor_practice,
-  rv.display_name as reviewed_by, r.reviewed_at, r.note`;
-const findingJoins = (tenantId: string, key: SQL) => sql`join users u on u.id = f.actor_id
-  left join md_offices o on o.id = u.md_office_id
-  left join audit_reviews r on r.tenant_id = ${tenantId} and r.item_key = ${key}
-  left join users rv on rv.id = r.reviewed_by`;
-
-/** Reads outside working hours, one finding per person and local day. */
-export async function afterHoursFindings(db: Executor, tenantId: string, range: Range, hours: { start: number; end: number }) {
-  return rowsOf<FindingRow>(
-    db,
-    sql`with ${findingsFrom(tenantId, range)},
-        f as (
-          select actor_user_id as actor_id, local::date::text as bucket, min(created_at) as first_at, max(created_at) as last_at,
-            count(distinct id)::int as reads, count(distinct patient_id)::int as patients
-          from reads
-          where extract(isodow from local) in (6, 7) or extract(hour from local) < ${hours.start}
-             or extract(hour from local) >= ${hours.end}
-          group by actor_user_id, local::date
-        )
-        select f.*, null as patient_id, null as patient_name, ${FINDING_COLUMNS}
-        from f ${findingJoins(tenantId, sql`'afterHours:' || f.actor_id::text || ':' || f.bucket`)}
-        order by f.first_at desc`,
-  );
-}
-
-/** Many patients read in one ten-minute period on the clock, one finding per person and period. */
-export async function manyPatientsFindings(
-  db: Executor,
-  tenantId: string,
-  range: Range,
-  rule: { patients: number; minutes: number },
-) {
-  const seconds = rule.minutes * 60;
-  return rowsOf<FindingRow>(
-    db,
-    sql`with ${findingsFrom(tenantId, range)},
-        f as (
-          select actor_user_id as actor_id,
-            to_char(to_timestamp(floor(extract(epoch from created_at) / ${seconds}) * ${seconds}) at time zone 'UTC',
-              'YYYY-MM-DD"T"HH24:MI"Z"') as bucket,
-            min(created_at) as first_at, max(created_at) as last_at,
-            count(distinct id)::int as reads, count(distinct patient_id)::int as patients
-          from reads group by 1, 2 having count(distinct patient_id) >= ${rule.patients}
-        )
-        select f.*, null as patient_id, null as patient_name, ${FINDING_COLUMNS}
-        from f ${findingJoins(tenantId, sql`'manyPatients:' || f.actor_id::text || ':' || f.bucket`)}
-        order by f.first_at desc`,
-  );
+export interface FindingRules {
+  hours: { start: number; end: number };
+  many: { patients: number; minutes: number };
+  todayIso: string;
 }
 
 /**
- * Records read without open work: a patient's record or comments read by someone at a practice while the patient has
- * no request waiting at any of that person's practices (the contract's "needs action" rules, as Action Needed counts
- * them today), and they changed nothing for the patient that day.
+ * The three unusual-access rules in one statement, set-based: the range's reads of patient data by office users
+ * are read once (the time index, then each row's patients by key), grouped per rule, and the rows of "without open
+ * work" are taken out by two anti-joins (the reader's changes that day; the patients with a request waiting at the
+ * reader's practices) instead of a lookup per read. Findings are filtered by their review, ranked newest first and
+ * cut at FINDINGS_PER_RULE per rule, with each rule's total.
  */
-export async function noOpenWorkFindings(db: Executor, tenantId: string, range: Range, todayIso: string) {
+export async function unusualAccessFindings(
+  db: Executor,
+  tenantId: string,
+  range: Range,
+  rules: FindingRules,
+  filter: { status: 'open' | 'reviewed' | 'all'; rule: string | null },
+) {
+  const seconds = rules.many.minutes * 60;
   return rowsOf<FindingRow>(
     db,
-    sql`with reads as (
-          select a.id, a.actor_user_id, a.created_at, s.patient_id, (a.created_at at time zone ${range.timeZone})::date as day
-          from audit_subjects s join audit_log a on a.id = s.audit_id join users u on u.id = a.actor_user_id
-          where s.created_at >= ${startOf(range)} and s.created_at < ${endOf(range)}
-            and u.tenant_id = ${tenantId} and u.role = 'mdo.user' and a.action = any(${RECORD_READS()})
+    sql`with reads as materialized (
+          select a.id, a.actor_user_id, a.created_at, a.action, s.patient_id,
+            (a.created_at at time zone ${range.timeZone}) as local
+          from audit_log a
+          join users u on u.id = a.actor_user_id and u.tenant_id = ${tenantId} and u.role = 'mdo.user'
+          join audit_subjects s on s.audit_id = a.id
+          where a.created_at >= ${startOf(range)} and a.created_at < ${endOf(range)} and a.action = any(${READS()})
         ),
-        f as (
-          select r.actor_user_id as actor_id, r.patient_id, r.day::text as day, min(r.created_at) as first_at,
-            max(r.created_at) as last_at, count(distinct r.id)::int as reads
-          from reads r
-          where not exists (
-              select 1 from prescriptions rx join users ru on ru.id = r.actor_user_id
-              join office_members m on m.md_staff_id = ru.md_staff_id and m.md_office_id = rx.md_office_id
-              where rx.patient_id = r.patient_id and ${needsActionSql('rx', refillDueSql('rx', todayIso))})
-            and not exists (
-              select 1 from audit_log w join audit_subjects ws on ws.audit_id = w.id
-              where w.actor_user_id = r.actor_user_id and ws.patient_id = r.patient_id
-                and (w.created_at at time zone ${range.timeZone})::date = r.day
-                and w.action <> all(${READS()}) and w.action not like '%.refused')
-          group by r.actor_user_id, r.patient_id, r.day
+        after_hours as (
+          select 'afterHours' as rule, actor_user_id as actor_id, local::date::text as bucket, null::uuid as patient_id,
+            min(created_at) as first_at, max(created_at) as last_at,
+            count(distinct id)::int as reads, count(distinct patient_id)::int as patients
+          from reads
+          where extract(isodow from local) in (6, 7) or extract(hour from local) < ${rules.hours.start}
+             or extract(hour from local) >= ${rules.hours.end}
+          group by actor_user_id, local::date
+        ),
+        many as (
+          select 'manyPatients' as rule, actor_user_id as actor_id,
+            to_char(to_timestamp(floor(extract(epoch from created_at) / ${seconds}) * ${seconds}) at time zone 'UTC',
+              'YYYY-MM-DD"T"HH24:MI"Z"') as bucket, null::uuid as patient_id,
+            min(created_at) as first_at, max(created_at) as last_at,
+            count(distinct id)::int as reads, count(distinct patient_id)::int as patients
+          from reads group by 2, 3 having count(distinct patient_id) >= ${rules.many.patients}
+        ),
+        record_reads as (
+          select actor_user_id, patient_id, local::date as day, min(created_at) as first_at, max(created_at) as last_at,
+            count(distinct id)::int as reads
+          from reads where action = any(${RECORD_READS()}) group by 1, 2, 3
+        ),
+        writes as (
+          select distinct a.actor_user_id, s.patient_id, (a.created_at at time zone ${range.timeZone})::date as day
+          from audit_log a join audit_subjects s on s.audit_id = a.id
+          where a.created_at >= ${startOf(range)} and a.created_at < ${endOf(range)}
+            and a.actor_user_id in (select distinct actor_user_id from record_reads)
+            and a.action <> all(${READS()}) and a.action not like '%.refused'
+        ),
+        open_work as (
+          select distinct rr.actor_user_id, rr.patient_id
+          from (select distinct actor_user_id, patient_id from record_reads) rr
+          join users ru on ru.id = rr.actor_user_id
+          join prescriptions rx on rx.patient_id = rr.patient_id
+          join office_members m on m.md_staff_id = ru.md_staff_id and m.md_office_id = rx.md_office_id
+          where ${needsActionSql('rx', refillDueSql('rx', rules.todayIso))}
+        ),
+        no_work as (
+          select 'noOpenWork' as rule, r.actor_user_id as actor_id, r.day::text || ':' || r.patient_id::text as bucket,
+            r.patient_id, r.first_at, r.last_at, r.reads, 1 as patients
+          from record_reads r
+          where not exists (select 1 from writes w
+                             where w.actor_user_id = r.actor_user_id and w.patient_id = r.patient_id and w.day = r.day)
+            and not exists (select 1 from open_work o where o.actor_user_id = r.actor_user_id and o.patient_id = r.patient_id)
+        ),
+        f as (select * from after_hours union all select * from many union all select * from no_work),
+        reviewed as (
+          select f.*, r.id as review_id, r.reviewed_by as reviewer_id, r.reviewed_at, r.note
+          from f left join audit_reviews r
+            on r.tenant_id = ${tenantId} and r.item_key = f.rule || ':' || f.actor_id::text || ':' || f.bucket
+          where ${reviewStatusSql(filter.status)} and (${filter.rule}::text is null or f.rule = ${filter.rule})
+        ),
+        ranked as (
+          select reviewed.*, row_number() over (partition by rule order by first_at desc, actor_id, bucket) as n,
+            count(*) over (partition by rule)::int as rule_total
+          from reviewed
         )
-        select f.actor_id, f.first_at, f.last_at, f.reads, 1 as patients, f.patient_id,
-          p.first_name || ' ' || p.last_name as patient_name, f.day || ':' || f.patient_id::text as bucket,
-          ${FINDING_COLUMNS}
-        from f join patients p on p.id = f.patient_id
-          ${findingJoins(tenantId, sql`'noOpenWork:' || f.actor_id::text || ':' || f.day || ':' || f.patient_id::text`)}
-        order by f.first_at desc`,
+        select k.rule, k.actor_id, k.bucket, k.patient_id, k.first_at, k.last_at, k.reads, k.patients, k.rule_total,
+          u.display_name as actor_name, o.name as actor_practice, p.first_name || ' ' || p.last_name as patient_name,
+          rv.display_name as reviewed_by, k.reviewed_at, k.note
+        from ranked k join users u on u.id = k.actor_id left join md_offices o on o.id = u.md_office_id
+          left join patients p on p.id = k.patient_id left join users rv on rv.id = k.reviewer_id
+        where k.n <= ${FINDINGS_PER_RULE}
+        order by k.first_at desc`,
   );
 }
 

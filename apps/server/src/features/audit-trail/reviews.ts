@@ -9,6 +9,7 @@ import {
   type FindingReview,
   type PrivacyOfficersResponse,
   type SupportWindowsResponse,
+  UNUSUAL_ACCESS_RULE_KEYS,
   UNUSUAL_ACCESS_RULES,
   type UnusualAccessFinding,
   type UnusualAccessResponse,
@@ -112,24 +113,21 @@ export function createAuditReviews({
       query: { from: string; to: string; status: 'open' | 'reviewed' | 'all'; rule?: UnusualAccessRule | undefined },
     ): Promise<UnusualAccessResponse> {
       const reviewer = await requireReviewer(db, ctx.userId);
-      const range = rangeOf(query);
       const { afterHours, manyPatients } = UNUSUAL_ACCESS_RULES;
-      const wanted = (rule: UnusualAccessRule) => query.rule === undefined || query.rule === rule;
-      const [hours, many, noWork] = await Promise.all([
-        wanted('afterHours')
-          ? repo.afterHoursFindings(db, reviewer.tenantId, range, { start: afterHours.startHour, end: afterHours.endHour })
-          : [],
-        wanted('manyPatients') ? repo.manyPatientsFindings(db, reviewer.tenantId, range, manyPatients) : [],
-        wanted('noOpenWork') ? repo.noOpenWorkFindings(db, reviewer.tenantId, range, dayIn(timeZone, now())) : [],
-      ]);
-      const records = [
-        ...noWork.map((r) => findingOf('noOpenWork', r)),
-        ...many.map((r) => findingOf('manyPatients', r)),
-        ...hours.map((r) => findingOf('afterHours', r)),
-      ]
-        .filter((f) => query.status === 'all' || (query.status === 'open') === (f.review === null))
-        .sort((a, b) => b.from.localeCompare(a.from));
-      return { records };
+      const rows = await repo.unusualAccessFindings(
+        db,
+        reviewer.tenantId,
+        rangeOf(query),
+        {
+          hours: { start: afterHours.startHour, end: afterHours.endHour },
+          many: manyPatients,
+          todayIso: dayIn(timeZone, now()),
+        },
+        { status: query.status, rule: query.rule ?? null },
+      );
+      const totals = Object.fromEntries(UNUSUAL_ACCESS_RULE_KEYS.map((rule) => [rule, 0])) as Record<UnusualAccessRule, number>;
+      for (const row of rows) totals[row.rule] = Number(row.rule_total);
+      return { records: rows.map((row) => findingOf(row.rule, row)), totals, perRule: repo.FINDINGS_PER_RULE };
     },
 
     async reviewFinding(ctx: SignedInContext, input: FindingReview) {

@@ -68,69 +68,77 @@ export function UnusualAccess({ selfId }: { selfId: string }) {
           <Spinner /> Loading…
         </p>
       ) : (
-        <Table<UnusualAccessFinding>
-          caption="Findings"
-          rows={findings.data.records}
-          rowKey={(f) => f.key}
-          emptyMessage={
-            filters.status === 'open' ? 'Nothing unusual waits for review in these dates.' : 'Nothing unusual in these dates.'
-          }
-          columns={[
-            { key: 'rule', header: 'Rule', cell: (f) => UNUSUAL_ACCESS_RULES[f.rule].title },
-            {
-              key: 'who',
-              header: 'Who',
-              cell: (f) => (
-                <>
-                  {f.user.name}
-                  {f.user.practice ? <span className={styles.sub}>{f.user.practice}</span> : null}
-                </>
-              ),
-            },
-            {
-              key: 'when',
-              header: 'When',
-              cell: (f) => (f.from === f.to ? formatDateTime(f.from) : `${formatDateTime(f.from)} – ${formatDateTime(f.to)}`),
-            },
-            {
-              key: 'what',
-              header: 'Read',
-              cell: (f) =>
-                f.patient
-                  ? `${f.patient.name}, ${f.reads} ${f.reads === 1 ? 'time' : 'times'}`
-                  : `${f.reads} ${f.reads === 1 ? 'time' : 'times'}, ${f.patients} ${f.patients === 1 ? 'patient' : 'patients'}`,
-            },
-            {
-              key: 'review',
-              header: 'Review',
-              cell: (f) =>
-                f.review ? (
+        <>
+          {UNUSUAL_ACCESS_RULE_KEYS.filter((rule) => (findings.data.totals[rule] ?? 0) > findings.data.perRule).map((rule) => (
+            <p key={rule} role="status">
+              {UNUSUAL_ACCESS_RULES[rule].title}: the newest {findings.data.perRule} of{' '}
+              {(findings.data.totals[rule] ?? 0).toLocaleString('en-US')} are shown. Narrow the dates to see the rest.
+            </p>
+          ))}
+          <Table<UnusualAccessFinding>
+            caption="Findings"
+            rows={findings.data.records}
+            rowKey={(f) => f.key}
+            emptyMessage={
+              filters.status === 'open' ? 'Nothing unusual waits for review in these dates.' : 'Nothing unusual in these dates.'
+            }
+            columns={[
+              { key: 'rule', header: 'Rule', cell: (f) => UNUSUAL_ACCESS_RULES[f.rule].title },
+              {
+                key: 'who',
+                header: 'Who',
+                cell: (f) => (
                   <>
-                    {f.review.note}
-                    <span className={styles.sub}>
-                      {f.review.reviewedBy}, {formatDateTime(f.review.reviewedAt)}
-                    </span>
+                    {f.user.name}
+                    {f.user.practice ? <span className={styles.sub}>{f.user.practice}</span> : null}
                   </>
-                ) : f.user.id === selfId ? (
-                  'Another privacy officer reviews this.'
-                ) : (
-                  <ReviewForm
-                    label="Clear"
-                    pending={review.isPending}
-                    onSave={(note, done) =>
-                      review.mutate(
-                        { key: f.key, note },
-                        {
-                          onSuccess: () => done(null),
-                          onError: (error) => done(messageOf(error, 'Could not save the review. Please try again.')),
-                        },
-                      )
-                    }
-                  />
                 ),
-            },
-          ]}
-        />
+              },
+              {
+                key: 'when',
+                header: 'When',
+                cell: (f) => (f.from === f.to ? formatDateTime(f.from) : `${formatDateTime(f.from)} – ${formatDateTime(f.to)}`),
+              },
+              {
+                key: 'what',
+                header: 'Read',
+                cell: (f) =>
+                  f.patient
+                    ? `${f.patient.name}, ${f.reads} ${f.reads === 1 ? 'time' : 'times'}`
+                    : `${f.reads} ${f.reads === 1 ? 'time' : 'times'}, ${f.patients} ${f.patients === 1 ? 'patient' : 'patients'}`,
+              },
+              {
+                key: 'review',
+                header: 'Review',
+                cell: (f) =>
+                  f.review ? (
+                    <>
+                      {f.review.note}
+                      <span className={styles.sub}>
+                        {f.review.reviewedBy}, {formatDateTime(f.review.reviewedAt)}
+                      </span>
+                    </>
+                  ) : f.user.id === selfId ? (
+                    'Another privacy officer reviews this.'
+                  ) : (
+                    <ReviewForm
+                      label="Clear"
+                      pending={review.isPending}
+                      onSave={(note, done) =>
+                        review.mutate(
+                          { key: f.key, note },
+                          {
+                            onSuccess: () => done(null),
+                            onError: (error) => done(messageOf(error, 'Could not save the review. Please try again.')),
+                          },
+                        )
+                      }
+                    />
+                  ),
+              },
+            ]}
+          />
+        </>
       )}
     </section>
   );

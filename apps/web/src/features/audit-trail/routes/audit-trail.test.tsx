@@ -134,6 +134,8 @@ describe('/audit-trail', () => {
               review: null,
             },
           ],
+          totals: { noOpenWork: 0, manyPatients: 0, afterHours: 1 },
+          perRule: 200,
         });
       }
       if (path.endsWith('/findings/review') && method === 'POST') {
