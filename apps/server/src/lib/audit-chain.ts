@@ -187,7 +187,9 @@ export function createAuditChain(db: Database, signingKey: string): AuditChain {
       const after = lastSeal ? num(lastSeal.last_id) : start.lastRowId;
       const prevHash = lastSeal ? String(lastSeal.hash) : start.hash;
       // A row is sealed once it is older than the margin and than every transaction still open, so a row that
-      // commits late is not taken for one inserted after sealing (decision 0061).
+      // commits late is not taken for one inserted after sealing (decision 0061). "At or before" the cutoff: the
+      // embedded database's clock counts milliseconds, so a row written just before (margin 0, the tests) may share
+      // its instant.
       const rows = (await rowsOf(
         tx,
         sql`
@@ -200,7 +202,7 @@ export function createAuditChain(db: Database, signingKey: string): AuditChain {
           candidates as (
             select id, created_at, ${ROW_DIGEST_SQL} as digest from audit_log where id > ${after} order by id limit ${maxRows}
           ),
-          top as (select max(id) as id from candidates where created_at < (select at from cutoff))
+          top as (select max(id) as id from candidates where created_at <= (select at from cutoff))
           select id, digest from candidates where id <= (select id from top) order by id`,
       )) as { id: unknown; digest: unknown }[];
       if (rows.length === 0) return null;
