@@ -1,5 +1,5 @@
 /** An appeal's attachments: upload into a slot (with progress), read one back, take one out. */
-import { type AppealSlot, apiPaths, appealSchema, appealsApiPaths } from '@hcp/contract';
+import { type AppealSlot, appealSchema, appealsApiPaths } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { appealFailure } from '../utils/appeal-failure.ts';

@@ -8,7 +8,6 @@ import {
   APPEAL_TOKEN_HEADER,
   type AppealAuthResponse,
   type AppealDraft,
-  apiPaths,
   appealAuthResponseSchema,
   appealDraftSchema,
   appealsApiPaths,

@@ -1,5 +1,5 @@
 /** The patient's earlier appeal files (issue 23): offered for this appeal, and taken into a slot without uploading. */
-import { type AppealSlot, apiPaths, appealSchema, appealsApiPaths, earlierAppealFilesSchema } from '@hcp/contract';
+import { type AppealSlot, appealSchema, appealsApiPaths, earlierAppealFilesSchema } from '@hcp/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { appealFailure } from '../utils/appeal-failure.ts';

@@ -1,4 +1,4 @@
-import { type Appeal, apiPaths, appealSchema, appealsApiPaths } from '@hcp/contract';
+import { type Appeal, appealSchema, appealsApiPaths } from '@hcp/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { appealHeaders } from './appeal-session.ts';

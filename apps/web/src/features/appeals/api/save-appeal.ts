@@ -1,4 +1,4 @@
-import { type AppealDraft, apiPaths, appealSchema, appealsApiPaths } from '@hcp/contract';
+import { type AppealDraft, appealSchema, appealsApiPaths } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { appealFailure } from '../utils/appeal-failure.ts';

@@ -1,4 +1,4 @@
-import { apiPaths, type IntegrationClientInput, integrationClientSchema, integrationsApiPaths } from '@hcp/contract';
+import { type IntegrationClientInput, integrationClientSchema, integrationsApiPaths } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { integrationClientsKeys } from './get-integration-clients.ts';

@@ -1,4 +1,4 @@
-import { apiPaths, integrationsApiPaths, type WebhookEndpointInput, webhookEndpointWithSecretSchema } from '@hcp/contract';
+import { integrationsApiPaths, type WebhookEndpointInput, webhookEndpointWithSecretSchema } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { webhookKeys } from './get-webhook-endpoints.ts';

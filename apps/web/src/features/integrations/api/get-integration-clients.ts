@@ -1,4 +1,4 @@
-import { apiPaths, integrationClientListSchema, integrationsApiPaths } from '@hcp/contract';
+import { integrationClientListSchema, integrationsApiPaths } from '@hcp/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 

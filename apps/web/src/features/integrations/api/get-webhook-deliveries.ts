@@ -1,4 +1,4 @@
-import { apiPaths, integrationsApiPaths, type WebhookDeliveryStatus, webhookDeliveryListSchema } from '@hcp/contract';
+import { integrationsApiPaths, type WebhookDeliveryStatus, webhookDeliveryListSchema } from '@hcp/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { webhookKeys } from './get-webhook-endpoints.ts';

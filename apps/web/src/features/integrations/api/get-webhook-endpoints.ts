@@ -1,4 +1,4 @@
-import { apiPaths, integrationsApiPaths, webhookEndpointListSchema } from '@hcp/contract';
+import { integrationsApiPaths, webhookEndpointListSchema } from '@hcp/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 

@@ -1,4 +1,4 @@
-import { apiPaths, integrationsApiPaths, webhookDeliverySchema } from '@hcp/contract';
+import { integrationsApiPaths, webhookDeliverySchema } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { webhookKeys } from './get-webhook-endpoints.ts';

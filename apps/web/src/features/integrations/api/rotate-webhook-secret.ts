@@ -1,4 +1,4 @@
-import { apiPaths, integrationsApiPaths, webhookEndpointWithSecretSchema } from '@hcp/contract';
+import { integrationsApiPaths, webhookEndpointWithSecretSchema } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { webhookKeys } from './get-webhook-endpoints.ts';

@@ -1,4 +1,4 @@
-import { apiPaths, integrationsApiPaths, type WebhookEndpointUpdate, webhookEndpointSchema } from '@hcp/contract';
+import { integrationsApiPaths, type WebhookEndpointUpdate, webhookEndpointSchema } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { webhookKeys } from './get-webhook-endpoints.ts';
