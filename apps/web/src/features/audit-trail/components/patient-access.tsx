@@ -1,7 +1,6 @@
 import { formatApiDate } from '@hcp/contract';
 import { useState } from 'react';
 import { SearchBox } from '../../../components/search-box.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
 import { usePatientAccess } from '../api/get-patient-access.ts';
 import type { DateRange } from '../api/keys.ts';
 import { useAuditPatientSearch } from '../api/search-patients.ts';
@@ -32,24 +31,18 @@ export function PatientAccess() {
           setPatientId(null);
         }}
       />
-      {search.length < 2 || patientId ? null : found.isError ? (
-        <p role="alert">Could not search patients. Please try again.</p>
-      ) : !found.data ? (
-        <p role="status">
-          <Spinner /> Searching…
-        </p>
-      ) : found.data.records.length === 0 ? (
-        <p role="status">No patient matches.</p>
-      ) : (
-        <Choices
-          label="Patients found"
-          items={found.data.records.map((p) => ({ id: p.id, text: `${p.name}, born ${formatApiDate(p.dob)}, ${p.practice}` }))}
-          onChoose={(id) => {
-            setPatientId(id);
-            setPage(1);
-          }}
-        />
-      )}
+      <Choices
+        query={found}
+        shown={search.length >= 2 && !patientId}
+        label="Patients found"
+        failure="Could not search patients. Please try again."
+        empty="No patient matches."
+        itemOf={(p) => ({ text: `${p.name}, born ${formatApiDate(p.dob)}, ${p.practice}` })}
+        onChoose={(id) => {
+          setPatientId(id);
+          setPage(1);
+        }}
+      />
       {patientId ? (
         <Report
           query={report}

@@ -9,25 +9,49 @@ import styles from '../routes/audit-trail.module.css';
 import { EntriesTable } from './entries-table.tsx';
 import { DateRangeForm, messageOf } from './shared.tsx';
 
-/** Search results to pick the report's subject from (a patient, a person). */
-export function Choices({
+/**
+ * Search results to pick the report's subject from (a patient, a person), once a search was made and until one is
+ * chosen: a failure said as such, a loading line, "no match", or the list.
+ */
+export function Choices<T extends { id: string }>({
+  query,
+  shown,
   label,
-  items,
+  failure,
+  empty,
+  itemOf,
   onChoose,
 }: {
+  query: UseQueryResult<{ records: T[] }>;
+  shown: boolean;
   label: string;
-  items: readonly { id: string; text: string; disabled?: boolean }[];
+  failure: string;
+  empty: string;
+  itemOf: (record: T) => { text: string; disabled?: boolean };
   onChoose: (id: string) => void;
 }) {
+  if (!shown) return null;
+  if (query.isError) return <p role="alert">{failure}</p>;
+  if (!query.data) {
+    return (
+      <p role="status">
+        <Spinner /> Searching…
+      </p>
+    );
+  }
+  if (query.data.records.length === 0) return <p role="status">{empty}</p>;
   return (
     <ul className={styles.choices} aria-label={label}>
-      {items.map((item) => (
-        <li key={item.id}>
-          <button type="button" className={controls.secondary} disabled={item.disabled} onClick={() => onChoose(item.id)}>
-            {item.text}
-          </button>
-        </li>
-      ))}
+      {query.data.records.map((record) => {
+        const item = itemOf(record);
+        return (
+          <li key={record.id}>
+            <button type="button" className={controls.secondary} disabled={item.disabled} onClick={() => onChoose(record.id)}>
+              {item.text}
+            </button>
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -1,4 +1,4 @@
-import { localTodayIso, shiftIsoDay } from '@hcp/contract';
+import { type AuditReview, formatDateTime, localTodayIso, shiftIsoDay } from '@hcp/contract';
 import { useId, useState } from 'react';
 import controls from '../../../components/controls.module.css';
 import { DayField } from '../../../components/day-field.tsx';
@@ -60,8 +60,50 @@ export function DateRangeForm({
   );
 }
 
-/** A note and a button: marks a support window or a finding reviewed (once; the server refuses a second). */
-export function ReviewForm({
+/**
+ * A review's cell: the note with who wrote it and when; for one's own item, that another officer reviews it; else
+ * the form that marks it reviewed (once: the server refuses a second, and its sentence is shown).
+ */
+export function ReviewCell({
+  review,
+  own,
+  label,
+  pending,
+  save,
+}: {
+  review: AuditReview | null;
+  own: boolean;
+  label: string;
+  pending: boolean;
+  save: (note: string) => Promise<unknown>;
+}) {
+  if (review) {
+    return (
+      <>
+        {review.note}
+        <span className={styles.sub}>
+          {review.reviewedBy}, {formatDateTime(review.reviewedAt)}
+        </span>
+      </>
+    );
+  }
+  if (own) return 'Another privacy officer reviews this.';
+  return (
+    <ReviewForm
+      label={label}
+      pending={pending}
+      onSave={(note, done) =>
+        save(note).then(
+          () => done(null),
+          (error: unknown) => done(messageOf(error, 'Could not save the review. Please try again.')),
+        )
+      }
+    />
+  );
+}
+
+/** A note and a button: marks a support window or a finding reviewed. */
+function ReviewForm({
   label,
   onSave,
   pending,

@@ -8,7 +8,7 @@ import { type ReviewStatus, useSupportWindows } from '../api/get-support-windows
 import type { DateRange } from '../api/keys.ts';
 import { useReviewSupportWindow } from '../api/review-support-window.ts';
 import styles from '../routes/audit-trail.module.css';
-import { DateRangeForm, lastThirtyDays, messageOf, ReviewForm } from './shared.tsx';
+import { DateRangeForm, lastThirtyDays, messageOf, ReviewCell } from './shared.tsx';
 
 /** The local calendar day of an instant (the report's days are whole days). */
 const dayOf = (iso: string) => localTodayIso(new Date(iso));
@@ -89,31 +89,15 @@ export function SupportWindows({ selfId }: { selfId: string }) {
             {
               key: 'review',
               header: 'Review',
-              cell: (w) =>
-                w.review ? (
-                  <>
-                    {w.review.note}
-                    <span className={styles.sub}>
-                      {w.review.reviewedBy}, {formatDateTime(w.review.reviewedAt)}
-                    </span>
-                  </>
-                ) : w.user.id === selfId ? (
-                  'Another privacy officer reviews this.'
-                ) : (
-                  <ReviewForm
-                    label="Mark reviewed"
-                    pending={review.isPending}
-                    onSave={(note, done) =>
-                      review.mutate(
-                        { windowId: w.id, note },
-                        {
-                          onSuccess: () => done(null),
-                          onError: (error) => done(messageOf(error, 'Could not save the review. Please try again.')),
-                        },
-                      )
-                    }
-                  />
-                ),
+              cell: (w) => (
+                <ReviewCell
+                  review={w.review}
+                  own={w.user.id === selfId}
+                  label="Mark reviewed"
+                  pending={review.isPending}
+                  save={(note) => review.mutateAsync({ windowId: w.id, note })}
+                />
+              ),
             },
           ]}
           pagination={{

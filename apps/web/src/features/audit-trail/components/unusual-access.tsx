@@ -14,7 +14,7 @@ import { useUnusualAccess } from '../api/get-unusual-access.ts';
 import type { DateRange } from '../api/keys.ts';
 import { useReviewFinding } from '../api/review-finding.ts';
 import styles from '../routes/audit-trail.module.css';
-import { DateRangeForm, lastThirtyDays, messageOf, ReviewForm } from './shared.tsx';
+import { DateRangeForm, lastThirtyDays, messageOf, ReviewCell } from './shared.tsx';
 import { STATUS_OPTIONS } from './support-windows.tsx';
 
 const RULE_OPTIONS = [
@@ -110,31 +110,15 @@ export function UnusualAccess({ selfId }: { selfId: string }) {
               {
                 key: 'review',
                 header: 'Review',
-                cell: (f) =>
-                  f.review ? (
-                    <>
-                      {f.review.note}
-                      <span className={styles.sub}>
-                        {f.review.reviewedBy}, {formatDateTime(f.review.reviewedAt)}
-                      </span>
-                    </>
-                  ) : f.user.id === selfId ? (
-                    'Another privacy officer reviews this.'
-                  ) : (
-                    <ReviewForm
-                      label="Clear"
-                      pending={review.isPending}
-                      onSave={(note, done) =>
-                        review.mutate(
-                          { key: f.key, note },
-                          {
-                            onSuccess: () => done(null),
-                            onError: (error) => done(messageOf(error, 'Could not save the review. Please try again.')),
-                          },
-                        )
-                      }
-                    />
-                  ),
+                cell: (f) => (
+                  <ReviewCell
+                    review={f.review}
+                    own={f.user.id === selfId}
+                    label="Clear"
+                    pending={review.isPending}
+                    save={(note) => review.mutateAsync({ key: f.key, note })}
+                  />
+                ),
               },
             ]}
           />

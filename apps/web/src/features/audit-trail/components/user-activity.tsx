@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { SearchBox } from '../../../components/search-box.tsx';
-import { Spinner } from '../../../components/spinner.tsx';
 import { useUserActivity } from '../api/get-user-activity.ts';
 import { useAuditUsers } from '../api/get-users.ts';
 import type { DateRange } from '../api/keys.ts';
@@ -35,28 +34,21 @@ export function UserActivity({ selfId }: { selfId: string }) {
           setUserId(null);
         }}
       />
-      {search === null || userId ? null : users.isError ? (
-        <p role="alert">Could not load people. Please try again.</p>
-      ) : !users.data ? (
-        <p role="status">
-          <Spinner /> Searching…
-        </p>
-      ) : users.data.records.length === 0 ? (
-        <p role="status">No one matches.</p>
-      ) : (
-        <Choices
-          label="People found"
-          items={users.data.records.map((u) => ({
-            id: u.id,
-            text: `${u.name} (${u.email})${u.practice ? `, ${u.practice}` : ''}${u.id === selfId ? ' — you' : ''}`,
-            disabled: u.id === selfId,
-          }))}
-          onChoose={(id) => {
-            setUserId(id);
-            setPage(1);
-          }}
-        />
-      )}
+      <Choices
+        query={users}
+        shown={search !== null && !userId}
+        label="People found"
+        failure="Could not load people. Please try again."
+        empty="No one matches."
+        itemOf={(u) => ({
+          text: `${u.name} (${u.email})${u.practice ? `, ${u.practice}` : ''}${u.id === selfId ? ' — you' : ''}`,
+          disabled: u.id === selfId,
+        })}
+        onChoose={(id) => {
+          setUserId(id);
+          setPage(1);
+        }}
+      />
       {userId ? (
         <Report
           query={report}
