@@ -108,6 +108,11 @@ export function arrayParam(values: readonly string[], type: 'uuid' | 'text'): SQ
   return sql`${literal}::${sql.raw(type)}[]`;
 }
 
+/** The rows of a raw statement: PGlite and node-postgres both answer `{ rows }`, which drizzle types per driver. */
+export async function selectRows<T = Record<string, unknown>>(db: Executor, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
 /**
  * Runs a statement whose single row has one text column `body` (JSON built by PostgreSQL) and returns it,
  * or `fallback` when there is no row. PGlite and node-postgres both answer `{ rows }`. `prepared`: see

@@ -9,8 +9,8 @@
  * purges whole seals, oldest first, and keeps the last purged seal's hash as the chain's new start (the anchor).
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { type SQL, sql } from 'drizzle-orm';
-import type { Database, Executor } from '../db/client.ts';
+import { sql } from 'drizzle-orm';
+import { type Database, type Executor, selectRows } from '../db/client.ts';
 
 /** The previous hash of the very first seal. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -95,12 +95,8 @@ const sameHex = (a: string, b: string) =>
 
 const num = (value: unknown) => Number(value);
 
-type Row = Record<string, unknown>;
-/** The rows of a statement (drizzle's execute is typed per driver; both give `rows`). */
-const rowsOf = async (db: Executor, query: SQL): Promise<Row[]> => ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
-
 async function chainStart(db: Executor): Promise<Start> {
-  const row = (await rowsOf(db, sql`select seal_id, last_row_id, hash, purged_rows from audit_chain_anchor where id = 1`))[0];
+  const row = (await selectRows(db, sql`select seal_id, last_row_id, hash, purged_rows from audit_chain_anchor where id = 1`))[0];
   return row
     ? { hash: String(row.hash), lastRowId: num(row.last_row_id), purgedRows: num(row.purged_rows), sealId: num(row.seal_id) }
     : { hash: GENESIS_HASH, lastRowId: 0, purgedRows: 0, sealId: 0 };
@@ -149,7 +145,7 @@ async function checkSeals(db: Executor, key: Buffer, start: Start, seals: readon
   const last = seals.at(-1);
   const present = last
     ? ((
-        await rowsOf(
+        await selectRows(
           db,
           sql`select id, ${ROW_DIGEST_SQL} as digest from audit_log
           where id > ${prevLastId} and id <= ${last.lastId} order by id`,
@@ -183,14 +179,14 @@ export function createAuditChain(db: Database, signingKey: string): AuditChain {
     db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${CHAIN_LOCK_ID})`);
       const start = await chainStart(tx);
-      const lastSeal = (await rowsOf(tx, sql`select id, last_id, hash from audit_seals order by id desc limit 1`))[0];
+      const lastSeal = (await selectRows(tx, sql`select id, last_id, hash from audit_seals order by id desc limit 1`))[0];
       const after = lastSeal ? num(lastSeal.last_id) : start.lastRowId;
       const prevHash = lastSeal ? String(lastSeal.hash) : start.hash;
       // A row is sealed once it is older than the margin and than every transaction still open, so a row that
       // commits late is not taken for one inserted after sealing (decision 0061). "At or before" the cutoff: the
       // embedded database's clock counts milliseconds, so a row written just before (margin 0, the tests) may share
       // its instant.
-      const rows = (await rowsOf(
+      const rows = (await selectRows(
         tx,
         sql`
           with cutoff as (
@@ -215,7 +211,7 @@ export function createAuditChain(db: Database, signingKey: string): AuditChain {
     });
 
   const sealPage = async (afterSealId: number) =>
-    (await rowsOf(db, sql`select * from audit_seals where id > ${afterSealId} order by id limit ${SEAL_PAGE}`)).map((r) =>
+    (await selectRows(db, sql`select * from audit_seals where id > ${afterSealId} order by id limit ${SEAL_PAGE}`)).map((r) =>
       sealOf(r as Record<string, unknown>),
     );
 
@@ -245,7 +241,7 @@ export function createAuditChain(db: Database, signingKey: string): AuditChain {
       let problem: ChainProblem | null = null;
       // A row at or below the anchor's last row came back after its seal was purged.
       if (start.lastRowId > 0) {
-        const back = (await rowsOf(db, sql`select min(id) as id from audit_log where id <= ${start.lastRowId}`))[0];
+        const back = (await selectRows(db, sql`select min(id) as id from audit_log where id <= ${start.lastRowId}`))[0];
         if (back?.id != null) problem = { kind: 'inserted', rowId: num(back.id), sealId: start.sealId };
       }
       while (!problem) {
@@ -262,7 +258,7 @@ export function createAuditChain(db: Database, signingKey: string): AuditChain {
         lastSealedAt = last.sealedAt;
         position = { ...position, hash: checked.prevHash, lastRowId: checked.prevLastId, sealId: last.id };
       }
-      const unsealed = (await rowsOf(db, sql`select count(*)::int as n from audit_log where id > ${position.lastRowId}`))[0];
+      const unsealed = (await selectRows(db, sql`select count(*)::int as n from audit_log where id > ${position.lastRowId}`))[0];
       return {
         ok: problem === null,
         seals,
@@ -284,7 +280,7 @@ export function createAuditChain(db: Database, signingKey: string): AuditChain {
           await tx.execute(sql`select pg_advisory_xact_lock(${CHAIN_LOCK_ID})`);
           const start = await chainStart(tx);
           const due = (
-            await rowsOf(
+            await selectRows(
               tx,
               sql`select * from audit_seals where sealed_at < ${cutoff.toISOString()}
               order by id limit 50`,
@@ -298,7 +294,7 @@ export function createAuditChain(db: Database, signingKey: string): AuditChain {
           await tx.execute(sql`set local hcp.audit_purge = 'on'`);
           const removed = num(
             (
-              await rowsOf(
+              await selectRows(
                 tx,
                 sql`with gone as (delete from audit_log where id <= ${last.lastId} returning 1)
                 select count(*)::int as n from gone`,

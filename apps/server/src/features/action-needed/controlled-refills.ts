@@ -17,7 +17,6 @@
 import {
   CONFLICT_MESSAGES,
   controlledRefillProblem,
-  coveringRegistration,
   EPCS_LEGAL_TEXT,
   EPCS_MESSAGES,
   type EpcsContent,

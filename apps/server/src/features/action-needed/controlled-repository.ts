@@ -1,14 +1,10 @@
 /** The SQL of signing a controlled refill (issue 48, decision 0059): what is shown and signed, and the signing rows. */
-import { type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-
-async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
+import { sql } from 'drizzle-orm';
+import { type Executor, selectRows } from '../../db/client.ts';
 
 /** What a controlled prescription's signing shows and covers, read together (the caller's reach is checked first). */
 export async function signingFactsOf(db: Executor, prescriptionId: string) {
-  const [row] = await rows<{
+  const [row] = await selectRows<{
     id: string;
     mdOfficeId: string;
     prescriberId: string;

@@ -13,7 +13,8 @@ import {
 } from '@hcp/contract';
 import type { EntryRow } from './repository.ts';
 
-const iso = (value: Date | string) => new Date(value).toISOString();
+/** An instant as the API writes it (the database answers a Date or text, by engine). */
+export const iso = (value: Date | string) => new Date(value).toISOString();
 
 function roleOf(row: EntryRow): string | null {
   if (row.actor_id === null) return row.client_id ? 'Pharmacy system' : 'System';

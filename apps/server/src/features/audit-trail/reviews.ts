@@ -20,10 +20,11 @@ import { entryOf as auditEntryOf, writeAudit } from '../../lib/audit.ts';
 import type { AuditChain } from '../../lib/audit-chain.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import type { SignedInContext } from '../../lib/route-helpers.ts';
+import { iso } from './entries.ts';
+import * as findings from './findings-repository.ts';
 import * as repo from './repository.ts';
 import { requireReviewer } from './service.ts';
 
-const iso = (value: Date | string) => new Date(value).toISOString();
 /** The calendar day of an instant in a time zone (en-CA writes YYYY-MM-DD). */
 const dayIn = (timeZone: string, at: Date) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(at);
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -51,7 +52,7 @@ export function createAuditReviews({
 }) {
   const rangeOf = (q: { from: string; to: string }): repo.Range => ({ from: q.from, to: q.to, timeZone });
 
-  const findingOf = (rule: UnusualAccessRule, row: repo.FindingRow): UnusualAccessFinding => ({
+  const findingOf = (rule: UnusualAccessRule, row: findings.FindingRow): UnusualAccessFinding => ({
     key: `${rule}:${row.actor_id}:${row.bucket}`,
     rule,
     user: { id: row.actor_id, name: row.actor_name, practice: row.actor_practice },
@@ -114,7 +115,7 @@ export function createAuditReviews({
     ): Promise<UnusualAccessResponse> {
       const reviewer = await requireReviewer(db, ctx.userId);
       const { afterHours, manyPatients } = UNUSUAL_ACCESS_RULES;
-      const rows = await repo.unusualAccessFindings(
+      const rows = await findings.unusualAccessFindings(
         db,
         reviewer.tenantId,
         rangeOf(query),
@@ -127,7 +128,7 @@ export function createAuditReviews({
       );
       const totals = Object.fromEntries(UNUSUAL_ACCESS_RULE_KEYS.map((rule) => [rule, 0])) as Record<UnusualAccessRule, number>;
       for (const row of rows) totals[row.rule] = Number(row.rule_total);
-      return { records: rows.map((row) => findingOf(row.rule, row)), totals, perRule: repo.FINDINGS_PER_RULE };
+      return { records: rows.map((row) => findingOf(row.rule, row)), totals, perRule: findings.FINDINGS_PER_RULE };
     },
 
     async reviewFinding(ctx: SignedInContext, input: FindingReview) {

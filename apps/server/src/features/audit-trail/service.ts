@@ -47,22 +47,6 @@ const tooMany = (total: number) => {
   return new AppError('VALIDATION_FAILED', message, [{ path: 'from', message }]);
 };
 
-function exportOf(
-  format: AuditExportFormat,
-  name: string,
-  entries: AuditEntry[],
-  patientIdsOf: (e: AuditEntry) => readonly string[],
-  now: Date,
-): AuditExport {
-  return format === 'csv'
-    ? { contentType: 'text/csv; charset=utf-8', fileName: `${name}.csv`, body: toCsv(entries, name.startsWith('user')) }
-    : {
-        contentType: 'application/fhir+json; charset=utf-8',
-        fileName: `${name}.json`,
-        body: JSON.stringify(toFhirBundle(entries, patientIdsOf, now)),
-      };
-}
-
 export function createAuditTrailService({ db, now, timeZone }: AuditTrailDeps) {
   const rangeOf = (q: { from: string; to: string }): repo.Range => ({ from: q.from, to: q.to, timeZone });
 
@@ -79,6 +63,48 @@ export function createAuditTrailService({ db, now, timeZone }: AuditTrailDeps) {
   /** Nobody reviews their own access alone: another privacy officer reads it (decision 0061). */
   const notOwn = (ctx: SignedInContext, userId: string) => {
     if (userId === ctx.userId) throw new AppError('FORBIDDEN', 'Another privacy officer reviews your own activity.');
+  };
+
+  /**
+   * A report's export: refused above the cap before any row is read, audited with what it held, named by the report
+   * and the dates (never a name: files land in download folders and mail).
+   */
+  const exported = async (
+    ctx: SignedInContext,
+    query: { from: string; to: string; format: AuditExportFormat },
+    what: { report: 'patient-access' | 'user-activity'; entity: 'patient' | 'user'; id: string },
+    read: {
+      count: () => Promise<number>;
+      rows: () => Promise<AuditEntry[]>;
+      patientIdsOf: (entry: AuditEntry) => readonly string[];
+    },
+  ): Promise<AuditExport> => {
+    const total = await read.count();
+    if (total > AUDIT_EXPORT_MAX_ROWS) throw tooMany(total);
+    const entries = await read.rows();
+    await writeAudit(
+      db,
+      auditEntryOf(ctx, 'audit.export', what.entity, what.id, {
+        report: what.report,
+        format: query.format,
+        from: query.from,
+        to: query.to,
+        rows: entries.length,
+      }),
+    );
+    const name = `${what.report}-${query.from}-${query.to}`;
+    return query.format === 'csv'
+      ? {
+          contentType: 'text/csv; charset=utf-8',
+          fileName: `${name}.csv`,
+          // The user activity report names each row's patients; the patient's report is about one.
+          body: toCsv(entries, what.report === 'user-activity'),
+        }
+      : {
+          contentType: 'application/fhir+json; charset=utf-8',
+          fileName: `${name}.json`,
+          body: JSON.stringify(toFhirBundle(entries, read.patientIdsOf, now())),
+        };
   };
 
   return {
@@ -136,21 +162,17 @@ export function createAuditTrailService({ db, now, timeZone }: AuditTrailDeps) {
       const reviewer = await requireReviewer(db, ctx.userId);
       const patient = await patientOrNotFound(reviewer.tenantId, query.patientId);
       const range = rangeOf(query);
-      const { total } = await repo.patientAccessPage(db, patient.id, range, 1);
-      if (total > AUDIT_EXPORT_MAX_ROWS) throw tooMany(total);
-      const entries = (await repo.patientAccessAll(db, patient.id, range, AUDIT_EXPORT_MAX_ROWS)).map((r) => entryOf(r, false));
-      await writeAudit(
-        db,
-        auditEntryOf(ctx, 'audit.export', 'patient', patient.id, {
-          report: 'patient-access',
-          format: query.format,
-          from: query.from,
-          to: query.to,
-          rows: entries.length,
-        }),
+      return exported(
+        ctx,
+        query,
+        { report: 'patient-access', entity: 'patient', id: patient.id },
+        {
+          count: () => repo.patientAccessCount(db, patient.id, range),
+          rows: async () =>
+            (await repo.patientAccessAll(db, patient.id, range, AUDIT_EXPORT_MAX_ROWS)).map((r) => entryOf(r, false)),
+          patientIdsOf: () => [patient.id],
+        },
       );
-      // The file name carries dates, never the patient's name (it lands in download folders and mail).
-      return exportOf(query.format, `patient-access-${query.from}-${query.to}`, entries, () => [patient.id], now());
     },
 
     async exportUserActivity(
@@ -161,27 +183,18 @@ export function createAuditTrailService({ db, now, timeZone }: AuditTrailDeps) {
       const user = await userOrNotFound(reviewer.tenantId, query.userId);
       notOwn(ctx, user.id);
       const range = rangeOf(query);
-      const { total } = await repo.userActivityPage(db, reviewer.tenantId, user.id, range, 1);
-      if (total > AUDIT_EXPORT_MAX_ROWS) throw tooMany(total);
-      const entries = (await repo.userActivityAll(db, reviewer.tenantId, user.id, range, AUDIT_EXPORT_MAX_ROWS)).map((r) =>
-        entryOf(r, true),
-      );
-      await writeAudit(
-        db,
-        auditEntryOf(ctx, 'audit.export', 'user', user.id, {
-          report: 'user-activity',
-          format: query.format,
-          from: query.from,
-          to: query.to,
-          rows: entries.length,
-        }),
-      );
-      return exportOf(
-        query.format,
-        `user-activity-${query.from}-${query.to}`,
-        entries,
-        (e) => (e.patients ?? []).map((p) => p.id),
-        now(),
+      return exported(
+        ctx,
+        query,
+        { report: 'user-activity', entity: 'user', id: user.id },
+        {
+          count: () => repo.userActivityCount(db, user.id, range),
+          rows: async () =>
+            (await repo.userActivityAll(db, reviewer.tenantId, user.id, range, AUDIT_EXPORT_MAX_ROWS)).map((r) =>
+              entryOf(r, true),
+            ),
+          patientIdsOf: (e) => (e.patients ?? []).map((p) => p.id),
+        },
       );
     },
   };

@@ -1,19 +1,15 @@
 /** EPCS's SQL (issue 48, decision 0059): registrations, permission changes, signings, and what the reports read. */
 import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, selectRows } from '../../db/client.ts';
 import { deaRegistrations, epcsChanges } from '../../db/schema.ts';
 import { practiceScopeSql } from '../../lib/office-scope.ts';
 import { PRESCRIBER_ROLES_PARAM } from '../../lib/practice-prescribers.ts';
-
-async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
 
 const iso = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
 /** Who the caller is for EPCS: their prescriber record (if any), role and name. */
 export async function callerOf(db: Executor, userId: string) {
-  const [row] = await rows<{ staffId: string | null; staffRole: string | null; name: string; tenantId: string }>(
+  const [row] = await selectRows<{ staffId: string | null; staffRole: string | null; name: string; tenantId: string }>(
     db,
     sql`select u.md_staff_id as "staffId", s.role as "staffRole", u.tenant_id as "tenantId",
           coalesce(nullif(trim(coalesce(s.first_name, '') || ' ' || coalesce(s.last_name, '')), ''), u.email) as name
@@ -67,7 +63,7 @@ export async function removeRegistration(db: Executor, staffId: string, id: stri
 
 /** The prescribers of a practice (md_staff with a prescriber role), with their EPCS permission there and any waiting change. */
 export async function prescribersOf(db: Executor, practiceId: string) {
-  return rows<{
+  return selectRows<{
     hcpId: string;
     name: string;
     permission: 'granted' | 'none';
@@ -99,14 +95,14 @@ export async function prescribersOf(db: Executor, practiceId: string) {
 }
 
 export async function practicesOf(db: Executor, userId: string) {
-  return rows<{ id: string; name: string; state: string | null }>(
+  return selectRows<{ id: string; name: string; state: string | null }>(
     db,
     sql`select o.id, o.name, o.state from md_offices o where o.id in (${ownPracticesSql(userId)}) order by o.name, o.id`,
   );
 }
 
 export async function practiceOf(db: Executor, userId: string, practiceId: string) {
-  const [row] = await rows<{ id: string; name: string; state: string | null }>(
+  const [row] = await selectRows<{ id: string; name: string; state: string | null }>(
     db,
     sql`select o.id, o.name, o.state from md_offices o where o.id = ${practiceId} and o.id in (${ownPracticesSql(userId)})`,
   );
@@ -178,7 +174,7 @@ export async function declineChange(db: Executor, id: string, declinedBy: string
 
 /** The controlled prescriptions signed at a practice on a day (UTC), oldest first. */
 export async function signedOn(db: Executor, practiceId: string, day: string) {
-  return rows<{
+  return selectRows<{
     signedAt: string;
     content: {
       prescriber: { name: string; dea: string };
@@ -198,7 +194,7 @@ export async function signedOn(db: Executor, practiceId: string, day: string) {
 
 /** The EPCS incidents of a practice on a day: refused signings and every change of permissions. */
 export async function incidentsOn(db: Executor, practiceId: string, day: string) {
-  return rows<{ at: string; action: string; who: string; subject: string | null; details: Record<string, unknown> }>(
+  return selectRows<{ at: string; action: string; who: string; subject: string | null; details: Record<string, unknown> }>(
     db,
     sql`select ${iso('a.created_at')} as at, a.action,
           coalesce((select coalesce(nullif(trim(coalesce(s.first_name, '') || ' ' || coalesce(s.last_name, '')), ''), u.email)

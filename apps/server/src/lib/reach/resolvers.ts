@@ -22,7 +22,7 @@
  */
 import type { ReferenceKind } from '@hcp/contract';
 import { type SQL, sql } from 'drizzle-orm';
-import { arrayParam, type Executor } from '../../db/client.ts';
+import { arrayParam, type Executor, selectRows } from '../../db/client.ts';
 import { patientScopeSql, practiceReachSql, practiceScopeSql } from '../office-scope.ts';
 
 export interface Caller {
@@ -41,10 +41,6 @@ type Resolver = (db: Executor, caller: Caller, ids: string[]) => Promise<Reached
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
 type Row = { id: string; practice?: string | null; patient?: string | null; practices?: string[] | null; parent?: string | null };
 
 /**
@@ -52,7 +48,7 @@ type Row = { id: string; practice?: string | null; patient?: string | null; prac
  * `practice` (or `practices`), `patient` and `parent` (a record of `parentKind`).
  */
 async function select(db: Executor, query: SQL, parentKind?: ReferenceKind): Promise<Reached[]> {
-  return (await rows<Row>(db, query)).map((r) => ({
+  return (await selectRows<Row>(db, query)).map((r) => ({
     id: r.id,
     owners: {
       ...(r.practice ? { practice: [r.practice] } : {}),
