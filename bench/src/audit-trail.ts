@@ -11,11 +11,7 @@
  *    to a decision. Budget: under 10 %.
  */
 import { generateRequestId } from '@hcp/contract';
-import pg from 'pg';
-import { wrapPool } from '../../apps/server/src/db/client.ts';
-import { seedDemoData } from '../../apps/server/src/seed/index.ts';
-import { createScratchDatabase } from '../../apps/server/test/support/services.ts';
-import { benchSignIn, startBenchApp } from './bench-app.ts';
+import { authHeadersOf, benchSignIn, seededScratchPostgres, startBenchApp } from './bench-app.ts';
 import { interleavedRatio, quantile, timeRequests } from './measure.ts';
 
 const ROWS = Number(process.env.AUDIT_BENCH_ROWS ?? 5_000_000);
@@ -23,19 +19,13 @@ const PATIENT_ROWS = 1000;
 const RUNS = 40;
 const ROUNDS = 7;
 
-const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const scratch = await createScratchDatabase(databaseUrl, 'hcp_bench_audit');
-const pool = new pg.Pool({ connectionString: scratch.url, max: 10 });
-const database = wrapPool(pool);
+const { scratch, pool, database } = await seededScratchPostgres('hcp_bench_audit');
 try {
-  await database.migrate();
-  await seedDemoData(database.db, { size: 'small' });
   const { app, base } = await startBenchApp(database);
   const morgan = await benchSignIn(base, 'dr.morgan@demo.hcp');
   const admin = await benchSignIn(base, 'admin@demo.hcp');
   const headersOf = (t: { accessToken: string; userID: string }) => ({
-    authorization: `Bearer ${t.accessToken}`,
-    'x-user-id': t.userID,
+    ...authHeadersOf(t),
     'content-type': 'application/json',
   });
 

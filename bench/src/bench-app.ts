@@ -2,10 +2,12 @@
 import type { AddressInfo } from 'node:net';
 import { DASHBOARD } from '@hcp/contract';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
-import type { DatabaseHandle } from '../../apps/server/src/db/client.ts';
-import { DEMO_PASSWORD } from '../../apps/server/src/seed/index.ts';
+import { type DatabaseHandle, wrapPool } from '../../apps/server/src/db/client.ts';
+import { DEMO_PASSWORD, seedDemoData } from '../../apps/server/src/seed/index.ts';
+import { createScratchDatabase } from '../../apps/server/test/support/services.ts';
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
@@ -42,4 +44,24 @@ export async function benchSignIn(base: string, email: string) {
   });
   const { jwtToken } = (await res.json()) as { jwtToken: { accessToken: string; refreshToken: string; userID: string } };
   return jwtToken;
+}
+
+/** The headers of a signed-in call. */
+export const authHeadersOf = (t: { accessToken: string; userID: string }) => ({
+  authorization: `Bearer ${t.accessToken}`,
+  'x-user-id': t.userID,
+});
+
+/**
+ * A scratch PostgreSQL database (DATABASE_URL, default the machine's), migrated and seeded with the small demo: the
+ * start of the PostgreSQL-only benches. `drop` removes it.
+ */
+export async function seededScratchPostgres(prefix: string) {
+  const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const scratch = await createScratchDatabase(databaseUrl, prefix);
+  const pool = new pg.Pool({ connectionString: scratch.url, max: 10 });
+  const database = wrapPool(pool);
+  await database.migrate();
+  await seedDemoData(database.db, { size: 'small' });
+  return { scratch, pool, database };
 }

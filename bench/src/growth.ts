@@ -7,11 +7,8 @@
  * docs/performance.md holds the table. GROWTH_SIZES=10000,100000 picks other sizes; GROWTH_KEEP=1 keeps the database
  * (its name is printed) to EXPLAIN the lists at the largest size.
  */
-import pg from 'pg';
-import { wrapPool } from '../../apps/server/src/db/client.ts';
-import { seedDemoData } from '../../apps/server/src/seed/index.ts';
-import { createScratchDatabase } from '../../apps/server/test/support/services.ts';
-import { benchSignIn, startBenchApp } from './bench-app.ts';
+import type pg from 'pg';
+import { authHeadersOf, benchSignIn, seededScratchPostgres, startBenchApp } from './bench-app.ts';
 import { timeRequests } from './measure.ts';
 
 const SIZES = (process.env.GROWTH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
@@ -29,20 +26,12 @@ async function columnsOf(pool: pg.Pool, table: string, except: string[]): Promis
 const p95Of = async (url: string, headers: Record<string, string>) =>
   (await timeRequests(RUNS, () => fetch(url, { headers }))).p95;
 
-const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const scratch = await createScratchDatabase(databaseUrl, 'hcp_growth');
-const pool = new pg.Pool({ connectionString: scratch.url, max: 10 });
-const database = wrapPool(pool);
+const { scratch, pool, database } = await seededScratchPostgres('hcp_growth');
 try {
-  await database.migrate();
-  await seedDemoData(database.db, { size: 'small' });
   const { app, base } = await startBenchApp(database);
   const morgan = await benchSignIn(base, 'dr.morgan@demo.hcp');
   const boss = await benchSignIn(base, 'admin@demo.hcp');
-  const as = (t: { accessToken: string; userID: string }) => ({
-    authorization: `Bearer ${t.accessToken}`,
-    'x-user-id': t.userID,
-  });
+  const as = authHeadersOf;
 
   // The practice copied: the main brand's office with most prescriptions that Dr. Morgan does not belong to.
   const { rows: template } = await pool.query<{ id: string; prescriptions: number }>(

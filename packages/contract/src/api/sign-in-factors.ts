@@ -3,7 +3,7 @@
  * codes and passkeys. Their rules and words, without zod, are in rules/sign-in-factors.ts.
  */
 import { z } from 'zod';
-import { MFA_METHODS, normalizeRecoveryCode, PASSKEY_NAME_MAX, RECOVERY_CODES } from '../rules/sign-in-factors.ts';
+import { normalizeRecoveryCode, PASSKEY_NAME_MAX, RECOVERY_CODES } from '../rules/sign-in-factors.ts';
 import { passwordSchema } from './fields.ts';
 import { notARecord, ref, refId, selfParamsSchema } from './references.ts';
 
