@@ -313,7 +313,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     signPerMinute: config.authRateLimitPerMinute,
   });
   await app.register(epcsRoutes, {
-    epcs: createEpcsService({ db, factors, mailer, now }),
+    epcs: createEpcsService({ db, factors, mailer, now, timeZone: config.audit.timeZone }),
     signer: epcsSigner,
     perMinute: config.authRateLimitPerMinute,
   });

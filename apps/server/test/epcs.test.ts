@@ -384,22 +384,43 @@ describe('signing a controlled refill', () => {
   });
 
   it('reports the day to the practice’s EPCS prescribers: signatures and incidents; not to staff', async () => {
-    const url = `/api/mdo/v1/practices/${practiceId}/epcs-report?day=2026-12-03`;
-    const staff = await call(lee, 'GET', url);
-    expect(staff.statusCode).toBe(403);
-    const report = (await call(morgan, 'GET', url)).json();
-    expect(report.signed).toEqual([expect.objectContaining({ dea: dea('BM', '123456'), schedule: 'IV', refills: 2 })]);
-    const kinds = report.incidents.map((i: { kind: string }) => i.kind);
-    expect(kinds).toEqual(
+    // The signing was stamped by the test's clock, the incidents by the database's: read each of their days (in the
+    // reports' zone) and take the union, so the test holds on any day it runs.
+    const zone = 'America/New_York';
+    const incidentDays = await rows<{
+      day: string;
+    }>(sql`select distinct to_char(created_at at time zone ${zone}, 'YYYY-MM-DD') as day
+      from audit_log where entity_type = 'epcs' and entity_id = ${practiceId}`);
+    const days = [...new Set(['2026-12-03', ...incidentDays.map((d) => d.day)])];
+    const urlOf = (day: string) => `/api/mdo/v1/practices/${practiceId}/epcs-report?day=${day}`;
+    expect((await call(lee, 'GET', urlOf('2026-12-03'))).statusCode).toBe(403);
+    const reports = await Promise.all(days.map(async (day) => (await call(morgan, 'GET', urlOf(day))).json()));
+    const signed = reports.flatMap((r) => r.signed);
+    expect(signed).toEqual([expect.objectContaining({ dea: dea('BM', '123456'), schedule: 'IV', refills: 2 })]);
+    const incidents = reports.flatMap((r) => r.incidents) as { kind: string; detail: string }[];
+    expect(incidents.map((i) => i.kind)).toEqual(
       expect.arrayContaining(['access.entered', 'access.approved', 'access.declined', 'authentication.failed', 'sign.refused']),
     );
-    const details = report.incidents.map((i: { detail: string }) => i.detail);
-    expect(details).toEqual(
+    expect(incidents.map((i) => i.detail)).toEqual(
       expect.arrayContaining([
         `Signing refused: ${EPCS_MESSAGES.changed}`,
         `Signing refused: ${EPCS_MESSAGES.scheduleTwoRefill}`,
       ]),
     );
+  });
+
+  it('takes the report’s day in the reports’ zone: 10 pm in New York is that day there, the next day in UTC', async () => {
+    await db().execute(sql`insert into audit_log (actor_user_id, action, entity_type, entity_id, details, created_at)
+      values (${morgan.userID}::uuid, 'epcs.sign.refused', 'epcs', ${practiceId}, '{"reason":"zone check"}'::jsonb,
+        '2027-03-05 03:00:00+00')`);
+    const detailsOn = async (day: string) =>
+      (
+        (await call(morgan, 'GET', `/api/mdo/v1/practices/${practiceId}/epcs-report?day=${day}`)).json().incidents as {
+          detail: string;
+        }[]
+      ).map((i) => i.detail);
+    expect(await detailsOn('2027-03-04')).toEqual(['Signing refused: zone check']);
+    expect(await detailsOn('2027-03-05')).toEqual([]);
   });
 });
 

@@ -5,8 +5,9 @@
 import { PATIENT_READ_ACTIONS, RECORD_READ_ACTIONS } from '@hcp/contract';
 import { sql } from 'drizzle-orm';
 import { arrayParam, type Executor, selectRows } from '../../db/client.ts';
+import { endOf, type ZoneDays as Range, startOf } from '../../db/zone-days.ts';
 import { needsActionSql, refillDueSql } from '../../lib/prescription-sql.ts';
-import { endOf, type Range, type ReviewRow, reviewStatusSql, startOf } from './repository.ts';
+import { type ReviewRow, reviewStatusSql } from './repository.ts';
 
 const READS = () => arrayParam([...PATIENT_READ_ACTIONS], 'text');
 const RECORD_READS = () => arrayParam([...RECORD_READ_ACTIONS], 'text');

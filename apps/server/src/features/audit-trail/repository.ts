@@ -6,16 +6,9 @@
 import { AUDIT_PAGE_SIZE } from '@hcp/contract';
 import { sql } from 'drizzle-orm';
 import { type Executor, selectRows } from '../../db/client.ts';
+import { endOf, startOf, type ZoneDays } from '../../db/zone-days.ts';
 
-export interface Range {
-  from: string;
-  to: string;
-  timeZone: string;
-}
-
-/** [from 00:00, the day after `to` 00:00) in the zone, as instants. */
-export const startOf = (r: Range) => sql`(${r.from}::date::timestamp at time zone ${r.timeZone})`;
-export const endOf = (r: Range) => sql`((${r.to}::date + 1)::timestamp at time zone ${r.timeZone})`;
+export type Range = ZoneDays;
 
 export interface Reviewer {
   userId: string;

@@ -16,6 +16,7 @@ import {
   type UnusualAccessRule,
 } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
+import { dayIn } from '../../db/zone-days.ts';
 import { entryOf as auditEntryOf, writeAudit } from '../../lib/audit.ts';
 import type { AuditChain } from '../../lib/audit-chain.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
@@ -25,8 +26,6 @@ import * as findings from './findings-repository.ts';
 import * as repo from './repository.ts';
 import { requireReviewer } from './service.ts';
 
-/** The calendar day of an instant in a time zone (en-CA writes YYYY-MM-DD). */
-const dayIn = (timeZone: string, at: Date) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(at);
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /** A finding's key: rule, person, and the day and patient, or the period, it is about. */
 const FINDING_KEY = new RegExp(

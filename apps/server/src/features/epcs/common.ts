@@ -8,6 +8,8 @@ export interface EpcsDeps {
   factors: StepUpFactors;
   mailer: Mailer;
   now: () => Date;
+  /** The zone of the report's day (AUDIT_TIME_ZONE): the administrators' calendar day, not UTC's. */
+  timeZone: string;
 }
 
 export interface EpcsContext {

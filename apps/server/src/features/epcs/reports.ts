@@ -22,7 +22,7 @@ const INCIDENT_TEXT: Record<string, (incident: Incident) => string> = {
   'epcs.access.declined': (i) => `Declined: ${change(i)}.`,
 };
 
-export function reportUseCases({ db }: EpcsDeps) {
+export function reportUseCases({ db, timeZone }: EpcsDeps) {
   return {
     async report(ctx: EpcsContext, practiceId: string, day: string): Promise<EpcsReport> {
       const practice = await repo.practiceOf(db, ctx.userId, practiceId);
@@ -30,8 +30,8 @@ export function reportUseCases({ db }: EpcsDeps) {
       const me = await prescriberOf(db, ctx.userId);
       if (!(await epcsStandingOf(db, practice.id, me.staffId)).permitted) throw new AppError('FORBIDDEN', EPCS_MESSAGES.noRights);
       const [signed, incidents] = await Promise.all([
-        repo.signedOn(db, practice.id, day),
-        repo.incidentsOn(db, practice.id, day),
+        repo.signedOn(db, practice.id, { from: day, to: day, timeZone }),
+        repo.incidentsOn(db, practice.id, { from: day, to: day, timeZone }),
       ]);
       await writeAudit(db, {
         actorUserId: ctx.userId,

@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { type Executor, selectRows } from '../../db/client.ts';
 import { deaRegistrations, epcsChanges } from '../../db/schema.ts';
+import { endOf, startOf, type ZoneDays } from '../../db/zone-days.ts';
 import { practiceScopeSql } from '../../lib/office-scope.ts';
 import { PRESCRIBER_ROLES_PARAM } from '../../lib/practice-prescribers.ts';
 
@@ -172,8 +173,8 @@ export async function declineChange(db: Executor, id: string, declinedBy: string
   await db.update(epcsChanges).set({ declinedBy, declinedAt: new Date() }).where(eq(epcsChanges.id, id));
 }
 
-/** The controlled prescriptions signed at a practice on a day (UTC), oldest first. */
-export async function signedOn(db: Executor, practiceId: string, day: string) {
+/** The controlled prescriptions signed at a practice on a day (in the reports' zone), oldest first. */
+export async function signedOn(db: Executor, practiceId: string, day: ZoneDays) {
   return selectRows<{
     signedAt: string;
     content: {
@@ -187,13 +188,13 @@ export async function signedOn(db: Executor, practiceId: string, day: string) {
   }>(
     db,
     sql`select ${iso('signed_at')} as "signedAt", content, key_id as "keyId" from epcs_signings
-        where md_office_id = ${practiceId} and signed_at >= ${day}::date and signed_at < ${day}::date + 1
+        where md_office_id = ${practiceId} and signed_at >= ${startOf(day)} and signed_at < ${endOf(day)}
         order by signed_at, id`,
   );
 }
 
 /** The EPCS incidents of a practice on a day: refused signings and every change of permissions. */
-export async function incidentsOn(db: Executor, practiceId: string, day: string) {
+export async function incidentsOn(db: Executor, practiceId: string, day: ZoneDays) {
   return selectRows<{ at: string; action: string; who: string; subject: string | null; details: Record<string, unknown> }>(
     db,
     sql`select ${iso('a.created_at')} as at, a.action,
@@ -203,7 +204,7 @@ export async function incidentsOn(db: Executor, practiceId: string, day: string)
           a.details
         from audit_log a
         where a.entity_type = 'epcs' and a.entity_id = ${practiceId}
-          and a.created_at >= ${day}::date and a.created_at < ${day}::date + 1
+          and a.created_at >= ${startOf(day)} and a.created_at < ${endOf(day)}
         order by a.created_at, a.id`,
   );
 }
