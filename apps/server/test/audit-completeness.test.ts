@@ -9,6 +9,7 @@
 import { generateRequestId, type Tokens } from '@hcp/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { arrayParam } from '../src/db/client.ts';
 import * as s from '../src/db/schema.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs } from './support/auth.ts';
@@ -35,6 +36,19 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const idsOf = async (query: ReturnType<typeof sql>) =>
+  ((await t.database.db.execute(query)) as unknown as { rows: { id: string }[] }).rows.map((r) => r.id).sort();
+/** The patients an answer shows: every id in it that is a patient's, or a prescription's (then its patient). */
+const patientsIn = (body: string) => {
+  const uuids = arrayParam(
+    [...new Set(body.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi) ?? [])],
+    'uuid',
+  );
+  return idsOf(sql`select id from patients where id = any(${uuids})
+                   union select patient_id from prescriptions where id = any(${uuids})`);
+};
+const linkedPatients = (auditId: number) => idsOf(sql`select patient_id as id from audit_subjects where audit_id = ${auditId}`);
+
 const patientRows = () => ROWS.filter((r) => PATIENT_RULES.includes(r.expect) || PATIENT_LISTS.has(`${r.method} ${r.path}`));
 
 describe('audit completeness', () => {
@@ -45,6 +59,7 @@ describe('audit completeness', () => {
   for (const who of ['prescriber', 'staff', 'support'] as const) {
     it(`writes one audit row naming ${who}, the action and the patient for every patient-data route`, async () => {
       const missing: string[] = [];
+      const listsShowingPatients = new Set<string>();
       const ids = fixture.ids.own;
       const named = new Set([ids.patientId, ids.mentionId, ...Object.values(ids.rx)]);
       for (const row of patientRows()) {
@@ -70,19 +85,27 @@ describe('audit completeness', () => {
         }
         const [audit] = rows;
         if (!audit?.action) missing.push(`${label}: no action`);
-        // A single patient's or prescription's call names it; a list names what was asked (its query).
-        if (!PATIENT_LISTS.has(`${row.method} ${row.path}`)) {
+        // A single patient's or prescription's call names it; a list names what was asked (its query) and, since
+        // issue 49, exactly the patients its answer shows.
+        if (PATIENT_LISTS.has(`${row.method} ${row.path}`)) {
+          if (res.statusCode < 300 && audit) {
+            const [shown, linked] = await Promise.all([patientsIn(res.body), linkedPatients(audit.id)]);
+            if (shown.length > 0) listsShowingPatients.add(row.path);
+            if (shown.join() !== linked.join())
+              missing.push(`${label}: the answer shows ${shown.length} patients, the audit row links ${linked.length}`);
+          }
+        } else {
           const text = `${audit?.entityId ?? ''} ${JSON.stringify(audit?.details ?? {})}`;
           if (![...named].some((id) => text.includes(id)))
             missing.push(`${label}: the audit row names no patient or prescription`);
           // Issue 49: and the patient access report finds it (the trigger linked the row to its patient).
-          const subjects = (await t.database.db.execute(
-            sql`select patient_id from audit_subjects where audit_id = ${audit?.id}`,
-          )) as unknown as { rows: unknown[] };
-          if (subjects.rows.length === 0) missing.push(`${label}: no patient is linked to the audit row (audit_subjects)`);
+          if ((await linkedPatients(audit?.id ?? -1)).length === 0)
+            missing.push(`${label}: no patient is linked to the audit row (audit_subjects)`);
         }
       }
       expect(missing).toEqual([]);
+      // The comparison saw real answers: Action Needed, the queue, the Rx list and the search show patients here.
+      expect(listsShowingPatients.size).toBeGreaterThanOrEqual(4);
     });
   }
 });

@@ -5,7 +5,7 @@
  * alone shows which one answered.
  */
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
@@ -69,6 +69,22 @@ describe.runIf(databaseUrl)('list reads on a read replica', () => {
     expect(search.statusCode).toBe(200);
     expect(search.body).toContain(patientId);
     expect(await audits(primary.db, 'action-needed.read', staff.userID)).toBe(auditsBefore + 1);
+    // The row written on the primary names the patients the replica's answer showed (issue 49).
+    const shown: string[] = staffQueue.json().doctors.flatMap((d: { patients: { id: string }[] }) => d.patients.map((p) => p.id));
+    const [row] = await primary.db
+      .select({ id: s.auditLog.id, details: s.auditLog.details })
+      .from(s.auditLog)
+      .where(and(eq(s.auditLog.action, 'action-needed.read'), eq(s.auditLog.actorUserId, staff.userID)))
+      .orderBy(desc(s.auditLog.id))
+      .limit(1);
+    expect(shown.length).toBeGreaterThan(0);
+    const named = (row?.details as { patientIds?: string[] } | undefined)?.patientIds ?? [];
+    expect([...named].sort()).toEqual([...new Set(shown)].sort());
+    const linked = await primary.db
+      .select({ patientId: s.auditSubjects.patientId })
+      .from(s.auditSubjects)
+      .where(eq(s.auditSubjects.auditId, row?.id ?? -1));
+    expect(linked.map((l) => l.patientId).sort()).toEqual([...new Set(shown)].sort());
     expect(await audits(primary.db, 'patients.search', staff.userID)).toBeGreaterThan(0);
     expect(await audits(replica.db, 'action-needed.read', staff.userID)).toBe(0);
 
@@ -103,7 +119,7 @@ describe.runIf(databaseUrl)('list reads on a read replica', () => {
       );
       const entry = { actorUserId: null, action: 'replica.test', entityType: 'test' };
       const where = (routing: NonNullable<typeof one>, userId: string) =>
-        routing.auditedList(userId, entry, async (db) => (db === replica.db ? 'replica' : 'primary'));
+        routing.auditedList(userId, entry, async (db) => ({ body: db === replica.db ? 'replica' : 'primary', shown: null }));
       const userId = randomUUID();
       expect(await where(one as NonNullable<typeof one>, userId)).toBe('replica');
       await one?.noteWrite(userId);
@@ -132,7 +148,10 @@ describe.runIf(databaseUrl)('list reads on a read replica', () => {
     const answer = await routing.auditedList(
       null as unknown as string,
       { actorUserId: null, action, entityType: 'test' },
-      (db, audit) => db.execute(sql`with ${audit} select 1 as one`).then(() => (db === primary.db ? 'primary' : 'replica')),
+      (db, audit) =>
+        db
+          .execute(sql`with ${audit(sql`select null::uuid as patient_id where false`)} select 1 as one`)
+          .then(() => ({ body: db === primary.db ? 'primary' : 'replica', shown: null })),
     );
     expect(answer).toBe('primary');
     expect(failures).toHaveLength(1);

@@ -48,6 +48,24 @@ export const auditCteSql = (entries: AuditEntry | readonly AuditEntry[]): SQL =>
     )`;
 };
 
+/** The distinct patients of a list statement's `shown` select (one column, `patient_id`) as a JSON array. */
+export const shownPatientsSql = (shown: SQL): SQL =>
+  sql`coalesce((select jsonb_agg(distinct s.patient_id) from (${shown}) s), '[]'::jsonb)`;
+
+/**
+ * The audit row of a list read as a data-modifying CTE that names the patients the answer shows (issue 49, decision
+ * 0061): `shown` selects their ids (one column, `patient_id`) from the statement's earlier CTEs, so this CTE goes
+ * after those. The ids go into the row's details (`patientIds`, sealed with the row), and the subjects trigger links
+ * the row to each patient's access report. Its one row holds `shown`, the ids as JSON, for the statement to return.
+ */
+export const auditListCteSql = (entry: AuditEntry, shown: SQL): SQL => sql`audit as (
+      insert into audit_log (actor_user_id, action, entity_type, entity_id, request_id, ip, details)
+      select ${entry.actorUserId}::uuid, ${entry.action}::text, ${entry.entityType}::text, ${entry.entityId ?? null}::text,
+        ${entry.requestId ?? null}::text, ${entry.ip ?? null}::text,
+        ${jsonParam(entry.details)}::jsonb || jsonb_build_object('patientIds', ${shownPatientsSql(shown)})
+      returning details->'patientIds' as shown
+    )`;
+
 /**
  * Runs a patient-data write; when it is refused inside the caller's reach (403: not theirs to change, 409: the
  * state moved on) the transaction rolled back, so the attempt is audited on its own: who tried what on which

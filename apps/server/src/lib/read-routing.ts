@@ -6,30 +6,57 @@
  * - **Read your own writes.** A user who has just written reads lists from the primary for STICKY_MS: a replica a
  *   moment behind must not show them the item they just cleared. The mark is kept in Redis when REDIS_URL is set
  *   (so the next request may land on any instance), else in this instance's memory.
- * - **Audit stays whole.** A list's audit row is a data-modifying CTE of its statement; a replica is read-only, so
- *   there the statement runs without it and the row is written on the primary at the same time. Both must succeed.
+ * - **Audit stays whole.** A list's audit row is a data-modifying CTE of its statement, naming the patients the
+ *   answer shows (issue 49); a replica is read-only, so there the statement only works out those patients and the
+ *   row is written on the primary once the answer is read. Both must succeed.
  * - **A failing replica costs a retry, not an error**: the statement runs again on the primary.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
-import type { Database, Executor } from '../db/client.ts';
-import { type AuditEntry, auditCteSql, writeAudit } from './audit.ts';
+import { type Database, type Executor, prepared } from '../db/client.ts';
+import { type AuditEntry, auditListCteSql, shownPatientsSql, writeAudit } from './audit.ts';
 
 export const STICKY_MS = 10_000;
 const KEY = 'hcp:wrote:';
 
-/** The statement's audit CTE when it runs where it may write; a stand-in of the same name where it may not. */
-const NO_AUDIT_CTE = sql`audit as (select null::bigint as id)`;
+/**
+ * A list statement's audit CTE, given the select of the patients its answer shows (one column, `patient_id`, over
+ * the statement's earlier CTEs): the audit row where the statement may write; where it may not (a replica), a
+ * stand-in of the same name that only works out those patients.
+ */
+export type ListAudit = (shown: SQL) => SQL;
+
+/** What a list statement returns: the answer's JSON text and the patients it shows (JSON array of ids). */
+export interface ListAnswer {
+  body: string;
+  shown: string | null;
+}
+
+/** The final select's column that hands the shown patients back (see ListAudit). */
+export const SHOWN_COLUMN = sql`(select shown from audit)::text as shown`;
+
+/** Runs a list statement that selects `body` and SHOWN_COLUMN; `fallback` when it returns no row. */
+export async function selectListAnswer(
+  db: Executor,
+  query: SQL,
+  fallback: string,
+  options: { prepared?: boolean } = {},
+): Promise<ListAnswer> {
+  const result = (await db.execute(prepared(query, options.prepared))) as unknown as { rows: ListAnswer[] };
+  return result.rows[0] ?? { body: fallback, shown: null };
+}
+
+const onlyShown: ListAudit = (shown) => sql`audit as (select ${shownPatientsSql(shown)} as shown)`;
 
 export interface ReadRouting {
   readonly replica: boolean;
   /** Marks that this user just wrote: their list reads go to the primary for a while. */
   noteWrite(userId: string): Promise<void>;
   /**
-   * Runs an audited list statement, `build(db, auditCte)` (the statement must start `with ${auditCte}, ...`), where
-   * it should run for this user, with its audit row written exactly once on the primary.
+   * Runs an audited list statement, `build(db, audit)` (see ListAudit), where it should run for this user, with its
+   * audit row, naming the patients shown, written exactly once on the primary. Resolves to the answer's JSON text.
    */
-  auditedList<T>(userId: string, entry: AuditEntry, build: (db: Executor, auditCte: SQL) => Promise<T>): Promise<T>;
+  auditedList(userId: string, entry: AuditEntry, build: (db: Executor, audit: ListAudit) => Promise<ListAnswer>): Promise<string>;
 }
 
 export function createReadRouting(deps: {
@@ -64,15 +91,16 @@ export function createReadRouting(deps: {
     },
 
     async auditedList(userId, entry, build) {
-      if (!replica || (await recentlyWrote(userId))) return build(primary, auditCteSql(entry));
-      const [result] = await Promise.all([
-        build(replica, NO_AUDIT_CTE).catch((error: unknown) => {
-          deps.onReplicaError?.(error);
-          return build(primary, NO_AUDIT_CTE);
-        }),
-        writeAudit(primary, entry),
-      ]);
-      return result;
+      if (!replica || (await recentlyWrote(userId))) {
+        return (await build(primary, (shown) => auditListCteSql(entry, shown))).body;
+      }
+      const answer = await build(replica, onlyShown).catch((error: unknown) => {
+        deps.onReplicaError?.(error);
+        return build(primary, onlyShown);
+      });
+      const patientIds: unknown = JSON.parse(answer.shown ?? '[]');
+      await writeAudit(primary, { ...entry, details: { ...entry.details, patientIds } });
+      return answer.body;
     },
   };
 }

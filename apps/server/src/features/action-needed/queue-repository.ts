@@ -2,7 +2,7 @@
 import { ACTION_NEEDED_QUERY_TYPES, type ActionType, EVENT_TYPES, type PreparedDecision } from '@hcp/contract';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { auditCteSql } from '../../lib/audit.ts';
+import { auditListCteSql } from '../../lib/audit.ts';
 import { alternativeMedsJsonSql } from '../../lib/prescription-sql.ts';
 import { CATEGORY_SQL, faxByRuleSql, preparedJsonSql, scopedPrescriptionsSql } from './repository.ts';
 
@@ -60,22 +60,15 @@ export interface QueueRow {
 }
 
 /**
- * The queue's rows in one statement that also writes the audit row of this read (a data-modifying CTE), so a
- * request costs this and the sign-in guard's deny-list lookup. Earlier answers and denials are counted from
+ * The queue's rows in one statement that also writes the audit row of this read, naming the patients it shows (a
+ * data-modifying CTE), so a request costs this and the sign-in guard's deny-list lookup. Earlier answers and denials are counted from
  * the prescription's own timeline (the events are the record of what was decided).
  */
 export async function actionQueueRows(db: Executor, input: QueueInput): Promise<QueueRow[]> {
   const condition = CATEGORY_SQL[ACTION_NEEDED_QUERY_TYPES[input.category ?? 'all']];
   const result = (await db.execute(sql`
-    with ${auditCteSql({
-      actorUserId: input.userId,
-      action: 'action-queue.read',
-      entityType: 'action-needed',
-      requestId: input.requestId,
-      ip: input.ip,
-      details: { category: input.category ?? null, prescriber: input.prescriber ?? null, practice: input.practice ?? null },
-    })},
-    p as (${scopedPrescriptionsSql(input.userId, input.todayIso, input, 'semi-join')})
+    with p as (${scopedPrescriptionsSql(input.userId, input.todayIso, input, 'semi-join')}),
+    queue as (
     select p.id, pt.id as "patientId", pt.first_name as "patientFirstName", pt.last_name as "patientLastName",
       to_char(pt.dob, 'YYYY-MM-DD') as "patientDob",
       d.id as "prescriberId", d.first_name || ' ' || d.last_name as "prescriberName", d.role as "prescriberRole",
@@ -105,6 +98,19 @@ export async function actionQueueRows(db: Executor, input: QueueInput): Promise<
       from prescription_events e where e.prescription_id = p.id and e.undone_at is null
     ) ev on true
     where ${condition}
+    ),
+    ${auditListCteSql(
+      {
+        actorUserId: input.userId,
+        action: 'action-queue.read',
+        entityType: 'action-needed',
+        requestId: input.requestId,
+        ip: input.ip,
+        details: { category: input.category ?? null, prescriber: input.prescriber ?? null, practice: input.practice ?? null },
+      },
+      sql`select "patientId" as patient_id from queue`,
+    )}
+    select * from queue
   `)) as unknown as { rows: QueueRow[] };
   return result.rows;
 }

@@ -1,7 +1,7 @@
 /** SQL of Action Needed: the nested list (one statement) and the rows the actions lock and change. */
 import { ACTION_NEEDED_QUERY_TYPES, type ActionNeededQueryType } from '@hcp/contract';
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { type Executor, selectJsonText } from '../../db/client.ts';
+import type { Executor } from '../../db/client.ts';
 import {
   drugAlternatives,
   mdOffices,
@@ -20,6 +20,7 @@ import {
   priorAuthNeedsActionSql,
   refillDueSql,
 } from '../../lib/prescription-sql.ts';
+import { type ListAnswer, type ListAudit, SHOWN_COLUMN, selectListAnswer } from '../../lib/read-routing.ts';
 
 /** Each category as SQL over the CTE row `p`, whose `refill_due` column is already worked out. */
 const refillDue = sql.raw('p.refill_due');
@@ -58,12 +59,11 @@ export interface ListInput {
  * writes the audit row of this read (`audit`, a data-modifying CTE where the statement runs on the primary; see
  * lib/read-routing.ts). Doctors and patients by name; a patient's prescriptions oldest first (longest waiting on top).
  */
-export async function actionNeededJson(db: Executor, input: ListInput, audit: SQL): Promise<string> {
-  return selectJsonText(
+export async function actionNeededJson(db: Executor, input: ListInput, audit: ListAudit): Promise<ListAnswer> {
+  return selectListAnswer(
     db,
     sql`
-    with ${audit},
-    base as (${scopedPrescriptionsSql(input.userId, input.todayIso, { prescriber: input.filterBy })}),
+    with base as (${scopedPrescriptionsSql(input.userId, input.todayIso, { prescriber: input.filterBy })}),
     rxs as (
       select p.prescriber_id, p.patient_id,
         json_agg(json_build_object(
@@ -85,6 +85,7 @@ export async function actionNeededJson(db: Executor, input: ListInput, audit: SQ
       where ${CATEGORY_SQL[input.actionType]}
       group by p.prescriber_id, p.patient_id
     ),
+    ${audit(sql`select patient_id from rxs`)},
     pts as (
       select r.prescriber_id,
         json_agg(json_build_object(
@@ -96,7 +97,7 @@ export async function actionNeededJson(db: Executor, input: ListInput, audit: SQ
     )
     select json_build_object('doctors', coalesce(json_agg(json_build_object(
       'doctorId', d.id, 'name', d.first_name || ' ' || d.last_name, 'role', d.role, 'patients', x.patients
-    ) order by lower(d.last_name), lower(d.first_name), d.id), '[]'::json))::text as body
+    ) order by lower(d.last_name), lower(d.first_name), d.id), '[]'::json))::text as body, ${SHOWN_COLUMN}
     from pts x join md_staff d on d.id = x.prescriber_id
   `,
     '{"doctors":[]}',

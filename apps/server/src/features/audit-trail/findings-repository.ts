@@ -77,7 +77,8 @@ export async function unusualAccessFindings(
               'YYYY-MM-DD"T"HH24:MI"Z"') as bucket, null::uuid as patient_id,
             min(created_at) as first_at, max(created_at) as last_at,
             count(distinct id)::int as reads, count(distinct patient_id)::int as patients
-          from reads group by 2, 3 having count(distinct patient_id) >= ${rules.many.patients}
+          from reads where action = any(${RECORD_READS()})
+          group by 2, 3 having count(distinct patient_id) >= ${rules.many.patients}
         ),
         record_reads as (
           select actor_user_id, patient_id, local::date as day, min(created_at) as first_at, max(created_at) as last_at,

@@ -1,20 +1,25 @@
 /** SQL of New Comments: unread comments per doctor and patient, the thread, replies and read marks. */
-import { and, asc, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
-import { type Executor, selectJsonText } from '../../db/client.ts';
+import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
 import { commentMentions, comments, patients, users } from '../../db/schema.ts';
 import { patientScopeSql } from '../../lib/office-scope.ts';
+import { type ListAnswer, type ListAudit, SHOWN_COLUMN, selectListAnswer } from '../../lib/read-routing.ts';
 
 /**
  * `{doctors, total}` as JSON text in one statement: the unread mentions of the user's offices, per patient
  * (count and newest), each patient under the prescriber of their latest prescription.
  */
 /** `audit` is the read's audit CTE (lib/read-routing.ts). */
-export async function newCommentsJson(db: Executor, userId: string, filterBy: string | undefined, audit: SQL): Promise<string> {
-  return selectJsonText(
+export async function newCommentsJson(
+  db: Executor,
+  userId: string,
+  filterBy: string | undefined,
+  audit: ListAudit,
+): Promise<ListAnswer> {
+  return selectListAnswer(
     db,
     sql`
-    with ${audit},
-    unread as (
+    with unread as (
       select c.patient_id, c.created_at
       from comment_mentions m join comments c on c.id = m.comment_id
       where m.md_office_id = any(array(${patientScopeSql(userId)})) and m.read_at is null
@@ -28,6 +33,7 @@ export async function newCommentsJson(db: Executor, userId: string, filterBy: st
     picked as (
       select * from per_patient where doctor_id is not null ${filterBy ? sql`and doctor_id = ${filterBy}::uuid` : sql``}
     ),
+    ${audit(sql`select patient_id from picked`)},
     by_doctor as (
       select p.doctor_id, json_agg(json_build_object(
         'id', pt.id, 'firstName', pt.first_name, 'lastName', pt.last_name, 'dob', to_char(pt.dob, 'YYYY-MM-DD'),
@@ -41,7 +47,7 @@ export async function newCommentsJson(db: Executor, userId: string, filterBy: st
       'doctors', coalesce((select json_agg(json_build_object('doctorId', d.id, 'name', d.first_name || ' ' || d.last_name,
         'role', d.role, 'patients', b.patients) order by lower(d.last_name), lower(d.first_name), d.id)
         from by_doctor b join md_staff d on d.id = b.doctor_id), '[]'::json)
-    )::text as body
+    )::text as body, ${SHOWN_COLUMN}
   `,
     '{"doctors":[],"total":0}',
   );

@@ -1,9 +1,10 @@
 /** SQL of All Patients: the search (one statement with its audit row) and the detail. */
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
-import { type Executor, selectJsonText } from '../../db/client.ts';
+import type { Executor } from '../../db/client.ts';
 import { mdOffices, mdStaff, patients, prescriptions } from '../../db/schema.ts';
 import { patientScopeSql } from '../../lib/office-scope.ts';
 import { needsActionSql, refillDueSql } from '../../lib/prescription-sql.ts';
+import { type ListAnswer, type ListAudit, SHOWN_COLUMN, selectListAnswer } from '../../lib/read-routing.ts';
 import { likeEscape } from '../../lib/sql-like.ts';
 
 export interface SearchTerms {
@@ -55,20 +56,20 @@ export async function searchPatientsJson(
     todayIso: string;
   },
   /** The read's audit CTE (lib/read-routing.ts). */
-  audit: SQL,
-): Promise<string> {
-  return selectJsonText(
+  audit: ListAudit,
+): Promise<ListAnswer> {
+  return selectListAnswer(
     db,
     sql`
-    with ${audit},
-    matches as (
+    with matches as (
       select pt.id, pt.first_name, pt.last_name, pt.dob, pt.phone_numbers, o.name as practice_name, ${rankSql(input.terms)} as rank
       from patients pt join md_offices o on o.id = pt.md_office_id
       where pt.md_office_id = any(array(${patientScopeSql(input.userId)})) and ${matchSql(input.terms)}
     ),
     page as (
       select * from matches order by rank, lower(last_name), lower(first_name), id limit ${input.limit} offset ${input.offset}
-    )
+    ),
+    ${audit(sql`select id as patient_id from page`)}
     select json_build_object(
       'total', (select count(*) from matches),
       'records', coalesce((select json_agg(json_build_object(
@@ -77,7 +78,7 @@ export async function searchPatientsJson(
         'actionNeededCount', (select count(*) from prescriptions rx
           where rx.patient_id = p.id and ${needsActionSql('rx', refillDueSql('rx', input.todayIso))})
       ) order by p.rank, lower(p.last_name), lower(p.first_name), p.id) from page p), '[]'::json)
-    )::text as body
+    )::text as body, ${SHOWN_COLUMN}
   `,
     '{"records":[],"total":0}',
   );

@@ -1,8 +1,9 @@
 /** SQL of the Rx list: one statement builds the JSON array of rows and writes the audit row of the read. */
 import { RX_LIST_MAX_ROWS, type RxListFilter } from '@hcp/contract';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Executor, selectJsonText } from '../../db/client.ts';
+import type { Executor } from '../../db/client.ts';
 import { patientScopeSql } from '../../lib/office-scope.ts';
+import { type ListAnswer, type ListAudit, SHOWN_COLUMN, selectListAnswer } from '../../lib/read-routing.ts';
 
 /** Days a prescriber counts as new (filter newMDs) and the quiet period before a win-back (winBackMDs). */
 export const NEW_MD_DAYS = 90;
@@ -34,13 +35,12 @@ export async function rxListJson(
     todayIso: string;
   },
   /** The read's audit CTE (lib/read-routing.ts). */
-  audit: SQL,
-): Promise<string> {
-  return selectJsonText(
+  audit: ListAudit,
+): Promise<ListAnswer> {
+  return selectListAnswer(
     db,
     sql`
-    with ${audit},
-    picked as (
+    with picked as (
       select p.*, d.first_name as d_first, d.last_name as d_last, d.phone as d_phone, d.created_at as d_created,
              d.specialty as d_specialty, o.name as office_name, pt.first_name as pt_first, pt.last_name as pt_last, pt.dob as pt_dob
       from prescriptions p
@@ -52,7 +52,8 @@ export async function rxListJson(
         ${filterSql(input.filter, { startIso: input.startIso, todayIso: input.todayIso })}
       order by p.prescribed_at desc, p.id
       limit ${RX_LIST_MAX_ROWS}
-    )
+    ),
+    ${audit(sql`select patient_id from picked`)}
     select coalesce(json_agg(json_build_object(
       'id', id, 'practiceName', office_name, 'patientName', pt_first || ' ' || pt_last,
       'patientDob', to_char(pt_dob, 'YYYY-MM-DD'),
@@ -63,7 +64,7 @@ export async function rxListJson(
       'prescriberName', d_first || ' ' || d_last, 'prescriberPhoneNumber', d_phone,
       'prescriberCreatedDate', to_char(d_created at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS"Z"'), 'prescriberSpecialty', d_specialty,
       'price', price::float8
-    ) order by lower(office_name), prescribed_at desc, id), '[]'::json)::text as body
+    ) order by lower(office_name), prescribed_at desc, id), '[]'::json)::text as body, ${SHOWN_COLUMN}
     from picked
   `,
     '[]',
