@@ -5,6 +5,7 @@
  *   npm start                                             # in another terminal: the portal with demo data
  *   npm install --prefix /tmp/lighthouse lighthouse@12.8.2  # once, outside the project (~200 packages)
  *   LIGHTHOUSE_DIR=/tmp/lighthouse npm run lighthouse -- [--url http://localhost:3000] [--out reports/lighthouse]
+ *     [--runs 3]   # each screen and mode N times, interleaved; prints every run, then the median and the worst
  *
  * Lighthouse is not a dependency: its ~200 packages would slow every `npm ci` for a measurement run by hand.
  *
@@ -33,6 +34,11 @@ const { values } = parseArgs({
      * that first visit; 'dismissed' the prescriber's every other morning.
      */
     tutorial: { type: 'string', default: 'shown' },
+    /**
+     * Each screen and mode this many times (issue 50: a score holds in 3 of 3 runs, not on a quiet day). Rounds are
+     * interleaved (every screen once, then again), so a busy minute on the machine falls on all screens alike.
+     */
+    runs: { type: 'string', default: '1' },
     /** Also write each run's trace (`<screen>-<mode>.trace.json`, ~20 MB): open it in DevTools' Performance panel. */
     trace: { type: 'boolean', default: false },
   },
@@ -40,6 +46,11 @@ const { values } = parseArgs({
 const screens = new Set((values.screens ?? '').split(','));
 const modes = (values.modes ?? '').split(',').filter((m): m is 'mobile' | 'desktop' => m === 'mobile' || m === 'desktop');
 const base = (values.url ?? '').replace(/\/$/, '');
+const runs = Number(values.runs);
+if (!Number.isInteger(runs) || runs < 1) {
+  console.error(`--runs must be a whole number of at least 1, not ${values.runs}`);
+  process.exit(2);
+}
 
 const lighthouseDir = path.resolve(process.env.LIGHTHOUSE_DIR ?? '/tmp/lighthouse');
 
@@ -106,7 +117,7 @@ async function signIn() {
   if (values.tutorial === 'dismissed') await page.evaluate('localStorage.setItem("hcp.tutorialDismissed", "true")');
 }
 
-async function run(name: string, route: string, mode: 'mobile' | 'desktop', signedIn: boolean) {
+async function run(name: string, route: string, mode: 'mobile' | 'desktop', signedIn: boolean, round: number) {
   const cdp = await page.createCDPSession();
   await cdp.send('Network.clearBrowserCache');
   const result = await lighthouse(
@@ -123,15 +134,17 @@ async function run(name: string, route: string, mode: 'mobile' | 'desktop', sign
   if (!result) throw new Error(`Lighthouse gave no result for ${route}`);
   const { lhr } = result;
   const [html, json] = result.report as string[];
-  writeFileSync(path.join(outDir, `${name}-${mode}.html`), String(html));
+  const file = runs > 1 ? `${name}-${mode}-${round}` : `${name}-${mode}`;
+  writeFileSync(path.join(outDir, `${file}.html`), String(html));
   // The JSON is what to read when a score moves: long tasks, the LCP element and its phases, the request chain.
-  writeFileSync(path.join(outDir, `${name}-${mode}.json`), String(json));
-  if (values.trace) writeFileSync(path.join(outDir, `${name}-${mode}.trace.json`), JSON.stringify(result.artifacts?.Trace));
+  writeFileSync(path.join(outDir, `${file}.json`), String(json));
+  if (values.trace) writeFileSync(path.join(outDir, `${file}.trace.json`), JSON.stringify(result.artifacts?.Trace));
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const ms = (id: string) => `${((lhr.audits[id]?.numericValue ?? 0) / 1000).toFixed(1)} s`;
   return {
     screen: name,
     mode,
+    run: round,
     ...(signedIn ? { tutorial: values.tutorial } : {}),
     performance: score('performance'),
     accessibility: score('accessibility'),
@@ -144,22 +157,49 @@ async function run(name: string, route: string, mode: 'mobile' | 'desktop', sign
   };
 }
 
-const rows = [];
+const rows: Awaited<ReturnType<typeof run>>[] = [];
 try {
-  if (screens.has('sign-in')) for (const mode of modes) rows.push(await run('sign-in', '/login', mode, false));
   const signedInScreens = (
     [
       ['action-needed', '/action-needed'],
       ['rx-list', '/rx-list'],
     ] as const
   ).filter(([name]) => screens.has(name));
-  if (signedInScreens.length > 0) await signIn();
-  for (const [name, route] of signedInScreens) {
-    for (const mode of modes) rows.push(await run(name, route, mode, true));
+  for (let round = 1; round <= runs; round += 1) {
+    if (screens.has('sign-in')) for (const mode of modes) rows.push(await run('sign-in', '/login', mode, false, round));
+    // The sign-in page's run resets storage (it is measured signed out), so each round signs in again.
+    if (signedInScreens.length > 0) await signIn();
+    for (const [name, route] of signedInScreens) {
+      for (const mode of modes) rows.push(await run(name, route, mode, true, round));
+    }
   }
 } finally {
   await browser.close();
 }
 console.table(rows);
-writeFileSync(path.join(outDir, 'summary.json'), `${JSON.stringify(rows, null, 2)}\n`);
+if (runs > 1) console.table(summarise(rows));
+writeFileSync(path.join(outDir, 'summary.json'), `${JSON.stringify({ runs: rows, summary: summarise(rows) }, null, 2)}\n`);
 console.log(`Reports in ${outDir}`);
+
+/** Per screen and mode: the median and the worst of the runs' scores, and the spread of the largest paint and TBT. */
+function summarise(all: typeof rows) {
+  // Node 20 has no Map.groupBy.
+  const groups = new Map<string, typeof all>();
+  for (const r of all) groups.set(`${r.screen} ${r.mode}`, [...(groups.get(`${r.screen} ${r.mode}`) ?? []), r]);
+  return [...groups].map(([key, group]) => {
+    const scores = group.map((r) => r.performance).sort((a, b) => a - b);
+    const range = (pick: (r: (typeof group)[number]) => string) => {
+      const values = group.map(pick).sort((a, b) => Number.parseFloat(a) - Number.parseFloat(b));
+      return values.length > 1 ? `${values[0]} – ${values.at(-1)}` : values[0];
+    };
+    return {
+      screen: key,
+      runs: group.length,
+      median: scores[Math.floor((scores.length - 1) / 2)],
+      worst: scores[0],
+      scores: group.map((r) => r.performance).join(', '),
+      lcp: range((r) => r.lcp),
+      tbt: range((r) => r.tbt),
+    };
+  });
+}

@@ -55,7 +55,9 @@ with scope as (
       'preparedAt', to_char(pd.prepared_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
       from prepared_decisions pd join users pu on pu.id = pd.prepared_by
       where pd.prescription_id = picked.id and pd.prescription_version = picked.version),
-    'faxByRule', (select r.name from standing_rules r where r.id = picked.fax_rule_id)
+    'faxByRule', (select r.name from standing_rules r where r.id = picked.fax_rule_id),
+    'controlled', (select json_build_object('schedule', dp.dea_schedule) from drug_products dp
+      where dp.ndc in (picked.prescribed_ndc, picked.dispensed_ndc) and dp.is_controlled limit 1)
   ) order by prescribed_at, id) as prescriptions
   from picked group by prescriber_id, patient_id
 ), by_doctor as (
@@ -68,13 +70,18 @@ select json_build_object('doctors', coalesce(json_agg(json_build_object('doctorI
   'role', d.role, 'patients', x.patients) order by lower(d.last_name), lower(d.first_name), d.id), '[]'::json))::text as body
 from by_doctor x join md_staff d on d.id = x.prescriber_id`;
 
-/** The same query writing the read's audit row as the endpoint does (a data-modifying CTE), to tell that cost apart. */
+/**
+ * The same query writing the read's audit row as the endpoint does (a data-modifying CTE naming the patients shown,
+ * which the subjects trigger links one row each), to tell that cost apart.
+ */
 const AUDITED_BASELINE_SQL = BASELINE_SQL.replace(
-  'with scope as (',
-  `with audit as (
+  '), by_doctor as (',
+  `), audit as (
   insert into audit_log (actor_user_id, action, entity_type, details)
-  values ($1, 'action-needed.read', 'action-needed', '{}'::jsonb) returning id
-), scope as (`,
+  select $1, 'action-needed.read', 'action-needed',
+    jsonb_build_object('patientIds', coalesce((select jsonb_agg(distinct patient_id) from by_patient), '[]'::jsonb))
+  returning id
+), by_doctor as (`,
 );
 
 type Query = (text: string, params: unknown[]) => Promise<{ rows: { body: string }[] }>;

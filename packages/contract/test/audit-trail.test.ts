@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   auditActionMeaning,
   auditChannelOf,
+  auditRowPatients,
   csvCell,
   csvLine,
   isAfterHours,
@@ -122,5 +123,22 @@ describe('report ranges', () => {
     expect(shiftIsoDay('2024-03-01', -1)).toBe('2024-02-29');
     expect(shiftIsoDay('2026-12-31', 1)).toBe('2027-01-01');
     expect(shiftIsoDay('2026-12-03', -29)).toBe('2026-11-04');
+  });
+});
+
+describe('the patients of a report row', () => {
+  it('names every patient up to four, hidden ones as "Not shown"', () => {
+    expect(auditRowPatients([])).toEqual({ first: '', rest: [] });
+    expect(auditRowPatients(['A', null, 'C', 'D'])).toEqual({ first: 'A, Not shown, C, D', rest: [] });
+  });
+  it('folds the rest past three, keeping every name in order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.option(fc.string({ minLength: 1 }), { nil: null }), { minLength: 5, maxLength: 120 }), (names) => {
+        const { first, rest } = auditRowPatients(names);
+        const words = names.map((n) => n ?? 'Not shown');
+        expect(rest).toEqual(words.slice(3));
+        expect(first).toBe(words.slice(0, 3).join(', '));
+      }),
+    );
   });
 });

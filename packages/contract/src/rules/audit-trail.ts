@@ -185,3 +185,18 @@ export function shiftIsoDay(iso: string, days: number): string {
   const [year, month, day] = iso.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
 }
+
+/** How many patients a report row names before it folds the rest ("and 47 more"): a list read names every row shown. */
+export const AUDIT_ROW_PATIENTS_SHOWN = 3;
+export const AUDIT_HIDDEN_PATIENT = 'Not shown';
+
+/**
+ * The patients of one report row in words: the first few names (a patient outside the reviewer's reach reads "Not
+ * shown"), the rest folded under a count the screen can open. The CSV export keeps every name.
+ */
+export function auditRowPatients(names: readonly (string | null)[], shown = AUDIT_ROW_PATIENTS_SHOWN) {
+  const words = names.map((name) => name ?? AUDIT_HIDDEN_PATIENT);
+  // Folding a single name would take as much room as showing it.
+  const cut = words.length <= shown + 1 ? words.length : shown;
+  return { first: words.slice(0, cut).join(', '), rest: words.slice(cut) };
+}

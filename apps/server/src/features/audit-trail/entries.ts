@@ -5,6 +5,7 @@
  */
 import {
   AUDIT_CHANNEL_LABELS,
+  AUDIT_HIDDEN_PATIENT,
   type AuditEntry,
   auditActionMeaning,
   auditChannelOf,
@@ -68,7 +69,7 @@ export function toCsv(entries: readonly AuditEntry[], patientColumn: boolean): s
           AUDIT_CHANNEL_LABELS[e.channel],
           e.ip,
           e.requestId,
-          ...(patientColumn ? [(e.patients ?? []).map((p) => p.name ?? 'Not shown').join('; ')] : []),
+          ...(patientColumn ? [(e.patients ?? []).map((p) => p.name ?? AUDIT_HIDDEN_PATIENT).join('; ')] : []),
         ]),
       )
       .join('')

@@ -1,4 +1,4 @@
-import { AUDIT_CHANNEL_LABELS, AUDIT_PAGE_SIZE, type AuditEntry, formatDateTime } from '@hcp/contract';
+import { AUDIT_CHANNEL_LABELS, AUDIT_PAGE_SIZE, type AuditEntry, auditRowPatients, formatDateTime } from '@hcp/contract';
 import controls from '../../../components/controls.module.css';
 import { Table } from '../../../components/table/table.tsx';
 import { type ExportTarget, useAuditExport } from '../api/download-export.ts';
@@ -76,7 +76,7 @@ export function EntriesTable({
                 {
                   key: 'patients',
                   header: 'Patients',
-                  cell: (e: AuditEntry) => (e.patients ?? []).map((p) => p.name ?? 'Not shown').join(', ') || '—',
+                  cell: (e: AuditEntry) => <RowPatients names={(e.patients ?? []).map((p) => p.name)} />,
                 },
               ]
             : []),
@@ -85,6 +85,22 @@ export function EntriesTable({
         ]}
         pagination={{ page, limit: AUDIT_PAGE_SIZE, total, onPageChange, label: `${caption} pages` }}
       />
+    </>
+  );
+}
+
+/** A row's patients: the first few by name, the rest behind a disclosure (a list read names every patient it showed). */
+function RowPatients({ names }: { names: readonly (string | null)[] }) {
+  if (names.length === 0) return '—';
+  const { first, rest } = auditRowPatients(names);
+  if (rest.length === 0) return first;
+  return (
+    <>
+      {first}
+      <details className={styles.morePatients}>
+        <summary>and {rest.length} more</summary>
+        {rest.join(', ')}
+      </details>
     </>
   );
 }

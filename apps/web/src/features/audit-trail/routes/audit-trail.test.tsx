@@ -258,4 +258,33 @@ describe('/audit-trail', () => {
     expect(asked[0]).toContain(`userId=${STAFF}`);
     expect(asked[0]).toMatch(/from=2026-12-0[12]&to=2026-12-0[12]/);
   });
+
+  it('folds a list read past three patients under "and N more", which opens to the rest', async () => {
+    const names = ['Ann Able', 'Bo Baker', null, 'Di Dunn', 'Ed East'];
+    setup((path) => {
+      if (path.endsWith('/user-activity')) {
+        return ok({
+          user: { id: STAFF, name: 'Lee Staff', email: 'lee@demo.hcp', role: 'Staff', practice: 'Morgan Family Medicine' },
+          records: [
+            entry({
+              action: 'action-needed.read',
+              description: 'Read the Action Needed list',
+              patients: names.map((name, i) => ({ id: `${PATIENT.slice(0, -1)}${i}`, name })),
+            }),
+          ],
+          total: 1,
+          page: 1,
+          pageSize: 50,
+        });
+      }
+      return failure(500, 'unexpected');
+    }, `user&userId=${STAFF}`);
+    const table = await screen.findByRole('table', { name: 'Activity of Lee Staff' });
+    const row = within(table).getByRole('row', { name: /Read the Action Needed list/ });
+    expect(row).toHaveTextContent('Ann Able, Bo Baker, Not shown');
+    const more = within(row).getByText('and 2 more');
+    expect(within(row).getByText('Di Dunn, Ed East')).not.toBeVisible();
+    await userEvent.click(more);
+    expect(within(row).getByText('Di Dunn, Ed East')).toBeVisible();
+  });
 });
