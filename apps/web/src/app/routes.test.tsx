@@ -20,22 +20,23 @@ function renderAt(path: string) {
   return router;
 }
 
-/** The server with the user's details held back until the returned function is called. */
-function holdUserDetails(): () => void {
-  let releaseUser: () => void = () => {};
-  const userKnown = new Promise<void>((resolve) => {
-    releaseUser = resolve;
+/** The server with the answers whose URL holds `part` held back until the returned function is called. */
+function holdAnswers(part: string): () => void {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
   });
   const base = stubServer();
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
-      if (String(url).includes('/mdo-user-details')) await userKnown;
+      if (String(url).includes(part)) await released;
       return base(url, init);
     }),
   );
-  return releaseUser;
+  return release;
 }
+const holdUserDetails = () => holdAnswers('/mdo-user-details');
 
 /** With the brand provider, as the app runs: the header reads the user through it. */
 function renderWithBrand(path: string) {
@@ -269,6 +270,21 @@ describe('routing', () => {
     // Everything the user's details decide is there in the first drawing of the header.
     expect(within(account).getByText('Dr. Alex Morgan')).toBeInTheDocument();
     expect(within(account).getByRole('link', { name: 'Log Out' })).toBeInTheDocument();
+  });
+
+  it('draws the tabs whole, once the new-comment count is known (New Comments does not pop in and wrap the tabs)', async () => {
+    const releaseCount = holdAnswers('/doctor-list-search');
+    signIn();
+    renderWithBrand('/patient-search');
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading…');
+    // The user and the flags have answered; the tabs still wait for the count.
+    await vi.waitFor(() =>
+      expect(vi.mocked(fetch).mock.calls.some(([url]) => String(url).includes('/mdo-user-details'))).toBe(true),
+    );
+    expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
+    releaseCount();
+    const tabs = await screen.findByRole('navigation', { name: 'Main' });
+    expect(within(tabs).getByRole('link', { name: /New Comments/ })).toBeInTheDocument();
   });
 
   it('the tutorial opens over the loader, before the user is known, and stays the same dialog when the screen arrives', async () => {
