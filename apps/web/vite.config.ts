@@ -88,20 +88,42 @@ const hints = compileHints(
     (chunk.isDynamicEntry && /[\\/](?:features[\\/][^\\/]+[\\/]routes|app)[\\/]/.test(chunk.facadeModuleId ?? '')),
 );
 
+const KIB = 1024;
+/**
+ * What a phone downloads before a first screen can draw, gzip (issue 50, decision 0062): the build fails past these.
+ * They are today's sizes with a little room; lower them as the first load shrinks, never raise one to let a change in.
+ * The goal for the entry is 60 KiB (React DOM alone is about that, so it needs a lighter renderer or server-rendered
+ * first screens: decision 0062).
+ */
+const FIRST_LOAD_BUDGETS = {
+  // The sign-in page's whole script (2026-12-04: 117.5 KiB).
+  entryScripts: 119 * KIB,
+  // Entry, its stylesheet and the named files (2026-12-04: 181.3, 185.5, 176.6 and 170.7 KiB).
+  screens: {
+    [ROUTES.actionNeeded]: 183 * KIB,
+    [ROUTES.rxList]: 187 * KIB,
+    [ROUTES.patientSearch]: 178 * KIB,
+    [ROUTES.newComments]: 172 * KIB,
+  },
+};
+
 /**
  * The screens the portal is opened on (the landing screen, bookmarks, links in mails): the page the server sends for
  * them names the shell's and the screen's files, so they download beside the entry (decision 0047).
  */
 const shell = 'src/app/signed-in-shell.tsx';
 const actionNeeded = [shell, 'src/features/action-needed/routes/action-needed.tsx'];
-const preloads = routePreloads({
-  // The root sends the user on to Action Needed.
-  [ROUTES.root]: actionNeeded,
-  [ROUTES.actionNeeded]: actionNeeded,
-  [ROUTES.rxList]: [shell, 'src/features/rx-list/routes/rx-list.tsx'],
-  [ROUTES.patientSearch]: [shell, 'src/features/patients/routes/patient-search.tsx'],
-  [ROUTES.newComments]: [shell, 'src/features/new-comments/routes/new-comments.tsx'],
-});
+const preloads = routePreloads(
+  {
+    // The root sends the user on to Action Needed.
+    [ROUTES.root]: actionNeeded,
+    [ROUTES.actionNeeded]: actionNeeded,
+    [ROUTES.rxList]: [shell, 'src/features/rx-list/routes/rx-list.tsx'],
+    [ROUTES.patientSearch]: [shell, 'src/features/patients/routes/patient-search.tsx'],
+    [ROUTES.newComments]: [shell, 'src/features/new-comments/routes/new-comments.tsx'],
+  },
+  FIRST_LOAD_BUDGETS,
+);
 
 const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
 const proxied = ['/api', '/auth', '/auth-service', '/healthz', '/readyz'];

@@ -138,28 +138,49 @@ test('the pickers: choose a day with the calendar, and typed nonsense is flagged
   await expect(page.getByText('Date input not valid.')).toBeVisible();
 });
 
-test('on a phone the table stays where it is when the rows and their count arrive (no layout shift)', async ({ page }) => {
-  await page.setViewportSize({ width: 390, height: 844 });
-  await signInAs(page, 'dr.morgan@demo.hcp');
-  // The rows are held, as on a phone's network, until the page has been measured while it waits for them: the test
-  // decides the order, not the machine's speed (issue 44).
-  let release: () => void = () => {};
-  const measured = new Promise<void>((resolve) => {
-    release = resolve;
+for (const [device, width, height] of [
+  ['a phone', 390, 844],
+  // Issue 50: at desktop width two headers wrapped once the rows shared out the columns (layout shift 0.148).
+  ['a desktop', 1350, 940],
+] as const) {
+  test(`on ${device} the table and its headers stay where they are when the rows and their count arrive (no layout shift)`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height });
+    await signInAs(page, 'dr.morgan@demo.hcp');
+    // The rows are held, as on a phone's network, until the page has been measured while it waits for them: the test
+    // decides the order, not the machine's speed (issue 44).
+    let release: () => void = () => {};
+    const measured = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/mdo/v1/users/*/rx-list?*', async (route) => {
+      await measured;
+      // Names as long as real ones, so the rows share out the columns as a real list does and the headers must wrap:
+      // which rows the demo data puts in the window would otherwise decide whether this test can fail.
+      const response = await route.fetch();
+      const rows = (await response.json()) as { prescriptionName: string; practiceName: string }[];
+      for (const row of rows) {
+        row.prescriptionName = 'Cyclosporine ophthalmic emulsion 0.05% single-use vials, box of 60 (Restasis)';
+        row.practiceName = 'Morgan Family Medicine and Ophthalmology Associates of Central Ohio, North Campus';
+      }
+      await route.fulfill({ response, json: rows });
+    });
+    await page.goto('/rx-list');
+    const table = page.getByRole('region', { name: 'Prescriptions' });
+    const header = table.locator('thead');
+    const loadingRow = page.getByRole('cell', { name: 'Loading prescriptions…' });
+    await expect(loadingRow).toBeVisible();
+    const waiting = { table: await table.boundingBox(), header: await header.boundingBox() };
+    release();
+    await expect(title(page)).toBeVisible();
+    await expect(loadingRow).toBeHidden();
+    // The rows draw in a transition after the count (decision 0043): measure once they are there.
+    await expect(table.getByRole('row').nth(2)).toBeVisible();
+    // Decision 0047: the form's "Loading…" keeps its place while idle (its line going away moved the table up 60 px),
+    // and the heading's count has its own line from the first paint (arriving, it wrapped the heading: 36 px down).
+    expect((await table.boundingBox())?.y).toBe(waiting.table?.y);
+    // Decision 0062: the headers hold two lines from the first paint.
+    expect((await header.boundingBox())?.height).toBe(waiting.header?.height);
   });
-  await page.route('**/api/mdo/v1/users/*/rx-list?*', async (route) => {
-    await measured;
-    await route.continue();
-  });
-  await page.goto('/rx-list');
-  const table = page.getByRole('region', { name: 'Prescriptions' });
-  const loadingRow = page.getByRole('cell', { name: 'Loading prescriptions…' });
-  await expect(loadingRow).toBeVisible();
-  const waiting = await table.boundingBox();
-  release();
-  await expect(title(page)).toBeVisible();
-  await expect(loadingRow).toBeHidden();
-  // Decision 0047: the form's "Loading…" keeps its place while idle (its line going away moved the table up 60 px),
-  // and the heading's count has its own line from the first paint (arriving, it wrapped the heading: 36 px down).
-  expect((await table.boundingBox())?.y).toBe(waiting?.y);
-});
+}

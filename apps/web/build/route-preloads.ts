@@ -1,6 +1,8 @@
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 import { ROUTE_PRELOADS_FILE, type RoutePreloads } from '../../../packages/contract/src/rules/route-preloads.ts';
+import { budgetsPassed, describeSizes, type FirstLoadBudgets, firstLoadSizes } from './budgets.ts';
 
 /** What the plugin reads of an output chunk. */
 export interface ChunkFacts {
@@ -46,8 +48,9 @@ export function preloadsFor(chunks: readonly ChunkFacts[], roots: readonly strin
  * The files each first screen needs, by route, for the server to name in the page it sends (decision 0047): the
  * browser then downloads the shell's and the screen's code beside the entry instead of after it has run, one
  * round trip and a download later on a phone. `routes` maps a path to the modules its screen starts from.
+ * With `budgets`, the build fails when the first load or a landing screen's files pass theirs (issue 50, decision 0062).
  */
-export function routePreloads(routes: Record<string, readonly string[]>): Plugin {
+export function routePreloads(routes: Record<string, readonly string[]>, budgets?: FirstLoadBudgets): Plugin {
   return {
     name: 'hcp-route-preloads',
     apply: 'build',
@@ -75,6 +78,16 @@ export function routePreloads(routes: Record<string, readonly string[]>): Plugin
         table[route] = found;
       }
       this.emitFile({ type: 'asset', fileName: ROUTE_PRELOADS_FILE, source: `${JSON.stringify(table, null, 2)}\n` });
+      if (!budgets) return;
+      const sizeOf = (fileName: string) => {
+        const file = bundle[fileName];
+        if (!file) return 0;
+        return gzipSync(file.type === 'chunk' ? file.code : file.source, { level: 9 }).length;
+      };
+      const sizes = firstLoadSizes(chunks, table, sizeOf);
+      this.info(describeSizes(sizes));
+      const passed = budgetsPassed(sizes, budgets);
+      if (passed.length > 0) this.error(`first-load budgets (decision 0062): ${passed.join('; ')}`);
     },
   };
 }

@@ -287,6 +287,21 @@ describe('routing', () => {
     expect(within(tabs).getByRole('link', { name: /New Comments/ })).toBeInTheDocument();
   });
 
+  it('draws the tabs whole, once the Action Needed count is known (its badge does not pop in and wrap the tabs)', async () => {
+    const releaseList = holdAnswers('/action-needed');
+    signIn();
+    renderWithBrand('/patient-search');
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading…');
+    await vi.waitFor(() =>
+      expect(vi.mocked(fetch).mock.calls.some(([url]) => String(url).includes('/doctor-list-search'))).toBe(true),
+    );
+    expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
+    releaseList();
+    const tabs = await screen.findByRole('navigation', { name: 'Main' });
+    // The badge is there in the tabs' first drawing.
+    expect(within(tabs).getByRole('link', { name: /Action Needed\s*\d+/ })).toBeInTheDocument();
+  });
+
   it('the tutorial opens over the loader, before the user is known, and stays the same dialog when the screen arrives', async () => {
     const releaseUser = holdUserDetails();
     signIn();

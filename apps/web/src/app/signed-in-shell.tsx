@@ -63,14 +63,15 @@ function Shell({ userId }: { userId: string }) {
   const flags = useFeatureFlags();
   const newCommentsCount = newComments.data?.total;
   // The header's links, the brand and the footer depend on who the user is and the feature flags, and the tabs on
-  // the new-comment count too (New Comments is hidden while it is zero): drawn before they are known, the header or
-  // the tabs grew and everything under them jumped (a layout shift of 0.1-0.3 on every signed-in screen; at phone
-  // width New Comments arriving late wrapped the tabs onto a third line, 0.27 under Lighthouse, issue 50). All three
-  // are asked for at once while the shell's code downloads (lib/early-requests.ts), so waiting for the last costs
-  // little. One loader until all three have answered or failed, once: a failed query goes back to pending when a
-  // screen retries it, and the shell must not blank itself then.
+  // the new-comment count (New Comments is hidden while it is zero) and the Action Needed count (its badge): drawn
+  // before they are known, the header or the tabs grew and everything under them jumped (a layout shift of 0.1-0.3
+  // on every signed-in screen; at phone width a tab or a badge arriving late wrapped the tabs onto a third line, 0.27
+  // under Lighthouse, issue 50). All four are asked for at once while the shell's code downloads
+  // (lib/early-requests.ts), and the screen waits for the Action Needed list anyway (spec §2: a full-page loader while
+  // it loads), so waiting for the last costs nothing. One loader until all have answered or failed, once: a failed
+  // query goes back to pending when a screen retries it, and the shell must not blank itself then.
   const [known, setKnown] = useState(false);
-  if (!known && !userQuery.isPending && !flags.isPending && !newComments.isPending) setKnown(true);
+  if (!known && !userQuery.isPending && !flags.isPending && !newComments.isPending && !firstLoad) setKnown(true);
   // The tutorial opens before the rest is known, over the loader: it needs neither the user nor the list, it is
   // the first thing a new user reads, and opened on a nearly empty page it costs the phone no layout of the whole
   // screen under it (decision 0044). It keeps its place in the tree when the screen arrives under it.
@@ -120,7 +121,8 @@ function Shell({ userId }: { userId: string }) {
       {/* The practice's people see new and answered items as they happen (the provider's users have no items). */}
       {user && !isProviderUser(user) ? <LiveUpdates userId={userId} actionNeededCount={count} /> : null}
       <main id="main" className={styles.shellMain} tabIndex={-1}>
-        {/* Spec §2: a full-page loader while the action-needed list first loads. */}
+        {/* Spec §2: a full-page loader while the action-needed list first loads (here when it is first asked for after
+            the shell has drawn, e.g. coming from Manage Communications, which does not ask for it). */}
         {firstLoad ? (
           <FullPageLoader label="Loading the prescriptions that need you…" />
         ) : (
