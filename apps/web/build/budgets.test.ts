@@ -1,16 +1,7 @@
 /** Issue 50: the build's first-load budgets — what is counted, and every budget passed is named. */
 import { describe, expect, it } from 'vitest';
 import { budgetsPassed, describeSizes, firstLoadSizes } from './budgets.ts';
-import type { ChunkFacts } from './route-preloads.ts';
-
-const chunk = (fileName: string, facts: Partial<ChunkFacts> = {}): ChunkFacts => ({
-  fileName,
-  isEntry: false,
-  moduleIds: [],
-  imports: [],
-  css: [],
-  ...facts,
-});
+import { chunk } from './test-chunks.ts';
 
 const bundle = [
   chunk('assets/index.js', { isEntry: true, imports: ['assets/vendor.js'], css: ['assets/index.css'] }),

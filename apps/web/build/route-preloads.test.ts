@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type ChunkFacts, preloadsFor } from './route-preloads.ts';
-
-const chunk = (fileName: string, facts: Partial<ChunkFacts> = {}): ChunkFacts => ({
-  fileName,
-  isEntry: false,
-  moduleIds: [],
-  imports: [],
-  css: [],
-  ...facts,
-});
+import { preloadsFor } from './route-preloads.ts';
+import { chunk } from './test-chunks.ts';
 
 // The entry holds the router; the shell and the screen each import zod; the screen also a shared chunk the entry has.
 const bundle = [

@@ -272,34 +272,23 @@ describe('routing', () => {
     expect(within(account).getByRole('link', { name: 'Log Out' })).toBeInTheDocument();
   });
 
-  it('draws the tabs whole, once the new-comment count is known (New Comments does not pop in and wrap the tabs)', async () => {
-    const releaseCount = holdAnswers('/doctor-list-search');
+  // Issue 50: a tab or a badge arriving after the tabs were drawn wrapped them at phone width and moved the screen.
+  it.each([
+    ['the new-comment count', '/doctor-list-search', /New Comments/],
+    ['the Action Needed list', '/action-needed', /Action Needed\s*\d+/],
+  ])('draws the tabs whole, once %s has answered (nothing pops in and wraps the tabs)', async (_what, held, tab) => {
+    const release = holdAnswers(held);
     signIn();
     renderWithBrand('/patient-search');
     expect(await screen.findByRole('status')).toHaveTextContent('Loading…');
-    // The user and the flags have answered; the tabs still wait for the count.
+    // The other answers have been asked for (and the stub answers at once); the tabs still wait for the held one.
     await vi.waitFor(() =>
       expect(vi.mocked(fetch).mock.calls.some(([url]) => String(url).includes('/mdo-user-details'))).toBe(true),
     );
     expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
-    releaseCount();
+    release();
     const tabs = await screen.findByRole('navigation', { name: 'Main' });
-    expect(within(tabs).getByRole('link', { name: /New Comments/ })).toBeInTheDocument();
-  });
-
-  it('draws the tabs whole, once the Action Needed count is known (its badge does not pop in and wrap the tabs)', async () => {
-    const releaseList = holdAnswers('/action-needed');
-    signIn();
-    renderWithBrand('/patient-search');
-    expect(await screen.findByRole('status')).toHaveTextContent('Loading…');
-    await vi.waitFor(() =>
-      expect(vi.mocked(fetch).mock.calls.some(([url]) => String(url).includes('/doctor-list-search'))).toBe(true),
-    );
-    expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
-    releaseList();
-    const tabs = await screen.findByRole('navigation', { name: 'Main' });
-    // The badge is there in the tabs' first drawing.
-    expect(within(tabs).getByRole('link', { name: /Action Needed\s*\d+/ })).toBeInTheDocument();
+    expect(within(tabs).getByRole('link', { name: tab })).toBeInTheDocument();
   });
 
   it('the tutorial opens over the loader, before the user is known, and stays the same dialog when the screen arrives', async () => {
