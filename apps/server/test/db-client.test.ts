@@ -14,10 +14,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   arrayParam,
   type DatabaseHandle,
+  type Executor,
   PREPARED_MARKER,
   prepared,
   preparedName,
-  selectJsonText,
+  selectRows,
   shapedStatement,
   wrapPglite,
   wrapPool,
@@ -137,11 +138,12 @@ describe('prepared statements', () => {
     const handle = wrapPool(pool);
     try {
       const list = (n: number) => sql`select json_build_object('n', ${n}::int, 'at', ${'2026-11-27'}::date)::text as body`;
+      const body = async (db: Executor, query: SQL) => (await selectRows<{ body: string }>(db, query))[0]?.body ?? '{}';
       const bodies = [
-        await selectJsonText(handle.db, list(1), '{}', { prepared: true }),
-        await selectJsonText(handle.db, list(2), '{}', { prepared: true }),
-        await handle.db.transaction((tx) => selectJsonText(tx, list(3), '{}', { prepared: true })),
-        await selectJsonText(handle.db, list(4), '{}'),
+        await body(handle.db, prepared(list(1))),
+        await body(handle.db, prepared(list(2))),
+        await handle.db.transaction((tx) => body(tx, prepared(list(3)))),
+        await body(handle.db, prepared(list(4), false)),
       ];
       expect(bodies.map((b) => JSON.parse(b).n)).toEqual([1, 2, 3, 4]);
       // One connection: one prepared statement for the three marked runs, none for the unmarked one.

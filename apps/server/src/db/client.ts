@@ -113,21 +113,6 @@ export async function selectRows<T = Record<string, unknown>>(db: Executor, quer
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
-/**
- * Runs a statement whose single row has one text column `body` (JSON built by PostgreSQL) and returns it,
- * or `fallback` when there is no row. PGlite and node-postgres both answer `{ rows }`. `prepared`: see
- * PREPARED_MARKER.
- */
-export async function selectJsonText(
-  db: Executor,
-  query: SQL,
-  fallback: string,
-  options: { prepared?: boolean } = {},
-): Promise<string> {
-  const result = (await db.execute(prepared(query, options.prepared))) as unknown as { rows: { body: string }[] };
-  return result.rows[0]?.body ?? fallback;
-}
-
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export interface DatabaseHandle {

@@ -13,7 +13,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
-import { type Database, type Executor, prepared } from '../db/client.ts';
+import { type Database, type Executor, prepared, selectRows } from '../db/client.ts';
 import { type AuditEntry, auditListCteSql, shownPatientsSql, writeAudit } from './audit.ts';
 
 export const STICKY_MS = 10_000;
@@ -35,15 +35,19 @@ export interface ListAnswer {
 /** The final select's column that hands the shown patients back (see ListAudit). */
 export const SHOWN_COLUMN = sql`(select shown from audit)::text as shown`;
 
-/** Runs a list statement that selects `body` and SHOWN_COLUMN; `fallback` when it returns no row. */
+/**
+ * Runs a list statement that selects `body` and SHOWN_COLUMN; `fallback` when it returns no row. `prepared` only for
+ * a statement with a bounded number of texts (PREPARED_MARKER in db/client.ts): a search whose text grows with the
+ * words typed is not one.
+ */
 export async function selectListAnswer(
   db: Executor,
   query: SQL,
   fallback: string,
   options: { prepared?: boolean } = {},
 ): Promise<ListAnswer> {
-  const result = (await db.execute(prepared(query, options.prepared))) as unknown as { rows: ListAnswer[] };
-  return result.rows[0] ?? { body: fallback, shown: null };
+  const [row] = await selectRows<ListAnswer>(db, prepared(query, options.prepared ?? false));
+  return row ?? { body: fallback, shown: null };
 }
 
 const onlyShown: ListAudit = (shown) => sql`audit as (select ${shownPatientsSql(shown)} as shown)`;
