@@ -307,6 +307,29 @@ describe('routing', () => {
     expect(tutorial).toHaveAttribute('open');
   });
 
+  it('the tutorial video is focusable as the dialog opens and gets its controls a task later (issue 50)', async () => {
+    signIn();
+    localStorage.removeItem('hcp.tutorialDismissed');
+    sessionStorage.removeItem('hcp.tutorialClosed');
+    renderWithBrand('/patient-search');
+    const tutorial = await screen.findByRole('dialog', { name: TUTORIAL_TITLE });
+    const video = tutorial.querySelector('video');
+    // Focusable before its controls exist, so the dialog's first focus lands on it as it did with them.
+    expect(video?.tabIndex).toBe(0);
+    await vi.waitFor(() => expect(video).toHaveAttribute('controls'));
+  });
+
+  it('drawing the shell reads no computed style of the page (a forced style recalculation on a phone, issue 50)', async () => {
+    signIn();
+    localStorage.setItem('hcp.tutorialDismissed', 'true');
+    const computed = vi.spyOn(window, 'getComputedStyle');
+    renderWithBrand('/patient-search');
+    // Waited for without a role query: those read computed styles themselves.
+    await vi.waitFor(() => expect(document.querySelector('nav[aria-label="Account"]')).not.toBeNull());
+    expect(computed.mock.calls.filter(([element]) => element === document.documentElement)).toEqual([]);
+    computed.mockRestore();
+  });
+
   it('a failed user-details call still draws the shell (with what it can), not an endless loader', async () => {
     stubServer({
       routes: (url) =>

@@ -12,7 +12,7 @@ import {
   shouldLeaveNewComments,
   shouldRedirectToPatientSearch,
 } from '@hcp/contract';
-import { Suspense, useState } from 'react';
+import { Suspense, startTransition, useEffect, useState } from 'react';
 import { Link, matchPath, Navigate, Outlet, useLocation } from 'react-router';
 import { Toaster } from 'sonner';
 import 'sonner/dist/styles.css';
@@ -70,8 +70,14 @@ function Shell({ userId }: { userId: string }) {
   // (lib/early-requests.ts), and the screen waits for the Action Needed list anyway (spec §2: a full-page loader while
   // it loads), so waiting for the last costs nothing. One loader until all have answered or failed, once: a failed
   // query goes back to pending when a screen retries it, and the shell must not blank itself then.
-  const [known, setKnown] = useState(false);
-  if (!known && !userQuery.isPending && !flags.isPending && !newComments.isPending && !firstLoad) setKnown(true);
+  const answered = !userQuery.isPending && !flags.isPending && !newComments.isPending && !firstLoad;
+  const [known, setKnown] = useState(answered);
+  // The last answer arrives through TanStack Query's external store, which React renders in one blocking task: the
+  // whole shell and the screen under it were one 200 ms freeze on a phone (issue 50). Drawn in a transition, React
+  // draws them in slices and the page answers taps meanwhile; the loader stays until the whole is ready.
+  useEffect(() => {
+    if (!known && answered) startTransition(() => setKnown(true));
+  }, [known, answered]);
   // The tutorial opens before the rest is known, over the loader: it needs neither the user nor the list, it is
   // the first thing a new user reads, and opened on a nearly empty page it costs the phone no layout of the whole
   // screen under it (decision 0044). It keeps its place in the tree when the screen arrives under it.
@@ -131,7 +137,9 @@ function Shell({ userId }: { userId: string }) {
           </Suspense>
         )}
       </main>
-      <Toaster position="bottom-center" richColors closeButton />
+      {/* dir given: left to itself, sonner reads the page's computed direction as it mounts, a forced style recalculation
+          of the whole page inside the shell's first commit (80 ms of one long task on a phone, issue 50). */}
+      <Toaster position="bottom-center" richColors closeButton dir="ltr" />
       <SettingsFooter />
     </>
   );

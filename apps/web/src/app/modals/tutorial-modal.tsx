@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import controls from '../../components/controls.module.css';
 import { Dialog } from '../../components/dialog.tsx';
 import { webConfig } from '../../lib/config.ts';
@@ -20,6 +21,15 @@ export function TutorialModal({
   onClose: () => void;
   onDoNotShowAgain: () => void;
 }) {
+  // The platform's media controls are built the first time a page shows a <video controls>: about 80 ms of style and
+  // layout on a phone, inside the task that opens the dialog over the first screen (issue 50). The controls come one
+  // task later, on the same element: focusable from the start (tabIndex), it takes the dialog's first focus as before.
+  const [withControls, setWithControls] = useState(false);
+  useEffect(() => {
+    if (!open || withControls) return;
+    const later = window.setTimeout(() => setWithControls(true), 0);
+    return () => window.clearTimeout(later);
+  }, [open, withControls]);
   return (
     <Dialog
       open={open}
@@ -39,7 +49,7 @@ export function TutorialModal({
       }
     >
       {/* preload="none": the video (and its metadata) downloads when played, not with every sign-in on a phone. */}
-      <video className={styles.video} controls preload="none" src={webConfig.tutorialVideoUrl}>
+      <video className={styles.video} controls={withControls} tabIndex={0} preload="none" src={webConfig.tutorialVideoUrl}>
         <track kind="captions" src={webConfig.tutorialCaptionsUrl} srcLang="en" label="English" default />
       </video>
     </Dialog>

@@ -168,7 +168,7 @@ function Cards({
   // The list appears with its cards, never empty first (a screen reader would announce an empty list).
   if (shown.length === 0) return null;
   return (
-    <ul ref={listRef} className={styles.cards} aria-label={label}>
+    <ul ref={listRef} className={restoring ? styles.cards : `${styles.cards} ${styles.deferOffscreen}`} aria-label={label}>
       {shown.slice(0, drawn).map((card) => (
         <PatientCard
           key={`${card.doctor.doctorId}-${card.patient.id}`}
