@@ -156,10 +156,12 @@ export default defineConfig({
             { name: 'entry', tags: ['$initial'], priority: 10 },
             // The forms library on its own: the screens without a form (the Rx list) never download it.
             { name: 'forms', test: /node_modules[\\/](react-hook-form|@hookform)[\\/]/, priority: 5 },
-            // zod with the contract's field schemas: the sign-in form loads them when first touched, not with the page.
+            // zod with the contract's field and reference schemas: the sign-in form loads them when first touched, not
+            // with the page. The references (`ref()`, used by most schemas) went to the signed-out pages' shared chunk,
+            // beside the dialog and the form alert, and brought zod into the sign-in page's first load (issue 50).
             {
               name: 'zod',
-              test: /node_modules[\\/]zod[\\/]|[\\/]src[\\/]zod-jitless\.ts$|[\\/]contract[\\/]src[\\/]api[\\/]fields\.ts$/,
+              test: /node_modules[\\/]zod[\\/]|[\\/]src[\\/]zod-jitless\.ts$|[\\/]contract[\\/]src[\\/]api[\\/](?:fields|references)\.ts$/,
               priority: 6,
             },
             ...chunks.groups,

@@ -40,3 +40,20 @@ test('the first load is at most 120 KiB of gzipped script, without zod', async (
   console.log(`first load: ${entry.length + preloads.length} scripts, ${(total / 1024).toFixed(1)} KiB gzip`);
   expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
 });
+
+test('the sign-in page draws and settles without zod; the form brings it when first used (issue 50)', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.endsWith('.js')) scripts.push(pathname);
+  });
+  await page.goto('/login');
+  const email = page.locator('input[autocomplete="username"]');
+  await expect(email).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  // Every script the page loaded by itself, the screen's lazily loaded ones included: none is zod (a shared chunk
+  // carrying the contract's reference schemas once brought it in).
+  expect(scripts.filter((file) => /\/zod-[^/]+\.js$/.test(file))).toEqual([]);
+  await email.focus();
+  await expect.poll(() => scripts.filter((file) => /\/zod-[^/]+\.js$/.test(file)).length).toBe(1);
+});

@@ -1,4 +1,4 @@
-import { apiPaths, type LoginResponse, passkeyOptionsSchema } from '@hcp/contract';
+import { apiPaths, type LoginResponse } from '@hcp/contract';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { storage } from '../../../lib/storage.ts';
@@ -12,7 +12,7 @@ export async function loginWithPasskey(): Promise<LoginResponse> {
   const { options } = await api.request(apiPaths.passkeyLoginOptions, {
     method: 'POST',
     auth: false,
-    schema: passkeyOptionsSchema,
+    schema: () => import('./sign-in-schemas.ts').then((m) => m.passkeyOptionsSchema),
   });
   const passkey = await signWithPasskey(options);
   const rememberMeToken = storage.get('rememberMeToken') ?? undefined;
