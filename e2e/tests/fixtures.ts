@@ -53,7 +53,18 @@ export async function expectAccessible(page: Page, { bothWidths = false }: { bot
 
 async function scanAccessibility(page: Page): Promise<void> {
   // Scan a settled page: a toast still fading in measured as low contrast once (CI). Endless animations
-  // (spinners) are left running.
+  // (spinners) are left running. A toast just added has no transition yet (sonner starts its fade-in once mounted,
+  // a frame later) and was scanned transparent (CI, 2026-12-04): wait until every toast is mounted and two frames
+  // have passed, so its fade-in is among the animations waited for (at most ~2 s of frames).
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const settled = () => !document.querySelector('[data-sonner-toast][data-mounted="false"]');
+        const check = (frames: number) =>
+          requestAnimationFrame(() => (frames >= 120 || (frames >= 2 && settled()) ? resolve() : check(frames + 1)));
+        check(0);
+      }),
+  );
   await page.evaluate(() =>
     Promise.all(
       document
