@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { ROUTES } from '../../packages/contract/src/routes.ts';
+import { type LandingRoute, ROUTES } from '../../packages/contract/src/routes.ts';
 import { compileHints } from './build/compile-hints.ts';
 import { routePreloads } from './build/route-preloads.ts';
 import { screenChunks } from './build/screen-chunks.ts';
@@ -121,7 +121,8 @@ const preloads = routePreloads(
     [ROUTES.rxList]: [shell, 'src/features/rx-list/routes/rx-list.tsx'],
     [ROUTES.patientSearch]: [shell, 'src/features/patients/routes/patient-search.tsx'],
     [ROUTES.newComments]: [shell, 'src/features/new-comments/routes/new-comments.tsx'],
-  },
+    // Every landing route has its files named (the contract's list, which also sends their requests early).
+  } satisfies Record<LandingRoute | typeof ROUTES.root, readonly string[]>,
   FIRST_LOAD_BUDGETS,
 );
 

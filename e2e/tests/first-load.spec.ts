@@ -47,13 +47,14 @@ test('the sign-in page draws and settles without zod; the form brings it when fi
     const { pathname } = new URL(request.url());
     if (pathname.endsWith('.js')) scripts.push(pathname);
   });
+  const zodScripts = () => scripts.filter((file) => /\/zod-[^/]+\.js$/.test(file));
   await page.goto('/login');
   const email = page.locator('input[autocomplete="username"]');
   await expect(email).toBeVisible();
   await page.waitForLoadState('networkidle');
   // Every script the page loaded by itself, the screen's lazily loaded ones included: none is zod (a shared chunk
   // carrying the contract's reference schemas once brought it in).
-  expect(scripts.filter((file) => /\/zod-[^/]+\.js$/.test(file))).toEqual([]);
+  expect(zodScripts()).toEqual([]);
   await email.focus();
-  await expect.poll(() => scripts.filter((file) => /\/zod-[^/]+\.js$/.test(file)).length).toBe(1);
+  await expect.poll(() => zodScripts().length).toBe(1);
 });

@@ -63,6 +63,14 @@ export const PUBLIC_ROUTE_KEYS = [
   'appealsForm',
 ] as const satisfies readonly RouteKey[];
 
+/**
+ * The signed-in screens the portal is opened on (the landing screen, bookmarks, links in mails; decision 0047): the
+ * page the server sends for them names their files, and their first requests leave before the router starts
+ * (decision 0063). The root sends the user on to the first.
+ */
+export const LANDING_ROUTES = [ROUTES.actionNeeded, ROUTES.rxList, ROUTES.patientSearch, ROUTES.newComments] as const;
+export type LandingRoute = (typeof LANDING_ROUTES)[number];
+
 const enc = encodeURIComponent;
 
 export const webPaths = {

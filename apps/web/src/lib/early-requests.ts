@@ -2,6 +2,7 @@ import {
   ACTION_NEEDED_QUERY_TYPES,
   actionNeededQueryEnabled,
   apiPaths,
+  LANDING_ROUTES,
   ROUTES,
   RX_LIST_DEFAULT_FILTER,
   rxListDefaultWindow,
@@ -40,21 +41,13 @@ export function sendShellRequestsEarly(pathname: string): void {
   ]);
 }
 
-/** The screens the portal is opened on (decision 0047's table; the root sends the user on to Action Needed). */
-const LANDING_SCREENS: ReadonlySet<string> = new Set([
-  ROUTES.actionNeeded,
-  ROUTES.rxList,
-  ROUTES.patientSearch,
-  ROUTES.newComments,
-]);
-
 /**
  * Opened on a landing screen, its requests leave in a task of their own, before the router is made (main.tsx):
  * asking for four or five answers is ~30 ms of a phone's main thread, and inside the router's task they made it one
  * long task (issue 50). Other signed-in pages ask from the shell's loader, as before; whichever asks first wins.
  */
 export function sendLandingRequestsEarly(): void {
-  if (LANDING_SCREENS.has(openedOn)) sendShellRequestsEarly(openedOn);
+  if ((LANDING_ROUTES as readonly string[]).includes(openedOn)) sendShellRequestsEarly(openedOn);
 }
 
 function rxListOpeningRequest(userId: string) {
