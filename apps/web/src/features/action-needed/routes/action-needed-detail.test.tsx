@@ -1,5 +1,5 @@
 import type { UserDetails } from '@hcp/contract';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { focusManager, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -326,6 +326,51 @@ describe('other requests', () => {
     await vi.waitFor(() => expect(posted(fetchMock, '/prior-auth/dismiss')).toHaveLength(1));
     const [[, init]] = posted(fetchMock, '/prior-auth/dismiss') as [[string, RequestInit]];
     expect(JSON.parse(String(init.body))).toEqual({ prescriptionIds: [RX], skipPriorAuthDismissNotice: true });
+  });
+
+  it('a decision answered after the list was refreshed without it still says so and returns to the list', async () => {
+    // The order of a live update's refresh and the decision's answer is the network's: here the refresh comes first.
+    const pending = actionNeeded([
+      prescription({ needsRefillAuth: false, priorAuthStatus: 'PRIOR_AUTH_REQUIRED', priorAuthMethod: 'CMM_PA' }),
+    ]);
+    let dismissSent = false;
+    let refreshed: Promise<Response> | null = null;
+    let answerDismiss: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      answerDismiss = resolve;
+    });
+    const fetchMock = stubServer({ actionNeeded: pending });
+    const serve = fetchMock.getMockImplementation() as (url: string, init?: RequestInit) => Promise<Response>;
+    fetchMock.mockImplementation(async (url: string, init: RequestInit = {}) => {
+      if (url.includes('/prior-auth/dismiss')) {
+        dismissSent = true;
+        await held;
+        return new Response(JSON.stringify({ status: 'OK', prescriptionIds: [RX] }), { status: 200 });
+      }
+      if (url.includes('/action-needed') && dismissSent) {
+        refreshed = Promise.resolve(new Response(JSON.stringify(actionNeeded([])), { status: 200 }));
+        return refreshed;
+      }
+      return serve(url, init);
+    });
+    const router = renderDetail(`/action-needed/${RX}/priorAuth`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Dismiss prior authorization' }));
+    const dialog = screen.getByRole('dialog', { name: 'Dismiss this prior authorization?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Dismiss' }));
+    await vi.waitFor(() => expect(dismissSent).toBe(true));
+    // The window regains focus (as a live update would refresh it): the list comes back without the request.
+    focusManager.setFocused(false);
+    focusManager.setFocused(true);
+    await vi.waitFor(() => expect(refreshed).not.toBeNull());
+    await refreshed;
+    // The query hands its answer to React in the next task (TanStack's notify batching): let that task run.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(screen.queryByText(/no longer needs this action/)).toBeNull();
+    expect(screen.getByRole('heading', { level: 1, name: /^Prior authorization: / })).toBeInTheDocument();
+    answerDismiss();
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/action-needed'));
+    focusManager.setFocused(undefined);
   });
 
   it('prior authorization renewal (issue 23): says what to do, and dismissing ends the reminder', async () => {

@@ -10,6 +10,8 @@ import {
   signedByText,
   type UndoOffer,
 } from '@hcp/contract';
+import { useIsMutating } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { FullPageLoader } from '../../../components/full-page-loader.tsx';
 import { Page } from '../../../components/page.tsx';
@@ -50,6 +52,14 @@ export default function ActionNeededDetailRoute() {
   const user = useUserDetails(userId).data;
   const { access, seesNoPatients } = useClinicalAccess(userId);
   const { announce } = useDecisionToast();
+  const found = list.data?.entries.find((e) => e.prescription.id === prescriptionId);
+  // The request as last shown. A decision's answer and a refreshed list without the request (the decision's own
+  // refresh, or a live update of it) may arrive in either order; the panel must still be there when the answer does,
+  // to say it was done and go back to the list (a mutation's callbacks die with the component that made it). So
+  // while a decision is on its way the request stays on screen.
+  const deciding = useIsMutating() > 0;
+  const [shown, setShown] = useState(found);
+  if (found && found !== shown) setShown(found);
 
   // Outside the user's reach (the provider's people with no support window open, or one that just ended): say so,
   // not that the prescription no longer needs the action, which nobody can know from here (issue 47).
@@ -65,7 +75,7 @@ export default function ActionNeededDetailRoute() {
   }
 
   if (list.isPending || !user || !access) return <FullPageLoader label="Loading the prescription…" />;
-  const entry = list.data?.entries.find((e) => e.prescription.id === prescriptionId);
+  const entry = found ?? (deciding && shown?.prescription.id === prescriptionId ? shown : undefined);
   const type = isActionType(authType) ? authType : null;
   if (!entry || !type || !entry.actionTypes.includes(type)) {
     return (
