@@ -5,7 +5,8 @@
  */
 import { get } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { expect, test } from './fixtures.ts';
+import { LANDING_ROUTES, ROUTES } from '@hcp/contract';
+import { expect, signInAs, test } from './fixtures.ts';
 
 const BUDGET_BYTES = 120 * 1024;
 
@@ -58,3 +59,29 @@ test('the sign-in page draws and settles without zod; the form brings it when fi
   await email.focus();
   await expect.poll(() => zodScripts().length).toBe(1);
 });
+
+/** What shows that each landing screen has drawn from its answers. */
+const DRAWN: Record<(typeof LANDING_ROUTES)[number], Parameters<import('@playwright/test').Page['getByRole']>> = {
+  [ROUTES.actionNeeded]: ['list', { name: 'All requests' }],
+  [ROUTES.rxList]: ['region', { name: 'Prescriptions' }],
+  [ROUTES.patientSearch]: ['heading', { level: 1, name: 'All Patients' }],
+  [ROUTES.newComments]: ['heading', { level: 1, name: 'New Comments' }],
+};
+
+for (const route of LANDING_ROUTES) {
+  test(`${route} draws from its answers and settles without zod (issue 50, decision 0064)`, async ({ page }) => {
+    await signInAs(page, 'dr.morgan@demo.hcp');
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.endsWith('.js')) scripts.push(pathname);
+    });
+    await page.goto(route);
+    await expect(page.getByRole(...DRAWN[route])).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(scripts.length, 'scripts seen').toBeGreaterThan(2);
+    // The answers were checked by zod-free guards, and nothing the screen loads by itself afterwards brings zod:
+    // its schemas would cost a phone 120-220 ms to build.
+    expect(scripts.filter((file) => /\/zod-[^/]+\.js$/.test(file))).toEqual([]);
+  });
+}

@@ -1,13 +1,13 @@
 /** Issue 50: the build's first-load budgets — what is counted, and every budget passed is named. */
 import { describe, expect, it } from 'vitest';
-import { budgetsPassed, describeSizes, firstLoadSizes } from './budgets.ts';
+import { budgetsPassed, describeSizes, excludedModulesFound, firstLoadSizes } from './budgets.ts';
 import { chunk } from './test-chunks.ts';
 
 const bundle = [
   chunk('assets/index.js', { isEntry: true, imports: ['assets/vendor.js'], css: ['assets/index.css'] }),
   chunk('assets/vendor.js', { css: ['assets/vendor.css'] }),
   chunk('assets/shell.js', { imports: ['assets/vendor.js', 'assets/zod.js'], css: ['assets/shell.css'] }),
-  chunk('assets/zod.js'),
+  chunk('assets/zod.js', { moduleIds: ['/app/node_modules/zod/v4/classic/schemas.js', '/app/src/zod-jitless.ts'] }),
   chunk('assets/calendar.js'),
 ];
 const SIZES: Record<string, number> = {
@@ -50,5 +50,21 @@ describe('first-load sizes', () => {
     expect(describeSizes(sizes)).toBe(
       'first load (gzip): entry scripts 1.5 KiB, entry styles 0.0 KiB; screens: /rx-list 2.0 KiB',
     );
+  });
+});
+
+describe('modules no first load may carry', () => {
+  const zod = { name: 'zod', modules: /[\\/]node_modules[\\/]zod[\\/]/ };
+
+  it('names each landing route whose files carry one, and the file', () => {
+    expect(excludedModulesFound(bundle, table, zod)).toEqual(['/rx-list loads zod before it draws (assets/zod.js)']);
+    expect(excludedModulesFound(bundle, { '/rx-list': { scripts: ['/assets/shell.js'], styles: [] } }, zod)).toEqual([]);
+  });
+
+  it('names the entry when its static imports carry one, once, not again for each route', () => {
+    const withZodInEntry = bundle.map((file) =>
+      file.fileName === 'assets/index.js' ? { ...file, imports: ['assets/vendor.js', 'assets/zod.js'] } : file,
+    );
+    expect(excludedModulesFound(withZodInEntry, table, zod)).toEqual(['the entry loads zod (assets/zod.js)']);
   });
 });

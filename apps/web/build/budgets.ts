@@ -12,6 +12,11 @@ export interface FirstLoadBudgets {
   entryScripts: number;
   /** Per landing route: every script and stylesheet its page downloads before the screen can draw. */
   screens: Record<string, number>;
+  /**
+   * Modules no first load may carry, whatever the bytes: zod, whose schemas cost a phone 120-220 ms to build before a
+   * screen can check its first answer (decision 0064). Checked on the entry and on every landing route's files.
+   */
+  excluded?: { name: string; modules: RegExp };
 }
 
 export interface FirstLoadSizes {
@@ -19,6 +24,20 @@ export interface FirstLoadSizes {
   /** The entry's own stylesheets. */
   entryStyles: number;
   screens: Record<string, number>;
+}
+
+/** The entry's files: the entry chunks and every chunk they import statically. */
+function entryClosure(chunks: readonly ChunkFacts[]): Set<string> {
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const files = new Set<string>();
+  const queue = chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName);
+  while (queue.length > 0) {
+    const file = queue.shift() as string;
+    if (files.has(file)) continue;
+    files.add(file);
+    queue.push(...(byFile.get(file)?.imports ?? []));
+  }
+  return files;
 }
 
 /**
@@ -31,14 +50,7 @@ export function firstLoadSizes(
   sizeOf: (fileName: string) => number,
 ): FirstLoadSizes {
   const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const entryFiles = new Set<string>();
-  const queue = chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName);
-  while (queue.length > 0) {
-    const file = queue.shift() as string;
-    if (entryFiles.has(file)) continue;
-    entryFiles.add(file);
-    queue.push(...(byFile.get(file)?.imports ?? []));
-  }
+  const entryFiles = entryClosure(chunks);
   const entryStyleFiles = new Set([...entryFiles].flatMap((file) => byFile.get(file)?.css ?? []));
   const sum = (files: Iterable<string>) => [...files].reduce((total, file) => total + sizeOf(file), 0);
   const entryScripts = sum(entryFiles);
@@ -49,6 +61,28 @@ export function firstLoadSizes(
     screens[route] = entryScripts + entryStyles + sum([...files.scripts, ...files.styles].map((href) => href.slice(1)));
   }
   return { entryScripts, entryStyles, screens };
+}
+
+/**
+ * One sentence per first load that carries an excluded module: the sign-in page (the entry's static closure) and each
+ * route of the preload table, naming the file that brings it.
+ */
+export function excludedModulesFound(
+  chunks: readonly ChunkFacts[],
+  table: Record<string, RoutePreloads>,
+  excluded: NonNullable<FirstLoadBudgets['excluded']>,
+): string[] {
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const carriers = (files: Iterable<string>) =>
+    [...files].filter((file) => byFile.get(file)?.moduleIds.some((id) => excluded.modules.test(id)));
+  const found: string[] = [];
+  const inEntry = carriers(entryClosure(chunks));
+  if (inEntry.length > 0) found.push(`the entry loads ${excluded.name} (${inEntry.join(', ')})`);
+  for (const [route, files] of Object.entries(table)) {
+    const inRoute = carriers(files.scripts.map((href) => href.slice(1))).filter((file) => !inEntry.includes(file));
+    if (inRoute.length > 0) found.push(`${route} loads ${excluded.name} before it draws (${inRoute.join(', ')})`);
+  }
+  return found;
 }
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;

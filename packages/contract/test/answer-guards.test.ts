@@ -13,6 +13,7 @@ import {
   USER_ROLE_VALUES,
   userDetailsSchema,
 } from '../src/index.ts';
+import { expectSameAsSchema, nearMissesOf } from './guard-testing.ts';
 
 const colour = fc.oneof(
   fc.stringMatching(/^#[0-9a-fA-F]{6}$/),
@@ -99,38 +100,6 @@ describe('the sign-in options’ zod-free guard', () => {
     expect(accepted).toBeGreaterThan(300);
   });
 });
-
-/** A record with one key replaced by anything (or removed): the near misses a guard must refuse as the schema does. */
-function nearMissesOf<T extends Record<string, unknown>>(valid: fc.Arbitrary<T>, keys: readonly string[]) {
-  return fc
-    .tuple(
-      valid,
-      fc.constantFrom(...keys),
-      fc.oneof(fc.anything(), fc.constant(undefined), fc.constant(null), fc.string(), fc.boolean()),
-    )
-    .map(([value, key, replacement]) => ({ ...value, [key]: replacement }));
-}
-
-function expectSameAsSchema(
-  arbitrary: fc.Arbitrary<unknown>,
-  guard: (value: unknown) => boolean,
-  schema: { safeParse: (value: unknown) => { success: boolean } },
-) {
-  let accepted = 0;
-  let refused = 0;
-  fc.assert(
-    fc.property(arbitrary, (value) => {
-      const expected = schema.safeParse(value).success;
-      if (expected) accepted += 1;
-      else refused += 1;
-      expect(guard(value)).toBe(expected);
-    }),
-    { numRuns: 3000 },
-  );
-  // Both sides are reached: a generator that only made refusals would prove nothing.
-  expect(accepted).toBeGreaterThan(300);
-  expect(refused).toBeGreaterThan(300);
-}
 
 describe('the feature flags’ zod-free guard', () => {
   it('accepts exactly the answers the schema accepts', () => {

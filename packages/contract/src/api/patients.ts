@@ -1,9 +1,8 @@
 /** All Patients: search and detail (our design in the §7 style; spec §2 /patient-search and /patients/{id}). */
 import { z } from 'zod';
 import { PAGE_SIZE } from '../rules/pagination.ts';
+import { PATIENT_SEARCH_MIN_LENGTH } from '../rules/patient-search.ts';
 import { actionNeededPrescriptionSchema } from './prescriptions.ts';
-
-export const PATIENT_SEARCH_MIN_LENGTH = 2;
 
 export const patientSearchQuerySchema = z.object({
   searchText: z
@@ -58,5 +57,3 @@ export const patientDetailSchema = z.object({
   ),
 });
 export type PatientDetail = z.infer<typeof patientDetailSchema>;
-
-export const PATIENT_SEARCH_EMPTY_MESSAGE = 'No patients match your search.';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ACTION_NEEDED_QUERY_TYPES, type ActionNeededQueryType } from '../rules/action-needed-query.ts';
 import { PRIOR_AUTH_METHODS, REFILL_DENIAL_REASONS } from '../rules/action-types.ts';
 import { DEA_SCHEDULES } from '../rules/epcs.ts';
-import { utcIsoDate } from '../rules/iso-dates.ts';
+import { RX_LIST_FILTER_VALUES, rxListRangeProblem } from '../rules/rx-list.ts';
 import { isoDateSchema, usPhoneSchema } from './fields.ts';
 import { preparedDecisionSchema } from './prepared-decisions.ts';
 import { ref } from './references.ts';
@@ -86,17 +86,6 @@ export type ActionNeededQuery = z.infer<typeof actionNeededQuerySchema>;
 export const actionNeededResponseSchema = z.object({ doctors: z.array(actionNeededDoctorSchema) });
 export type ActionNeededResponse = z.infer<typeof actionNeededResponseSchema>;
 
-/** Rx list filter options (spec §9), in display order. */
-export const RX_LIST_FILTERS = [
-  { value: 'none', label: 'None' },
-  { value: 'newMDs', label: 'New MDs' },
-  { value: 'bausch', label: 'Bausch' },
-  { value: 'tolsura', label: 'Tolsura' },
-  { value: 'winBackMDs', label: 'Win-Back MDs' },
-] as const;
-export type RxListFilter = (typeof RX_LIST_FILTERS)[number]['value'];
-export const RX_LIST_FILTER_VALUES = RX_LIST_FILTERS.map((f) => f.value) as [RxListFilter, ...RxListFilter[]];
-
 export const rxListQuerySchema = z
   .object({
     startdate: isoDateSchema,
@@ -110,36 +99,7 @@ export const rxListQuerySchema = z
     if (problem) ctx.addIssue({ code: 'custom', path: ['enddate'], message: problem });
   });
 
-/** At most this many rows per answer (the newest first); the screen says so when it is reached. */
-export const RX_LIST_MAX_ROWS = 10_000;
-
-/**
- * A range is inclusive of both days, starts no later than it ends and spans at most one year. The days
- * are UTC calendar days, as are the instants of the answer's date-times (issue 21): a screen turns its
- * reader's local moments into UTC days with utcIsoDate and keeps the exact moments itself.
- */
-export function rxListRangeProblem(startIso: string, endIso: string): string | null {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(startIso) || !/^\d{4}-\d{2}-\d{2}$/.test(endIso)) return null;
-  if (startIso > endIso) return 'The start date must not be after the end date.';
-  const [y, m, d] = startIso.split('-').map(Number) as [number, number, number];
-  const limit = `${String(y + 1).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-  if (endIso > limit) return 'Choose a range of at most one year.';
-  return null;
-}
 export type RxListQuery = z.infer<typeof rxListQuerySchema>;
-
-/**
- * The problem with a From/To pair of moments as a screen picks them, or null: From after To, or the UTC
- * days the query would send breaking rxListRangeProblem. The screen shows it instead of sending a query
- * the server would refuse (issue 21: a refused range looked like 'No Prescriptions found.').
- */
-export function rxListWindowProblem(from: Date, to: Date): string | null {
-  if (from.getTime() > to.getTime()) return 'The From date must be before the To date.';
-  return rxListRangeProblem(utcIsoDate(from), utcIsoDate(to));
-}
-
-/** Shown in place of the rows when a load failed and there were none to keep (never 'none found'). */
-export const RX_LIST_LOAD_FAILED_MESSAGE = 'The prescriptions could not be loaded. Choose Load Rx to try again.';
 
 export const rxListItemSchema = z.object({
   id: z.string(),
@@ -282,5 +242,3 @@ export const ACTION_ERROR_LOG_NAMES = {
   /** Our addition (issue 48): signing a controlled substance's refill (EPCS). */
   epcsSign: 'Refill Auth EPCS Sign Error',
 } as const;
-
-export const RX_LIST_EMPTY_MESSAGE = 'No Prescriptions found.';

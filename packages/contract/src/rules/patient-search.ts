@@ -8,6 +8,10 @@ export interface PatientSearchTerms {
   phoneDigits: string | null;
 }
 
+/** Shorter searches are refused (the search schema, api/patients.ts) and never sent by the screen. */
+export const PATIENT_SEARCH_MIN_LENGTH = 2;
+export const PATIENT_SEARCH_EMPTY_MESSAGE = 'No patients match your search.';
+
 const MAX_WORDS = 5;
 
 export function parsePatientSearchText(text: string, referenceYear?: number): PatientSearchTerms {

@@ -1,6 +1,7 @@
 /** The Rx list's window and the query it sends (spec §9), without zod: the first load sends it early (decision 0046). */
-import type { RxListFilter } from '../api/prescriptions.ts';
+
 import { utcIsoDate } from './iso-dates.ts';
+import type { RxListFilter } from './rx-list.ts';
 
 /** Spec §9: the Rx list opens on the last 24 hours. */
 export const RX_LIST_DEFAULT_WINDOW_MS = 86_400_000;

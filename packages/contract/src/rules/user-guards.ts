@@ -4,30 +4,9 @@
  * the sign-in page does not carry them. Held to their schemas by property tests (test/answer-guards.test.ts).
  */
 import type { FeatureFlags, UserDetails } from '../api/users.ts';
-import { isRecord } from './answer-guards.ts';
 import { isBrandKey } from './brand.ts';
+import { arrayOf, fields, isBoolean, isString, oneOf, optional, orNull } from './guard-kit.ts';
 import { PRESCRIBE_VIA_VALUES, USER_ROLE_VALUES } from './roles.ts';
-
-type Check = (value: unknown) => boolean;
-const isString: Check = (value) => typeof value === 'string';
-const isBoolean: Check = (value) => typeof value === 'boolean';
-const orNull =
-  (check: Check): Check =>
-  (value) =>
-    value === null || check(value);
-const oneOf =
-  (values: readonly unknown[]): Check =>
-  (value) =>
-    values.includes(value);
-const arrayOf =
-  (check: Check): Check =>
-  (value) =>
-    Array.isArray(value) && value.every(check);
-/** A record whose named fields each pass their check; other fields are let through, as `z.object` strips them. */
-const fields =
-  (spec: Record<string, Check>): Check =>
-  (value) =>
-    isRecord(value) && Object.entries(spec).every(([key, check]) => check(value[key]));
 
 const featureFlags = fields({ isHarrowPortalEnabled: isBoolean, isHcpPrescribingEnabled: isBoolean });
 
@@ -56,15 +35,14 @@ const userDetails = fields({
   isVAMPracticeUser: isBoolean,
   brand: isBrandKey,
   accountManager: orNull(fields({ name: isString, phone: orNull(isString), email: orNull(isString) })),
-  // Optional as well as nullable.
-  signing: (value) =>
-    value === undefined ||
+  signing: optional(
     orNull(
       fields({
         ownOrCoveringPracticeIds: arrayOf(isString),
         covers: arrayOf(fields({ practiceId: isString, prescriberId: isString, startsAt: isString, endsAt: isString })),
       }),
-    )(value),
+    ),
+  ),
 });
 
 /** `featureFlagsSchema` without zod. */

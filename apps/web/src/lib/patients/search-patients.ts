@@ -1,12 +1,13 @@
-import { apiPaths, offsetForPage, PAGE_SIZE, patientSearchResponseSchema } from '@hcp/contract';
+import { apiPaths, isPatientSearchResponse, offsetForPage, PAGE_SIZE } from '@hcp/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../api-client.ts';
+import { api, guardCheck } from '../api-client.ts';
 
 /** GET /api/mdo/v1/users/{userId}/patients-search?searchText&offset&limit (our design). */
 export const searchPatients = (userId: string, searchText: string, page: number, signal?: AbortSignal) =>
   api.request(apiPaths.patientSearch(userId), {
     query: { searchText, offset: offsetForPage(page), limit: PAGE_SIZE },
-    schema: patientSearchResponseSchema,
+    // A landing screen's answer: a zod-free guard held to the schema by a property test (decision 0064).
+    schema: guardCheck(isPatientSearchResponse),
     signal,
   });
 

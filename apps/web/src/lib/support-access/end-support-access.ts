@@ -1,10 +1,10 @@
-import { apiPaths, supportAccessStateSchema } from '@hcp/contract';
+import { apiPaths, isSupportAccessState } from '@hcp/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../api-client.ts';
+import { api, guardCheck } from '../api-client.ts';
 
 /** DELETE users/{id}/support-access: ends the window now. */
 export const endSupportAccess = (userId: string) =>
-  api.request(apiPaths.supportAccess(userId), { method: 'DELETE', schema: supportAccessStateSchema });
+  api.request(apiPaths.supportAccess(userId), { method: 'DELETE', schema: guardCheck(isSupportAccessState) });
 
 export function useEndSupportAccess(userId: string) {
   const queryClient = useQueryClient();

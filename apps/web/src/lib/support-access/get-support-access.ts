@@ -2,14 +2,14 @@
  * GET users/{id}/support-access (decision 0020): the provider user's open read-only window, if any. The
  * shell's banner and the clinical screens read it, so it lives below the features.
  */
-import { apiPaths, supportAccessStateSchema } from '@hcp/contract';
+import { apiPaths, isSupportAccessState } from '@hcp/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../api-client.ts';
+import { api, guardCheck } from '../api-client.ts';
 
 export const supportAccessKeys = { state: (userId: string) => ['users', userId, 'support-access'] as const };
 
 export const getSupportAccess = (userId: string, signal?: AbortSignal) =>
-  api.request(apiPaths.supportAccess(userId), { schema: supportAccessStateSchema, signal });
+  api.request(apiPaths.supportAccess(userId), { schema: guardCheck(isSupportAccessState), signal });
 
 export const supportAccessQueryOptions = (userId: string) =>
   queryOptions({

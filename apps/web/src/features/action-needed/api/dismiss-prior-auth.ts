@@ -1,4 +1,4 @@
-import { actionResultSchema, apiPaths } from '@hcp/contract';
+import { apiPaths } from '@hcp/contract';
 import { api } from '../../../lib/api-client.ts';
 import { usePrescriptionAction } from './use-prescription-action.ts';
 
@@ -9,7 +9,11 @@ export interface DismissPriorAuthInput {
 
 /** POST /api/mdo/v1/prescriptions/all/prior-auth/dismiss (all or nothing). */
 export const dismissPriorAuth = (body: DismissPriorAuthInput) =>
-  api.request(apiPaths.priorAuthDismiss, { method: 'POST', body, schema: actionResultSchema });
+  api.request(apiPaths.priorAuthDismiss, {
+    method: 'POST',
+    body,
+    schema: () => import('./answer-schemas.ts').then((m) => m.actionResultSchema),
+  });
 
 export const useDismissPriorAuth = () =>
   usePrescriptionAction(dismissPriorAuth, 'Prior Auth Dismiss Error', ({ skipPriorAuthDismissNotice }) =>

@@ -1,4 +1,4 @@
-import { apiPaths, type UndoOffer, undoResultSchema } from '@hcp/contract';
+import { apiPaths, type UndoOffer } from '@hcp/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { asOwnChange } from '../../../lib/own-changes.ts';
@@ -7,7 +7,10 @@ import { actionNeededQueryKey } from './get-action-needed.ts';
 
 /** POST /api/mdo/v1/decisions/{requestId}/undo (issue 22): takes a decision back within its window. */
 export const undoDecision = (offer: UndoOffer) =>
-  api.request(apiPaths.undoDecision(offer.requestId), { method: 'POST', schema: undoResultSchema });
+  api.request(apiPaths.undoDecision(offer.requestId), {
+    method: 'POST',
+    schema: () => import('./answer-schemas.ts').then((m) => m.undoResultSchema),
+  });
 
 /**
  * Undoes, then refreshes Action Needed and the timelines (the items are back). Called from a toast that outlives

@@ -1,6 +1,6 @@
-import { apiPaths, doctorListSearchResponseSchema } from '@hcp/contract';
+import { apiPaths, isDoctorListSearchResponse } from '@hcp/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { api, guardCheck } from '../../../lib/api-client.ts';
 import { reportError } from '../../../lib/error-reporting.ts';
 
 /** Spec §9: the doctor comments query is stale after 60 s and kept 300 s. */
@@ -15,7 +15,8 @@ export async function getNewComments(userId: string, signal?: AbortSignal) {
   try {
     return await api.request(apiPaths.doctorListSearch(userId), {
       query: { newComments: true },
-      schema: doctorListSearchResponseSchema,
+      // The navigation's count on every signed-in screen: a zod-free guard (decision 0064).
+      schema: guardCheck(isDoctorListSearchResponse),
       signal,
     });
   } catch (error) {

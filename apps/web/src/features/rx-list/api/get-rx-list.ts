@@ -1,6 +1,6 @@
-import { apiPaths, type RxListFilter, rxListResponseSchema } from '@hcp/contract';
+import { apiPaths, isRxListResponse, type RxListFilter } from '@hcp/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { api, guardCheck } from '../../../lib/api-client.ts';
 
 export interface RxListParams {
   /** YYYY-MM-DD, both days included. */
@@ -9,9 +9,12 @@ export interface RxListParams {
   selectedFilter: RxListFilter;
 }
 
-/** GET /api/mdo/v1/users/{userId}/rx-list (spec §7). */
+/**
+ * GET /api/mdo/v1/users/{userId}/rx-list (spec §7). Checked by a zod-free guard held to the schema by a property
+ * test: up to 10,000 rows, and a landing screen that draws with no zod (decision 0064).
+ */
 export const getRxList = (userId: string, params: RxListParams, signal?: AbortSignal) =>
-  api.request(apiPaths.rxList(userId), { query: { ...params }, schema: rxListResponseSchema, signal });
+  api.request(apiPaths.rxList(userId), { query: { ...params }, schema: guardCheck(isRxListResponse), signal });
 
 /**
  * Keyed by user and parameters, so a change of user or a new 'Load Rx' loads again; `loadCount` makes
