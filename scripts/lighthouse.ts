@@ -6,6 +6,7 @@
  *   npm install --prefix /tmp/lighthouse lighthouse@12.8.2  # once, outside the project (~200 packages)
  *   LIGHTHOUSE_DIR=/tmp/lighthouse npm run lighthouse -- [--url http://localhost:3000] [--out reports/lighthouse]
  *     [--runs 3]   # each screen and mode N times, interleaved; prints every run, then the median and the worst
+ *     [--compare http://localhost:3001]   # a second build, run after the first at every step (A, B, A, B ...)
  *
  * Lighthouse is not a dependency: its ~200 packages would slow every `npm ci` for a measurement run by hand.
  *
@@ -39,13 +40,23 @@ const { values } = parseArgs({
      * interleaved (every screen once, then again), so a busy minute on the machine falls on all screens alike.
      */
     runs: { type: 'string', default: '1' },
+    /**
+     * A second build to measure beside the first (issue 50): this shared machine's speed moves a score by 15-20 points
+     * from one minute to the next, so two builds are compared run by run, each run of one straight after the same
+     * run of the other, and the difference is read per pair (median, min and max), never from two separate sets.
+     */
+    compare: { type: 'string' },
     /** Also write each run's trace (`<screen>-<mode>.trace.json`, ~20 MB): open it in DevTools' Performance panel. */
     trace: { type: 'boolean', default: false },
   },
 });
 const screens = new Set((values.screens ?? '').split(','));
 const modes = (values.modes ?? '').split(',').filter((m): m is 'mobile' | 'desktop' => m === 'mobile' || m === 'desktop');
-const base = (values.url ?? '').replace(/\/$/, '');
+/** The builds measured: `--url` (A) and, with `--compare`, B. */
+const builds = [
+  { build: 'A', base: (values.url ?? '').replace(/\/$/, '') },
+  ...(values.compare ? [{ build: 'B', base: values.compare.replace(/\/$/, '') }] : []),
+];
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) {
   console.error(`--runs must be a whole number of at least 1, not ${values.runs}`);
@@ -111,14 +122,14 @@ mkdirSync(outDir, { recursive: true });
  * Lighthouse's storage reset leaves local storage alone (so as not to sign anyone out), and the session lives there:
  * without this the second round's sign-in page would measure a signed-in redirect to Action Needed.
  */
-async function signOut() {
+async function signOut(base: string) {
   const cdp = await page.createCDPSession();
   await cdp.send('Storage.clearDataForOrigin', { origin: new URL(base).origin, storageTypes: 'local_storage,indexeddb' });
   await page.goto('about:blank');
 }
 
-async function signIn() {
-  await signOut();
+async function signIn(base: string) {
+  await signOut(base);
   // A Lighthouse run can leave its throttling on the page; signing in is not measured, so it runs at full speed.
   const cdp = await page.createCDPSession();
   await cdp.send('Network.emulateNetworkConditions', {
@@ -141,7 +152,14 @@ async function signIn() {
   if (values.tutorial === 'dismissed') await page.evaluate('localStorage.setItem("hcp.tutorialDismissed", "true")');
 }
 
-async function run(name: string, route: string, mode: 'mobile' | 'desktop', signedIn: boolean, round: number) {
+async function run(
+  { build, base }: (typeof builds)[number],
+  name: string,
+  route: string,
+  mode: 'mobile' | 'desktop',
+  signedIn: boolean,
+  round: number,
+) {
   const cdp = await page.createCDPSession();
   await cdp.send('Network.clearBrowserCache');
   const result = await lighthouse(
@@ -158,7 +176,7 @@ async function run(name: string, route: string, mode: 'mobile' | 'desktop', sign
   if (!result) throw new Error(`Lighthouse gave no result for ${route}`);
   const { lhr } = result;
   const [html, json] = result.report as string[];
-  const file = runs > 1 ? `${name}-${mode}-${round}` : `${name}-${mode}`;
+  const file = [...(builds.length > 1 ? [build] : []), name, mode, ...(runs > 1 ? [round] : [])].join('-');
   writeFileSync(path.join(outDir, `${file}.html`), String(html));
   // The JSON is what to read when a score moves: long tasks, the LCP element and its phases, the request chain.
   writeFileSync(path.join(outDir, `${file}.json`), String(json));
@@ -166,6 +184,7 @@ async function run(name: string, route: string, mode: 'mobile' | 'desktop', sign
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const ms = (id: string) => `${((lhr.audits[id]?.numericValue ?? 0) / 1000).toFixed(1)} s`;
   return {
+    ...(builds.length > 1 ? { build } : {}),
     screen: name,
     mode,
     run: round,
@@ -192,14 +211,17 @@ try {
   for (let round = 1; round <= runs; round += 1) {
     if (screens.has('sign-in')) {
       for (const mode of modes) {
-        await signOut();
-        rows.push(await run('sign-in', '/login', mode, false, round));
+        for (const target of builds) {
+          await signOut(target.base);
+          rows.push(await run(target, 'sign-in', '/login', mode, false, round));
+        }
       }
     }
-    // Each round signs in afresh (a new session: the tutorial opens as it would on a morning's first visit).
-    if (signedInScreens.length > 0) await signIn();
+    // Each round signs in afresh (a new session: the tutorial opens as it would on a morning's first visit). Each
+    // build has its own origin, so its own session: both stay signed in through the round.
+    if (signedInScreens.length > 0) for (const target of builds) await signIn(target.base);
     for (const [name, route] of signedInScreens) {
-      for (const mode of modes) rows.push(await run(name, route, mode, true, round));
+      for (const mode of modes) for (const target of builds) rows.push(await run(target, name, route, mode, true, round));
     }
   }
 } finally {
@@ -207,14 +229,19 @@ try {
 }
 console.table(rows);
 if (runs > 1) console.table(summarise(rows));
-writeFileSync(path.join(outDir, 'summary.json'), `${JSON.stringify({ runs: rows, summary: summarise(rows) }, null, 2)}\n`);
+if (builds.length > 1) console.table(compared(rows));
+writeFileSync(
+  path.join(outDir, 'summary.json'),
+  `${JSON.stringify({ runs: rows, summary: summarise(rows), ...(builds.length > 1 ? { compared: compared(rows) } : {}) }, null, 2)}\n`,
+);
 console.log(`Reports in ${outDir}`);
 
 /** Per screen and mode: the median and the worst of the runs' scores, and the spread of the largest paint and TBT. */
 function summarise(all: typeof rows) {
   // Node 20 has no Map.groupBy.
   const groups = new Map<string, typeof all>();
-  for (const r of all) groups.set(`${r.screen} ${r.mode}`, [...(groups.get(`${r.screen} ${r.mode}`) ?? []), r]);
+  const keyOf = (r: (typeof all)[number]) => [r.build, r.screen, r.mode].filter(Boolean).join(' ');
+  for (const r of all) groups.set(keyOf(r), [...(groups.get(keyOf(r)) ?? []), r]);
   return [...groups].map(([key, group]) => {
     const scores = group.map((r) => r.performance).sort((a, b) => a - b);
     const range = (pick: (r: (typeof group)[number]) => string) => {
@@ -231,4 +258,34 @@ function summarise(all: typeof rows) {
       tbt: range((r) => r.tbt),
     };
   });
+}
+
+/**
+ * Per screen and mode: B's score minus A's, run by run (each pair ran one after the other), as the median with the
+ * min and max; and the same for the largest paint and the blocking time. A positive score difference favours B.
+ */
+function compared(all: typeof rows) {
+  const pairs = new Map<string, { score: number[]; lcp: number[]; tbt: number[] }>();
+  for (const b of all.filter((r) => r.build === 'B')) {
+    const a = all.find((r) => r.build === 'A' && r.screen === b.screen && r.mode === b.mode && r.run === b.run);
+    if (!a) continue;
+    const key = `${b.screen} ${b.mode}`;
+    const pair = pairs.get(key) ?? { score: [], lcp: [], tbt: [] };
+    pair.score.push(b.performance - a.performance);
+    pair.lcp.push(Number.parseFloat(b.lcp) - Number.parseFloat(a.lcp));
+    pair.tbt.push(Number.parseFloat(b.tbt) - Number.parseFloat(a.tbt));
+    pairs.set(key, pair);
+  }
+  const spread = (values: number[], digits: number) => {
+    const sorted = [...values].sort((x, y) => x - y);
+    const at = (i: number) => (sorted[i] ?? 0).toFixed(digits);
+    return `${at(Math.floor((sorted.length - 1) / 2))} (${at(0)} … ${at(sorted.length - 1)})`;
+  };
+  return [...pairs].map(([key, pair]) => ({
+    screen: key,
+    pairs: pair.score.length,
+    'score B−A': spread(pair.score, 0),
+    'lcp B−A (s)': spread(pair.lcp, 1),
+    'tbt B−A (ms)': spread(pair.tbt, 0),
+  }));
 }

@@ -5,6 +5,7 @@
  * server sends brotli where it can, which is smaller still, so a budget met in gzip holds on the wire.
  */
 import type { RoutePreloads } from '../../../packages/contract/src/rules/route-preloads.ts';
+import { entryFiles } from './chunk-graph.ts';
 import type { ChunkFacts } from './route-preloads.ts';
 
 export interface FirstLoadBudgets {
@@ -26,20 +27,6 @@ export interface FirstLoadSizes {
   screens: Record<string, number>;
 }
 
-/** The entry's files: the entry chunks and every chunk they import statically. */
-function entryClosure(chunks: readonly ChunkFacts[]): Set<string> {
-  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const files = new Set<string>();
-  const queue = chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName);
-  while (queue.length > 0) {
-    const file = queue.shift() as string;
-    if (files.has(file)) continue;
-    files.add(file);
-    queue.push(...(byFile.get(file)?.imports ?? []));
-  }
-  return files;
-}
-
 /**
  * The sizes of the first load: the entry's static closure (scripts and their stylesheets), and for each route of the
  * preload table that plus the files it names. `sizeOf` answers for a file name of the bundle (`assets/x.js`).
@@ -50,10 +37,10 @@ export function firstLoadSizes(
   sizeOf: (fileName: string) => number,
 ): FirstLoadSizes {
   const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const entryFiles = entryClosure(chunks);
-  const entryStyleFiles = new Set([...entryFiles].flatMap((file) => byFile.get(file)?.css ?? []));
+  const entry = new Set(entryFiles(chunks));
+  const entryStyleFiles = new Set([...entry].flatMap((file) => byFile.get(file)?.css ?? []));
   const sum = (files: Iterable<string>) => [...files].reduce((total, file) => total + sizeOf(file), 0);
-  const entryScripts = sum(entryFiles);
+  const entryScripts = sum(entry);
   const entryStyles = sum(entryStyleFiles);
   const screens: Record<string, number> = {};
   for (const [route, files] of Object.entries(table)) {
@@ -76,7 +63,7 @@ export function excludedModulesFound(
   const carriers = (files: Iterable<string>) =>
     [...files].filter((file) => byFile.get(file)?.moduleIds.some((id) => excluded.modules.test(id)));
   const found: string[] = [];
-  const inEntry = carriers(entryClosure(chunks));
+  const inEntry = carriers(entryFiles(chunks));
   if (inEntry.length > 0) found.push(`the entry loads ${excluded.name} (${inEntry.join(', ')})`);
   for (const [route, files] of Object.entries(table)) {
     const inRoute = carriers(files.scripts.map((href) => href.slice(1))).filter((file) => !inEntry.includes(file));

@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 import { ROUTE_PRELOADS_FILE, type RoutePreloads } from '../../../packages/contract/src/rules/route-preloads.ts';
 import { budgetsPassed, describeSizes, excludedModulesFound, type FirstLoadBudgets, firstLoadSizes } from './budgets.ts';
+import { entryFiles, staticallyReached } from './chunk-graph.ts';
 
 /** What the plugin reads of an output chunk. */
 export interface ChunkFacts {
@@ -20,18 +21,8 @@ export interface ChunkFacts {
  */
 export function preloadsFor(chunks: readonly ChunkFacts[], roots: readonly string[]): RoutePreloads | { missing: string } {
   const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const reach = (start: string[]) => {
-    const seen: string[] = [];
-    const queue = [...start];
-    while (queue.length > 0) {
-      const file = queue.shift() as string;
-      if (seen.includes(file)) continue;
-      seen.push(file);
-      queue.push(...(byFile.get(file)?.imports ?? []));
-    }
-    return seen;
-  };
-  const first = new Set(reach(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName)));
+  const reach = (start: string[]) => staticallyReached(chunks, start);
+  const first = new Set(entryFiles(chunks));
   const firstStyles = new Set([...first].flatMap((file) => byFile.get(file)?.css ?? []));
   const starts: string[] = [];
   for (const root of roots) {

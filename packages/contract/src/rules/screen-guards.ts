@@ -70,25 +70,14 @@ const prescription = fields({
   controlled: optional(orNull(fields({ schedule: orNull(oneOf(DEA_SCHEDULES)) }))),
 });
 
+/** The patient fields every doctors-and-patients answer carries. */
+const person = { id: isString, firstName: isString, lastName: isString, dob: isString };
+/** A prescriber with the patients of one answer (Action Needed's, New Comments'). */
+const doctorWith = (patient: Check) => fields({ doctorId: isString, name: isString, role: isString, patients: arrayOf(patient) });
+
 /** `actionNeededResponseSchema`: doctors, their patients, the patients' prescriptions. */
 const actionNeededResponse = fields({
-  doctors: arrayOf(
-    fields({
-      doctorId: isString,
-      name: isString,
-      role: isString,
-      patients: arrayOf(
-        fields({
-          id: isString,
-          firstName: isString,
-          lastName: isString,
-          dob: isString,
-          phoneNumbers: arrayOf(isString),
-          prescriptions: arrayOf(prescription),
-        }),
-      ),
-    }),
-  ),
+  doctors: arrayOf(doctorWith(fields({ ...person, phoneNumbers: arrayOf(isString), prescriptions: arrayOf(prescription) }))),
 });
 
 const isPositive: Check = (value) => isInteger(value) && (value as number) > 0;
@@ -96,23 +85,7 @@ const isNonNegative: Check = (value) => isInteger(value) && (value as number) >=
 
 /** `doctorListSearchResponseSchema`: the patients with unread comments, by prescriber, and the total. */
 const doctorListSearchResponse = fields({
-  doctors: arrayOf(
-    fields({
-      doctorId: isString,
-      name: isString,
-      role: isString,
-      patients: arrayOf(
-        fields({
-          id: isString,
-          firstName: isString,
-          lastName: isString,
-          dob: isString,
-          unreadCount: isPositive,
-          latestAt: isString,
-        }),
-      ),
-    }),
-  ),
+  doctors: arrayOf(doctorWith(fields({ ...person, unreadCount: isPositive, latestAt: isString }))),
   total: isNonNegative,
 });
 
@@ -159,10 +132,7 @@ const rxListResponse = arrayOf(
 const patientSearchResponse = fields({
   records: arrayOf(
     fields({
-      id: isString,
-      firstName: isString,
-      lastName: isString,
-      dob: isString,
+      ...person,
       phoneNumbers: arrayOf(isString),
       practiceName: isString,
       actionNeededCount: isNonNegative,
