@@ -327,7 +327,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(newCommentsRoutes, { service: createNewCommentsService({ db, reads, now }) });
   await app.register(manageCommsRoutes, { service: createManageCommsService({ db, sessions: auth }) });
   await app.register(addressesRoutes, { db });
-  await app.register(brandsRoutes, { db });
+  await app.register(brandsRoutes, { db, reportTimeZone: config.audit.timeZone });
   await app.register(appealsRoutes, {
     service: appeals,
     linkedFiles: createLinkedAppealFiles({ db, attachments: appeals, links: fileLinks }),

@@ -5,10 +5,9 @@
  * seals checked from the screen's call. Only the tenant's privacy officers read any of it.
  */
 import type { Tokens } from '@hcp/contract';
-import { csvCell, UNUSUAL_ACCESS_RULES } from '@hcp/contract';
+import { csvCell, dayInZone, UNUSUAL_ACCESS_RULES } from '@hcp/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dayIn } from '../src/db/zone-days.ts';
 import { validated } from '../src/features/fhir/validate.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { injectAs, signIn } from './support/auth.ts';
@@ -23,7 +22,7 @@ let otherPatients: string[];
 let harrowPatient: string;
 const v1 = '/api/mdo/v1/audit-trail';
 // The rows the routes write carry the database's clock: a range around the day the suite runs, in the reports' zone.
-const dayAround = (days: number) => dayIn('America/New_York', new Date(Date.now() + days * 86_400_000));
+const dayAround = (days: number) => dayInZone('America/New_York', new Date(Date.now() + days * 86_400_000));
 const [FROM, TO] = [dayAround(-60), dayAround(1)];
 const YEAR = `from=${FROM}&to=${TO}`;
 

@@ -45,4 +45,15 @@ describe('brand of a page', () => {
       await t.database.db.update(s.appSettings).set({ value: 'main' }).where(eq(s.appSettings.key, 'defaultBrand'));
     }
   });
+
+  it('names the reports’ time zone (AUDIT_TIME_ZONE), so report screens count days in it', async () => {
+    expect((await tenantOn('localhost:3000')).reportTimeZone).toBe('America/New_York');
+    const auckland = await buildTestApp({ database: t.database, env: { AUDIT_TIME_ZONE: 'Pacific/Auckland' } });
+    try {
+      const res = await auckland.app.inject({ method: 'GET', url: '/api/mdo/v1/tenant' });
+      expect(tenantResponseSchema.parse(res.json()).reportTimeZone).toBe('Pacific/Auckland');
+    } finally {
+      await auckland.app.close();
+    }
+  });
 });

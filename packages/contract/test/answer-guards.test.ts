@@ -42,12 +42,18 @@ const goodTenant = fc.record({
   title: fc.string(),
   colour: fc.stringMatching(/^#[0-9a-fA-F]{6}$/),
 });
-const goodAnswer = fc.record({ tenant: goodTenant, forced: fc.boolean(), brands: fc.array(goodTenant, { maxLength: 3 }) });
+const goodAnswer = fc.record({
+  tenant: goodTenant,
+  forced: fc.boolean(),
+  brands: fc.array(goodTenant, { maxLength: 3 }),
+  reportTimeZone: fc.constantFrom('America/New_York', 'UTC', ''),
+});
 const nearAnswer = fc.record(
   {
     tenant,
     forced: fc.oneof(fc.boolean(), fc.constantFrom(0, 1, 'true', null)),
     brands: fc.oneof(fc.array(tenant, { maxLength: 3 }), fc.anything()),
+    reportTimeZone: fc.oneof(fc.string(), fc.constantFrom(null, 0, undefined)),
     extra: fc.anything(),
   },
   { requiredKeys: ['tenant', 'forced', 'brands'] },
@@ -70,12 +76,16 @@ describe('the tenant answer’s zod-free guard', () => {
 
   it('accepts the server’s real answer', () => {
     const tenantOf = (key: 'main' | 'harrow') => ({ key, name: key, title: `${key} portal`, colour: '#0a5fa3' });
-    expect(isTenantResponse({ tenant: tenantOf('main'), forced: false, brands: [tenantOf('main'), tenantOf('harrow')] })).toBe(
-      true,
-    );
-    expect(
-      isTenantResponse({ tenant: tenantOf('main'), forced: false, brands: [{ ...tenantOf('harrow'), colour: 'blue' }] }),
-    ).toBe(false);
+    const answer = {
+      tenant: tenantOf('main'),
+      forced: false,
+      brands: [tenantOf('main'), tenantOf('harrow')],
+      reportTimeZone: 'America/New_York',
+    };
+    expect(isTenantResponse(answer)).toBe(true);
+    expect(isTenantResponse({ ...answer, brands: [{ ...tenantOf('harrow'), colour: 'blue' }] })).toBe(false);
+    const { reportTimeZone: _, ...withoutZone } = answer;
+    expect(isTenantResponse(withoutZone)).toBe(false);
   });
 });
 

@@ -14,6 +14,3 @@ export interface ZoneDays {
 /** The range's first instant, and the first instant after it, as SQL (for `>= start and < end`). */
 export const startOf = (r: ZoneDays) => sql`(${r.from}::date::timestamp at time zone ${r.timeZone})`;
 export const endOf = (r: ZoneDays) => sql`((${r.to}::date + 1)::timestamp at time zone ${r.timeZone})`;
-
-/** The calendar day (YYYY-MM-DD) of an instant in a time zone; en-CA writes that form. */
-export const dayIn = (timeZone: string, at: Date) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(at);

@@ -27,6 +27,11 @@ export const tenantResponseSchema = z.object({
   /** On a brand's dedicated hostname the brand cannot be switched. */
   forced: z.boolean(),
   brands: z.array(tenantSchema),
+  /**
+   * The zone of the reports' days (the audit trail's and EPCS's; AUDIT_TIME_ZONE), an IANA name: a report screen's
+   * "today" is this zone's today, not the browser's, or an administrator elsewhere asks for a day that has not begun.
+   */
+  reportTimeZone: z.string(),
 });
 export type TenantResponse = z.infer<typeof tenantResponseSchema>;
 

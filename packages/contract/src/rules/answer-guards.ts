@@ -26,7 +26,8 @@ export function isTenantResponse(value: unknown): value is TenantResponse {
     isTenant(value.tenant) &&
     typeof value.forced === 'boolean' &&
     Array.isArray(value.brands) &&
-    value.brands.every(isTenant)
+    value.brands.every(isTenant) &&
+    typeof value.reportTimeZone === 'string'
   );
 }
 

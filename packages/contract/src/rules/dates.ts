@@ -117,6 +117,14 @@ export function localTodayIso(now: Date = new Date()): string {
   return toIsoDate(calendarDateOf(now));
 }
 
+/**
+ * The calendar day (YYYY-MM-DD) of an instant in an IANA time zone (en-CA writes that form): the reports' days are
+ * the reporting zone's (AUDIT_TIME_ZONE, told to the page in the tenant answer), whatever the reader's own zone.
+ */
+export function dayInZone(timeZone: string, at: Date = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+}
+
 /** A date and time of day in the reader's own zone (or a calendar date at midnight). */
 export interface DateTimeParts extends CalendarDate {
   hour: number;

@@ -6,6 +6,7 @@
 import {
   AUDIT_PAGE_SIZE,
   type ChainReport,
+  dayInZone,
   type FindingReview,
   type PrivacyOfficersResponse,
   type SupportWindowsResponse,
@@ -16,7 +17,6 @@ import {
   type UnusualAccessRule,
 } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
-import { dayIn } from '../../db/zone-days.ts';
 import { entryOf as auditEntryOf, writeAudit } from '../../lib/audit.ts';
 import type { AuditChain } from '../../lib/audit-chain.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
@@ -121,7 +121,7 @@ export function createAuditReviews({
         {
           hours: { start: afterHours.startHour, end: afterHours.endHour },
           many: manyPatients,
-          todayIso: dayIn(timeZone, now()),
+          todayIso: dayInZone(timeZone, now()),
         },
         { status: query.status, rule: query.rule ?? null },
       );

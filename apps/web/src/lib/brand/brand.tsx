@@ -5,6 +5,7 @@
  */
 import {
   type BrandKey,
+  dayInZone,
   effectiveBrand,
   hasSecondBrandAccess,
   MAIN_BRAND,
@@ -80,6 +81,18 @@ export function useBrand(): BrandValue {
     switchTo,
   };
 }
+
+/**
+ * The reports' time zone (AUDIT_TIME_ZONE, from the tenant answer): the audit trail's and EPCS's days are counted in
+ * it, so their "today" is its today. Until that answer is here (or outside a provider), the reader's own zone.
+ */
+export function useReportTimeZone(): string {
+  const { data } = useContext(BrandSourceContext);
+  return data?.reportTimeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/** Today in the reports' zone, YYYY-MM-DD. */
+export const useReportToday = (): string => dayInZone(useReportTimeZone());
 
 /** Applies the brand to the document: the colour token, a data attribute for styles, the favicon. */
 export function BrandStyle() {

@@ -2,17 +2,16 @@ import { formatApiDate } from '@hcp/contract';
 import { useState } from 'react';
 import { SearchBox } from '../../../components/search-box.tsx';
 import { usePatientAccess } from '../api/get-patient-access.ts';
-import type { DateRange } from '../api/keys.ts';
 import { useAuditPatientSearch } from '../api/search-patients.ts';
 import styles from '../routes/audit-trail.module.css';
 import { Choices, Report } from './report.tsx';
-import { lastThirtyDays } from './shared.tsx';
+import { useReportRange } from './shared.tsx';
 
 /** Who saw this patient: a patient of the tenant found by name or date of birth, then every access in the dates. */
 export function PatientAccess() {
   const [search, setSearch] = useState('');
   const [patientId, setPatientId] = useState<string | null>(null);
-  const [range, setRange] = useState<DateRange>(lastThirtyDays);
+  const [range, setRange] = useReportRange();
   const [page, setPage] = useState(1);
   const found = useAuditPatientSearch(search);
   const report = usePatientAccess(patientId ? { patientId, ...range, page } : null);

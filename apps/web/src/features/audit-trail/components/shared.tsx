@@ -1,8 +1,10 @@
-import { type AuditReview, formatDateTime, localTodayIso, shiftIsoDay } from '@hcp/contract';
+import { type AuditReview, formatDateTime, shiftIsoDay } from '@hcp/contract';
 import { useId, useState } from 'react';
 import controls from '../../../components/controls.module.css';
 import { DayField } from '../../../components/day-field.tsx';
+import { ReportZoneHint } from '../../../components/report-zone-hint.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useReportToday } from '../../../lib/brand/brand.tsx';
 import type { DateRange } from '../api/keys.ts';
 import styles from '../routes/audit-trail.module.css';
 
@@ -10,11 +12,15 @@ import styles from '../routes/audit-trail.module.css';
 export const messageOf = (error: unknown, fallback: string) =>
   error instanceof ApiError && error.status >= 400 && error.status < 500 ? error.message : fallback;
 
-/** The last 30 days up to today, the reports' default. */
-export const lastThirtyDays = (): DateRange => {
-  const today = localTodayIso();
-  return { from: shiftIsoDay(today, -29), to: today };
-};
+/**
+ * A report's range of days: the one chosen (or linked), else the last 30 days up to the reports' zone's today. The
+ * default is derived, not stored, so it follows the zone once the tenant answer names it.
+ */
+export function useReportRange(linked: DateRange | null = null) {
+  const today = useReportToday();
+  const [chosen, setChosen] = useState<DateRange | null>(linked);
+  return [chosen ?? { from: shiftIsoDay(today, -29), to: today }, setChosen] as const;
+}
 
 /** From and to (whole days), applied with a button so a half-typed date does not ask the server. */
 export function DateRangeForm({
@@ -28,10 +34,13 @@ export function DateRangeForm({
   submitLabel?: string;
   children?: React.ReactNode;
 }) {
-  const [from, setFrom] = useState(value.from);
-  const [to, setTo] = useState(value.to);
+  // Until a field is typed in, it shows the range in force (whose default can still move to the reports' zone).
+  const [typedFrom, setFrom] = useState<string | null>(null);
+  const [typedTo, setTo] = useState<string | null>(null);
+  const from = typedFrom ?? value.from;
+  const to = typedTo ?? value.to;
   const [error, setError] = useState<string | null>(null);
-  const today = localTodayIso();
+  const today = useReportToday();
   const errorId = useId();
   return (
     <form
@@ -51,6 +60,7 @@ export function DateRangeForm({
       <button type="submit" className={controls.secondary}>
         {submitLabel}
       </button>
+      <ReportZoneHint />
       {error ? (
         <p id={errorId} role="alert" className={styles.error}>
           {error}

@@ -1,17 +1,14 @@
-import { AUDIT_PAGE_SIZE, formatDateTime, localTodayIso, type SupportWindowReviewItem } from '@hcp/contract';
+import { AUDIT_PAGE_SIZE, dayInZone, formatDateTime, type SupportWindowReviewItem } from '@hcp/contract';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { SelectField } from '../../../components/select-field.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { Table } from '../../../components/table/table.tsx';
+import { useReportTimeZone } from '../../../lib/brand/brand.tsx';
 import { type ReviewStatus, useSupportWindows } from '../api/get-support-windows.ts';
-import type { DateRange } from '../api/keys.ts';
 import { useReviewSupportWindow } from '../api/review-support-window.ts';
 import styles from '../routes/audit-trail.module.css';
-import { DateRangeForm, lastThirtyDays, messageOf, ReviewCell } from './shared.tsx';
-
-/** The local calendar day of an instant (the report's days are whole days). */
-const dayOf = (iso: string) => localTodayIso(new Date(iso));
+import { DateRangeForm, messageOf, ReviewCell, useReportRange } from './shared.tsx';
 
 export const STATUS_OPTIONS: { value: ReviewStatus; label: string }[] = [
   { value: 'open', label: 'Not reviewed' },
@@ -21,7 +18,10 @@ export const STATUS_OPTIONS: { value: ReviewStatus; label: string }[] = [
 
 /** Support access review: every break-the-glass window with its reason, length and what was read; each reviewed once. */
 export function SupportWindows({ selfId }: { selfId: string }) {
-  const [range, setRange] = useState<DateRange>(lastThirtyDays);
+  const zone = useReportTimeZone();
+  /** The reports' calendar day of an instant: a window's link opens the user's activity on its days. */
+  const dayOf = (iso: string) => dayInZone(zone, new Date(iso));
+  const [range, setRange] = useReportRange();
   const [status, setStatus] = useState<ReviewStatus>('open');
   const [draftStatus, setDraftStatus] = useState<ReviewStatus>('open');
   const [page, setPage] = useState(1);

@@ -11,10 +11,9 @@ import { Spinner } from '../../../components/spinner.tsx';
 import { Table } from '../../../components/table/table.tsx';
 import type { ReviewStatus } from '../api/get-support-windows.ts';
 import { useUnusualAccess } from '../api/get-unusual-access.ts';
-import type { DateRange } from '../api/keys.ts';
 import { useReviewFinding } from '../api/review-finding.ts';
 import styles from '../routes/audit-trail.module.css';
-import { DateRangeForm, lastThirtyDays, messageOf, ReviewCell } from './shared.tsx';
+import { DateRangeForm, messageOf, ReviewCell, useReportRange } from './shared.tsx';
 import { STATUS_OPTIONS } from './support-windows.tsx';
 
 const RULE_OPTIONS = [
@@ -24,7 +23,7 @@ const RULE_OPTIONS = [
 
 /** Unusual access: the three simple rules, explained, and their findings; each cleared once with a note. */
 export function UnusualAccess({ selfId }: { selfId: string }) {
-  const [range, setRange] = useState<DateRange>(lastThirtyDays);
+  const [range, setRange] = useReportRange();
   const [filters, setFilters] = useState<{ status: ReviewStatus; rule: UnusualAccessRule | '' }>({ status: 'open', rule: '' });
   const [draft, setDraft] = useState(filters);
   const findings = useUnusualAccess({ ...range, status: filters.status, rule: filters.rule || undefined });

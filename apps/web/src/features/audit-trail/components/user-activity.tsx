@@ -6,7 +6,7 @@ import { useAuditUsers } from '../api/get-users.ts';
 import type { DateRange } from '../api/keys.ts';
 import styles from '../routes/audit-trail.module.css';
 import { Choices, Report } from './report.tsx';
-import { lastThirtyDays } from './shared.tsx';
+import { useReportRange } from './shared.tsx';
 
 /** What this person did: one user of the tenant, every action in the dates, with the patients each was about. */
 export function UserActivity({ selfId }: { selfId: string }) {
@@ -16,7 +16,7 @@ export function UserActivity({ selfId }: { selfId: string }) {
   const linkedRange = params.get('from') && params.get('to') ? { from: params.get('from'), to: params.get('to') } : null;
   const [search, setSearch] = useState<string | null>(null);
   const [userId, setUserId] = useState<string | null>(linked);
-  const [range, setRange] = useState<DateRange>(() => (linkedRange as DateRange | null) ?? lastThirtyDays());
+  const [range, setRange] = useReportRange(linkedRange as DateRange | null);
   const [page, setPage] = useState(1);
   const users = useAuditUsers(search);
   const report = useUserActivity(userId ? { userId, ...range, page } : null);

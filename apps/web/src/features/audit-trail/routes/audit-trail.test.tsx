@@ -10,6 +10,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BrandProvider } from '../../../lib/brand/brand.tsx';
 import { saveSession } from '../../../lib/storage.ts';
 import AuditTrailRoute from './audit-trail.tsx';
 
@@ -33,11 +34,16 @@ const entry = (over: Partial<AuditEntry>): AuditEntry => ({
 type Answer = { status: number; body: unknown; raw?: string };
 const ok = (body: unknown): Answer => ({ status: 200, body });
 
-function setup(route: (path: string, method: string, body: unknown) => Answer, view = 'patient') {
+const MAIN = { key: 'main', name: 'HCP Portal', title: 'HCP Portal', colour: '#0b5cab' };
+
+/** With `reportTimeZone`, the page sits in the app's brand provider and the tenant answer names that zone. */
+function setup(route: (path: string, method: string, body: unknown) => Answer, view = 'patient', reportTimeZone?: string) {
   saveSession({ accessToken: 'a', refreshToken: 'r', userID: SELF });
   const fetchMock = vi.fn(async (url: string, init: RequestInit = {}) => {
     const path = new URL(url, 'http://localhost').pathname;
-    const answer = route(path, init.method ?? 'GET', init.body ? JSON.parse(String(init.body)) : null);
+    const answer = path.endsWith('/tenant')
+      ? ok({ tenant: MAIN, forced: false, brands: [MAIN], reportTimeZone })
+      : route(path, init.method ?? 'GET', init.body ? JSON.parse(String(init.body)) : null);
     return new Response(answer.raw ?? JSON.stringify(answer.body), {
       status: answer.status,
       headers: { 'content-type': answer.raw ? 'text/csv' : 'application/json' },
@@ -47,9 +53,10 @@ function setup(route: (path: string, method: string, body: unknown) => Answer, v
   const router = createMemoryRouter([{ path: '/audit-trail', Component: AuditTrailRoute }], {
     initialEntries: [`/audit-trail?view=${view}`],
   });
+  const page = <RouterProvider router={router} />;
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <RouterProvider router={router} />
+      {reportTimeZone ? <BrandProvider>{page}</BrandProvider> : page}
     </QueryClientProvider>,
   );
   return fetchMock;
@@ -60,6 +67,7 @@ const failure = (status: number, message: string): Answer => ({
 });
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   localStorage.clear();
 });
@@ -257,6 +265,39 @@ describe('/audit-trail', () => {
     asked.push(...fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.includes('/user-activity')));
     expect(asked[0]).toContain(`userId=${STAFF}`);
     expect(asked[0]).toMatch(/from=2026-12-0[12]&to=2026-12-0[12]/);
+  });
+
+  it("counts its days in the reports' zone the server names: the last 30 of New York's, and a window's day there", async () => {
+    // 03:00 UTC on 5 December is 22:00 on 4 December in New York; the window began at 21:00 there on the 4th.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-12-05T03:00:00Z'));
+    const windowOn4th = {
+      id: 'w3',
+      user: { id: STAFF, name: 'Sam Support' },
+      practice: 'Morgan Family Medicine',
+      reason: 'Late call.',
+      startedAt: '2026-12-05T02:00:00.000Z',
+      endedAt: '2026-12-05T02:20:00.000Z',
+      minutes: 20,
+      reads: 1,
+      patients: 1,
+      review: null,
+    };
+    const fetchMock = setup(
+      (path) =>
+        path.endsWith('/support-windows') ? ok({ records: [windowOn4th], total: 1, page: 1, pageSize: 50 }) : failure(500, 'x'),
+      'support',
+      'America/New_York',
+    );
+    expect(await screen.findByText('Days run midnight to midnight, America/New York time.')).toBeVisible();
+    expect(screen.getByRole('textbox', { name: 'To' })).toHaveValue('12/04/2026');
+    expect(screen.getByRole('textbox', { name: 'From' })).toHaveValue('11/05/2026');
+    expect(await screen.findByRole('link', { name: 'What Sam Support read' })).toHaveAttribute(
+      'href',
+      `/audit-trail?view=user&userId=${STAFF}&from=2026-12-04&to=2026-12-04`,
+    );
+    const asked = fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.includes('/support-windows'));
+    expect(asked.at(-1)).toMatch(/from=2026-11-05&to=2026-12-04/);
   });
 
   it('folds a list read past three patients under "and N more", which opens to the rest', async () => {

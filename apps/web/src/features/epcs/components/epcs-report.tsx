@@ -1,9 +1,11 @@
-import { type EpcsReport, formatDateTime, localTodayIso } from '@hcp/contract';
+import { type EpcsReport, formatDateTime } from '@hcp/contract';
 import { useState } from 'react';
 import controls from '../../../components/controls.module.css';
 import { DayField } from '../../../components/day-field.tsx';
+import { ReportZoneHint } from '../../../components/report-zone-hint.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { Table } from '../../../components/table/table.tsx';
+import { useReportToday } from '../../../lib/brand/brand.tsx';
 import { useEpcsReport } from '../api/get-epcs-report.ts';
 import styles from '../routes/controlled-substances.module.css';
 
@@ -12,8 +14,10 @@ type Incident = EpcsReport['incidents'][number];
 
 /** A practice's EPCS report of a day (21 CFR 1311.215): the controlled prescriptions signed, and the incidents. */
 export function EpcsReportSection({ practiceId, practiceName }: { practiceId: string; practiceName: string }) {
-  const today = localTodayIso();
-  const [typed, setTyped] = useState(today);
+  const today = useReportToday();
+  // Until typed in, the field shows today (which can still move to the reports' zone once the tenant answer is here).
+  const [typed, setTyped] = useState<string | null>(null);
+  const shownDay = typed ?? today;
   const [day, setDay] = useState<string | null>(null);
   const report = useEpcsReport(practiceId, day);
   const titleId = `epcs-report-${practiceId}`;
@@ -24,13 +28,14 @@ export function EpcsReportSection({ practiceId, practiceName }: { practiceId: st
         className={styles.reportForm}
         onSubmit={(event) => {
           event.preventDefault();
-          if (typed) setDay(typed);
+          if (shownDay) setDay(shownDay);
         }}
       >
-        <DayField label="Day" name="day" value={typed} onChange={setTyped} today={today} max={today} />
+        <DayField label="Day" name="day" value={shownDay} onChange={setTyped} today={today} max={today} />
         <button type="submit" className={controls.secondary}>
           Show report
         </button>
+        <ReportZoneHint />
       </form>
       {day === null ? null : report.isError ? (
         <p role="alert">Could not load the report. Please try again.</p>
