@@ -12,6 +12,7 @@ import {
   shouldLeaveNewComments,
   shouldRedirectToPatientSearch,
 } from '@hcp/contract';
+import { useIsMutating } from '@tanstack/react-query';
 import { Suspense, startTransition, useEffect, useState } from 'react';
 import { Link, matchPath, Navigate, Outlet, useLocation } from 'react-router';
 import { Toaster } from 'sonner';
@@ -57,6 +58,10 @@ function Shell({ userId }: { userId: string }) {
   const firstLoad = enabled && actionNeeded.isPending;
   const count = actionNeeded.data?.counts.total;
   const persisted = (location.state as { persist?: boolean } | null)?.persist === true;
+  // While a write is on its way the screen stays: a live update can empty the list before the write's own answer
+  // arrives, and leaving then would unmount what tells the user the outcome (signing all 20 prepared items lost its
+  // "Signed 20 as prepared." in CI). Once the answer is told, the emptied list leaves as before.
+  const writing = useIsMutating() > 0;
   const newComments = useNewComments(userId);
   const userQuery = useUserDetails(userId);
   const user = userQuery.data;
@@ -91,6 +96,7 @@ function Shell({ userId }: { userId: string }) {
     );
   }
   if (
+    !writing &&
     newComments.isSuccess &&
     shouldLeaveNewComments({
       pathname: location.pathname,
@@ -102,6 +108,7 @@ function Shell({ userId }: { userId: string }) {
     return <Navigate to={ROUTES.patientSearch} replace />;
   }
   if (
+    !writing &&
     actionNeeded.isSuccess &&
     shouldRedirectToPatientSearch({
       pathname: location.pathname,

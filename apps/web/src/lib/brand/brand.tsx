@@ -5,7 +5,6 @@
  */
 import {
   type BrandKey,
-  dayInZone,
   effectiveBrand,
   hasSecondBrandAccess,
   MAIN_BRAND,
@@ -90,9 +89,6 @@ export function useReportTimeZone(): string {
   const { data } = useContext(BrandSourceContext);
   return data?.reportTimeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
-
-/** Today in the reports' zone, YYYY-MM-DD. */
-export const useReportToday = (): string => dayInZone(useReportTimeZone());
 
 /** Applies the brand to the document: the colour token, a data attribute for styles, the favicon. */
 export function BrandStyle() {

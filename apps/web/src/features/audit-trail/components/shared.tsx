@@ -2,9 +2,8 @@ import { type AuditReview, formatDateTime, shiftIsoDay } from '@hcp/contract';
 import { useId, useState } from 'react';
 import controls from '../../../components/controls.module.css';
 import { DayField } from '../../../components/day-field.tsx';
-import { ReportZoneHint } from '../../../components/report-zone-hint.tsx';
+import { ReportZoneHint, useReportToday } from '../../../components/report-zone.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { useReportToday } from '../../../lib/brand/brand.tsx';
 import type { DateRange } from '../api/keys.ts';
 import styles from '../routes/audit-trail.module.css';
 

@@ -2,10 +2,9 @@ import { type EpcsReport, formatDateTime } from '@hcp/contract';
 import { useState } from 'react';
 import controls from '../../../components/controls.module.css';
 import { DayField } from '../../../components/day-field.tsx';
-import { ReportZoneHint } from '../../../components/report-zone-hint.tsx';
+import { ReportZoneHint, useReportToday } from '../../../components/report-zone.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { Table } from '../../../components/table/table.tsx';
-import { useReportToday } from '../../../lib/brand/brand.tsx';
 import { useEpcsReport } from '../api/get-epcs-report.ts';
 import styles from '../routes/controlled-substances.module.css';
 
