@@ -1,14 +1,21 @@
 /**
- * What a phone downloads before the first screen (issue 21, decision 0028): the entry script and the modules
- * index.html preloads, as the server sends them gzipped, stay within 120 KiB, and zod is not among them (the
- * schemas load on demand, while the first requests are out).
+ * What a phone downloads before the first screen (issue 21, decision 0028): the entry script stays within 120 KiB
+ * gzipped as the server sends it, the sign-in page with the files its HTML names within 148 KiB, and zod is not among
+ * them (the schemas load on demand, while the first requests are out).
  */
 import { get } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { LANDING_ROUTES, ROUTES } from '@hcp/contract';
 import { expect, signInAs, test } from './fixtures.ts';
 
-const BUDGET_BYTES = 120 * 1024;
+/** The entry script, which every page runs first. */
+const ENTRY_BUDGET = 120 * 1024;
+/** The sign-in page's whole first load: the entry and the files its page names (the build's own budget is 146 KiB). */
+const SIGN_IN_BUDGET = 148 * 1024;
+
+/** The scripts a page's HTML names for the browser to fetch while it parses. */
+const namedScripts = (html: string) =>
+  [...html.matchAll(/<link rel="modulepreload"[^>]+href="([^"]+\.js)"/g)].map((m) => m[1] as string);
 
 /** The bytes as sent: Playwright's and Node's fetch both unpack gzip, which would hide the size. */
 function rawGet(url: string): Promise<{ status: number; encoding: string | undefined; body: Buffer }> {
@@ -23,23 +30,37 @@ function rawGet(url: string): Promise<{ status: number; encoding: string | undef
   });
 }
 
-test('the first load is at most 120 KiB of gzipped script, without zod', async ({ request, baseURL }) => {
+test('the entry is at most 120 KiB of gzipped script and the sign-in page 148 KiB with its named files, without zod', async ({
+  request,
+  baseURL,
+}) => {
   const html = await (await request.get('/login')).text();
   const entry = [...html.matchAll(/<script type="module"[^>]+src="([^"]+\.js)"/g)].map((m) => m[1] as string);
-  const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]+href="([^"]+\.js)"/g)].map((m) => m[1] as string);
+  const preloads = namedScripts(html);
   expect(entry).toHaveLength(1);
-  let total = 0;
+  // The page names the sign-in screen's own code: fetched while the page parses, not asked for by script after the
+  // entry has run (each <link> a script adds starts its request on the main thread, issue 50).
+  expect(
+    preloads.some((src) => /\/login-[^/]+\.js$/.test(src)),
+    'the sign-in screen named',
+  ).toBe(true);
+  const sizes: number[] = [];
   for (const src of [...entry, ...preloads]) {
     const res = await rawGet(new URL(src, baseURL).href);
     expect(res.status, src).toBe(200);
     expect(res.encoding, src).toBe('gzip');
-    total += res.body.length;
-    // zod names its classes in strings ('$ZodObject', 'ZodError'), which survive minification.
+    sizes.push(res.body.length);
+    // zod names its classes in strings ('$ZodType', '$ZodObject'), which survive minification. (Not 'ZodError': the
+    // forms library's resolver names '$ZodError' to recognise zod's errors, without zod.)
     const text = gunzipSync(res.body).toString('utf8');
-    expect(text.includes('$ZodObject') || text.includes('ZodError'), `${src} carries zod`).toBe(false);
+    expect(text.includes('$ZodObject') || text.includes('$ZodType'), `${src} carries zod`).toBe(false);
   }
-  console.log(`first load: ${entry.length + preloads.length} scripts, ${(total / 1024).toFixed(1)} KiB gzip`);
-  expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  console.log(
+    `entry ${((sizes[0] ?? 0) / 1024).toFixed(1)} KiB; sign-in page: ${sizes.length} scripts, ${(total / 1024).toFixed(1)} KiB gzip`,
+  );
+  expect(sizes[0]).toBeLessThanOrEqual(ENTRY_BUDGET);
+  expect(total).toBeLessThanOrEqual(SIGN_IN_BUDGET);
 });
 
 test('the sign-in page draws and settles without zod; the form brings it when first used (issue 50)', async ({ page }) => {
@@ -56,6 +77,12 @@ test('the sign-in page draws and settles without zod; the form brings it when fi
   // Every script the page loaded by itself, the screen's lazily loaded ones included: none is zod (a shared chunk
   // carrying the contract's reference schemas once brought it in).
   expect(zodScripts()).toEqual([]);
+  // Every module the page preloads is one its HTML named: the router's preload helper added none by script.
+  const named = namedScripts(await (await page.request.get('/login')).text());
+  const linked = await page
+    .locator('link[rel="modulepreload"]')
+    .evaluateAll((links) => links.map((link) => new URL((link as HTMLLinkElement).href).pathname));
+  expect(linked.sort()).toEqual([...named].sort());
   await email.focus();
   await expect.poll(() => zodScripts().length).toBe(1);
 });

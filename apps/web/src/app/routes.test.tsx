@@ -6,7 +6,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BrandProvider } from '../lib/brand/brand.tsx';
 import { createQueryClient } from '../lib/query-client.ts';
 import { saveSession } from '../lib/storage.ts';
-import { commentRecord, newComments, patientDetail, stubServer, threadPatient } from '../test/fixtures.ts';
+import {
+  actionNeeded,
+  commentRecord,
+  newComments,
+  patientDetail,
+  prescription,
+  stubServer,
+  threadPatient,
+} from '../test/fixtures.ts';
 import { TUTORIAL_TITLE } from './modals/tutorial-modal.tsx';
 import { routes } from './routes.tsx';
 
@@ -257,6 +265,55 @@ describe('routing', () => {
     const router = renderAt('/action-needed');
     expect(await screen.findByRole('heading', { level: 1, name: 'All Patients' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/patient-search');
+  });
+
+  it('a list emptied while a write is on its way stays until the write’s outcome is told, then leaves', async () => {
+    // A live update can refresh the list before the write's own answer arrives (CI: signing all 20 prepared items
+    // lost its "Signed 20 as prepared."): leaving then unmounted what tells the user the outcome.
+    let emptied = false;
+    let answerSign: () => void = () => {};
+    const signAnswered = new Promise<void>((resolve) => {
+      answerSign = resolve;
+    });
+    const prepared = {
+      decision: { action: 'refillDenied', reason: 'NEED_OFFICE_VISIT', note: null },
+      preparedByName: 'Lee Staff',
+      preparedAt: '2026-11-27T15:00:00.000Z',
+    } as const;
+    const fetchMock = stubServer({
+      routes: (url) =>
+        url.includes('/prepared-decisions/sign')
+          ? signAnswered.then(() => ({
+              status: 200,
+              body: { done: 1, refused: 0, results: [{ id: prescription().id, status: 'done' }] },
+            }))
+          : url.includes('/action-needed')
+            ? { status: 200, body: emptied ? { doctors: [] } : actionNeeded([prescription({ prepared })]) }
+            : undefined,
+    });
+    signIn();
+    const client = createQueryClient(() => {});
+    const router = createMemoryRouter(routes, { initialEntries: ['/action-needed'] });
+    render(
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    const section = await screen.findByRole('region', { name: 'Ready to sign (1)' });
+    await userEvent.click(within(section).getByRole('button', { name: 'Sign all 1 as prepared' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign 1 as prepared?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign and send 1' }));
+    await vi.waitFor(() => expect(fetchMock.mock.calls.some(([u]) => String(u).includes('/prepared-decisions/sign'))).toBe(true));
+    // The live update: the list is refreshed and comes back empty while the signature's answer is held.
+    emptied = true;
+    const listReads = () => fetchMock.mock.calls.filter(([u]) => String(u).includes('/action-needed')).length;
+    const before = listReads();
+    await client.invalidateQueries();
+    await vi.waitFor(() => expect(listReads()).toBeGreaterThan(before));
+    expect(router.state.location.pathname).toBe('/action-needed');
+    answerSign();
+    expect(await screen.findByText('Signed 1 as prepared.')).toBeInTheDocument();
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/patient-search'));
   });
 
   it('draws the header whole, once the user and the feature flags are known (no links popping in, no layout shift)', async () => {

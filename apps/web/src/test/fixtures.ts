@@ -188,7 +188,9 @@ export const newComments = (unreadCount = 1): DoctorListSearchResponse => ({
 
 export const featureFlags: FeatureFlags = { isHarrowPortalEnabled: false, isHcpPrescribingEnabled: false };
 
-type Route = (url: string, init: RequestInit) => { status: number; body: unknown } | undefined;
+type Answer = { status: number; body: unknown };
+/** An answer now, or later (a test holds a write's answer to order what happens meanwhile). */
+type Route = (url: string, init: RequestInit) => Answer | Promise<Answer> | undefined;
 
 /**
  * A fetch stub for the signed-in shell: action needed, user details and flags answer by default;
@@ -203,7 +205,7 @@ export function stubServer(
   } = {},
 ) {
   const mock = vi.fn(async (url: string, init: RequestInit = {}) => {
-    const custom = options.routes?.(url, init);
+    const custom = await options.routes?.(url, init);
     const answer =
       custom ??
       (url.includes('/doctor-list-search')

@@ -97,6 +97,9 @@ export function RxTable({
   const virtual = rows.length > VIRTUALIZE_ABOVE;
   const virtualizer = useVirtualizer({
     count: virtual ? rows.length : 0,
+    // Off for a table drawn whole: enabled, it reads the scroller's size as it mounts, which forces the page's first
+    // layout inside React's commit (50 ms of one task at Lighthouse's 4x on a 100-row list, issue 50).
+    enabled: virtual,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,

@@ -1,6 +1,6 @@
 import { formatApiDateTime, RX_LIST_LOAD_FAILED_MESSAGE, type RxListItem } from '@hcp/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -148,6 +148,21 @@ describe('New Prescriptions List', () => {
     expect(patientHeader).toHaveAttribute('aria-sort', 'ascending');
     expect(practiceHeader).toHaveAttribute('aria-sort', 'none');
     await waitFor(() => expect(bodyRows()[0]).toHaveTextContent('amy First'));
+  });
+
+  it('draws a list of up to 200 rows whole without reading a size from the page; a longer one is measured', async () => {
+    // Reading an element's size as the table mounts forces the page's first layout inside React's commit: 50 ms of
+    // one task on a phone for the default 100 rows (issue 50). Only a virtualised list needs the scroller's size.
+    const sizeReads = vi.spyOn(Element.prototype, 'clientHeight', 'get');
+    setup([{ status: 200, body: Array.from({ length: 100 }, (_, i) => row({ id: `r${i}` })) }]);
+    expect(await screen.findByRole('heading', { level: 1, name: 'New Prescriptions List (100)' })).toBeInTheDocument();
+    await waitFor(() => expect(bodyRows()).toHaveLength(100));
+    expect(sizeReads).not.toHaveBeenCalled();
+    cleanup();
+    setup([{ status: 200, body: Array.from({ length: 250 }, (_, i) => row({ id: `r${i}` })) }]);
+    expect(await screen.findByRole('heading', { level: 1, name: 'New Prescriptions List (250)' })).toBeInTheDocument();
+    await waitFor(() => expect(sizeReads).toHaveBeenCalled());
+    sizeReads.mockRestore();
   });
 
   it("says 'No Prescriptions found.' for an empty answer", async () => {
