@@ -292,7 +292,8 @@ describe('refill actions', () => {
     const url = rxUrl(prescription.id, 'refills-postponed');
     for (const [date, message] of [
       ['2026-11-20', 'Choose a date after today.'],
-      ['2027-11-21', 'Choose a date within one year.'],
+      // A year from the latest day on earth at this instant (11/21 at UTC+14): the server does not know the zone.
+      ['2027-11-22', 'Choose a date within one year.'],
     ]) {
       const res = await write(url, { refillPostponedToDate: date, senderName: 'x' });
       expect(res.statusCode).toBe(400);
@@ -306,6 +307,19 @@ describe('refill actions', () => {
     expect((await entriesOf()).some((e) => e.prescription.id === prescription.id && e.actionTypes.includes('refillAuth'))).toBe(
       false,
     );
+  });
+
+  it('postpone: a New York prescriber’s “tomorrow” after 19:00 is taken, though the server’s UTC calendar has moved on', async () => {
+    const { prescription } = await pick('refillAuth');
+    const url = rxUrl(prescription.id, 'refills-postponed');
+    clock = new Date('2026-11-21T02:00:00Z'); // 21:00 on 11/20 in New York
+    try {
+      const res = await write(url, { refillPostponedToDate: '2026-11-21', senderName: 'Dr. Alex Morgan' });
+      expect(res.statusCode).toBe(200);
+      expect((await row(prescription.id))?.refillPostponedUntil).toBe('2026-11-21');
+    } finally {
+      clock = TEST_NOW;
+    }
   });
 });
 

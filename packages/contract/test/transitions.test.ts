@@ -2,11 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BULK_ACTIONS, tellsPharmacy } from '../src/api/action-queue.ts';
 import { PRIOR_AUTH_STATUSES, SUBSTITUTION_STATUSES } from '../src/rules/action-types.ts';
+import { dayInZone } from '../src/rules/dates.ts';
+import { addIsoDays } from '../src/rules/pa-renewal.ts';
 import {
   isActionAllowed,
   isRefillDue,
   PRESCRIPTION_ACTIONS,
   postponeDateProblem,
+  postponeDateProblemAt,
   postponePresets,
 } from '../src/rules/transitions.ts';
 
@@ -66,6 +69,51 @@ describe('postponeDateProblem', () => {
     expect(postponeDateProblem('2027-11-20', '2026-11-20')).toBeNull();
     expect(postponeDateProblem('2026-11-20', '2026-11-20')).toBe('Choose a date after today.');
     expect(postponeDateProblem('2027-11-21', '2026-11-20')).toBe('Choose a date within one year.');
+  });
+});
+
+describe('postponeDateProblemAt: the server, which does not know the person’s zone (decision 0065)', () => {
+  it('takes a New York prescriber’s “tomorrow” after 19:00, when the server’s own calendar (UTC) has moved on', () => {
+    const evening = new Date('2026-12-05T02:00:00Z'); // 21:00 on 12/04 in New York
+    expect(postponeDateProblem('2026-12-05', dayInZone('America/New_York', evening))).toBeNull();
+    expect(postponeDateProblem('2026-12-05', dayInZone('UTC', evening))).toBe('Choose a date after today.');
+    expect(postponeDateProblemAt('2026-12-05', evening)).toBeNull();
+    // Today nearly everywhere, and the day before where the date is earliest: after today nowhere.
+    expect(postponeDateProblemAt('2026-12-04', evening)).toBe('Choose a date after today.');
+    // A year from the day where it is latest (Kiritimati, UTC+14: 12/05), and a day past it.
+    expect(postponeDateProblemAt('2027-12-05', evening)).toBeNull();
+    expect(postponeDateProblemAt('2027-12-06', evening)).toBe('Choose a date within one year.');
+  });
+
+  const ZONES = [
+    'Etc/GMT+12',
+    'Pacific/Honolulu',
+    'America/Los_Angeles',
+    'America/New_York',
+    'UTC',
+    'Asia/Kolkata',
+    'Pacific/Kiritimati',
+  ];
+  const instants = fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true });
+
+  it('never refuses a day the page accepts, in any zone', () => {
+    fc.assert(
+      fc.property(instants, fc.constantFrom(...ZONES), fc.integer({ min: -3, max: 370 }), (at, zone, ahead) => {
+        const today = dayInZone(zone, at);
+        const day = addIsoDays(today, ahead);
+        if (postponeDateProblem(day, today) === null) expect(postponeDateProblemAt(day, at)).toBeNull();
+      }),
+    );
+  });
+
+  it('refuses a day that no zone’s page would take', () => {
+    fc.assert(
+      fc.property(instants, fc.integer({ min: -400, max: 800 }), (at, offset) => {
+        const day = addIsoDays(dayInZone('UTC', at), offset);
+        const takenSomewhere = ZONES.some((zone) => postponeDateProblem(day, dayInZone(zone, at)) === null);
+        expect(postponeDateProblemAt(day, at) === null).toBe(takenSomewhere);
+      }),
+    );
   });
 });
 

@@ -4,6 +4,7 @@
  */
 
 import { needsAltMed, needsChartNotes, PRIOR_AUTH_ACTION_STATUSES, type RefillDenialReason } from './action-types.ts';
+import { dayInZone } from './dates.ts';
 import { addIsoDays } from './pa-renewal.ts';
 
 export const PRESCRIPTION_ACTIONS = [
@@ -93,13 +94,29 @@ export function isRefillDue(needsRefillAuth: boolean, postponedUntil: string | n
   return needsRefillAuth && (postponedUntil === null || postponedUntil <= todayIso);
 }
 
+const AFTER_TODAY = 'Choose a date after today.';
+const WITHIN_A_YEAR = 'Choose a date within one year.';
+
 /** Postponing: a day after today and at most one year ahead (ISO dates compare as strings). */
 export function postponeDateProblem(dateIso: string, todayIso: string): string | null {
-  if (dateIso <= todayIso) return 'Choose a date after today.';
+  if (dateIso <= todayIso) return AFTER_TODAY;
   const [y, m, d] = todayIso.split('-').map(Number) as [number, number, number];
   const limit = `${String(y + 1).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-  if (dateIso > limit) return 'Choose a date within one year.';
+  if (dateIso > limit) return WITHIN_A_YEAR;
   return null;
+}
+
+/**
+ * The server's check of a postponement day at an instant (decision 0065). "Today" is the person's, in their own zone,
+ * which the server does not know: measured by the server's own calendar, a New York prescriber's "tomorrow" was
+ * refused after 19:00 on a UTC host. So the server refuses only a day that fails wherever the person may be: not after
+ * today even where the date is earliest (UTC-12), or more than a year ahead even where it is latest (UTC+14). The page
+ * holds the person to their own today (postponeDateProblem with the browser's day).
+ */
+export function postponeDateProblemAt(dateIso: string, at: Date): string | null {
+  // POSIX zone names count the other way: Etc/GMT+12 is UTC-12.
+  if (postponeDateProblem(dateIso, dayInZone('Etc/GMT+12', at)) === AFTER_TODAY) return AFTER_TODAY;
+  return postponeDateProblem(dateIso, dayInZone('Etc/GMT-14', at)) === WITHIN_A_YEAR ? WITHIN_A_YEAR : null;
 }
 
 /** The quick choices beside a postponement's day (issue 47): in a week, in two weeks, in a month. */

@@ -14,7 +14,7 @@ import {
   type BulkItemResult,
   PREPARED_MESSAGES,
   type PreparedDecisionInput,
-  postponeDateProblem,
+  postponeDateProblemAt,
   type SignPreparedInput,
 } from '@hcp/contract';
 import type { Database } from '../../db/client.ts';
@@ -30,7 +30,7 @@ import * as undoRepo from './undo-repository.ts';
 
 type Services = ReturnType<typeof refillActions> & ReturnType<typeof priorAuthActions> & ReturnType<typeof alternativeMedActions>;
 
-export function bulkActions(deps: { db: Database; todayIso: () => string; undoWindowSeconds: number; services: Services }) {
+export function bulkActions(deps: { db: Database; now: () => Date; undoWindowSeconds: number; services: Services }) {
   const { db, services } = deps;
 
   /** Runs one item; an expected refusal (409, 404, 403) becomes its reason, anything else fails the call. */
@@ -130,7 +130,7 @@ export function bulkActions(deps: { db: Database; todayIso: () => string; undoWi
         () => assertMayAct(db, ctx.userId, BULK_ACTION_RULE[input.action]),
       );
       if (input.action === 'refillPostpone') {
-        const problem = postponeDateProblem(input.postponeTo ?? '', deps.todayIso());
+        const problem = postponeDateProblemAt(input.postponeTo ?? '', deps.now());
         if (problem) throw new AppError('VALIDATION_FAILED', problem, [{ path: 'body.postponeTo', message: problem }]);
       }
       const itemCtx: ActionContext = {

@@ -1,11 +1,11 @@
 /** Refill requests: authorised by fax or eRx, denied (prescribers), postponed to a day (staff too). */
 
-import { DENIAL_ORDER_STATUS, EVENT_TYPES, postponeDateProblem } from '@hcp/contract';
+import { DENIAL_ORDER_STATUS, EVENT_TYPES, postponeDateProblemAt } from '@hcp/contract';
 import { AppError } from '../../lib/errors.ts';
 import { type Act, type ActionContext, cleared } from './act.ts';
 import * as repo from './repository.ts';
 
-export function refillActions(act: Act, todayIso: () => string) {
+export function refillActions(act: Act, now: () => Date) {
   return {
     refillAuthorizedFax: (ctx: ActionContext, id: string, input: { refills: number; sig: string; senderName: string }) =>
       act(ctx, 'refillAuthorizedFax', [id], () => ({
@@ -44,7 +44,7 @@ export function refillActions(act: Act, todayIso: () => string) {
       })),
 
     refillPostponed: (ctx: ActionContext, id: string, input: { refillPostponedToDate: string; senderName: string }) => {
-      const problem = postponeDateProblem(input.refillPostponedToDate, todayIso());
+      const problem = postponeDateProblemAt(input.refillPostponedToDate, now());
       if (problem) {
         throw new AppError('VALIDATION_FAILED', problem, [{ path: 'body.refillPostponedToDate', message: problem }]);
       }

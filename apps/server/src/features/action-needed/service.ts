@@ -50,13 +50,13 @@ export function createActionNeededService(deps: {
     );
   }
 
-  const refills = refillActions(act, todayIso);
+  const refills = refillActions(act, deps.now);
   const priorAuth = priorAuthActions(act);
   const alternatives = alternativeMedActions(act);
   return {
     listJson,
     ...actionQueue({ db, todayIso }),
-    ...bulkActions({ db, todayIso, undoWindowSeconds, services: { ...refills, ...priorAuth, ...alternatives } }),
+    ...bulkActions({ db, now: deps.now, undoWindowSeconds, services: { ...refills, ...priorAuth, ...alternatives } }),
     ...preparedDecisionActions({ db, todayIso }),
     ...refills,
     ...controlledRefillActions(act, { db, now: deps.now, todayIso, ...deps.epcs }),
