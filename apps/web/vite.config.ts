@@ -96,16 +96,19 @@ const KIB = 1024;
  * first screens: decision 0062).
  */
 const FIRST_LOAD_BUDGETS = {
-  // The entry, which every page runs first (2026-12-05: 117.7 KiB).
-  entryScripts: 119 * KIB,
-  // Entry, its stylesheet and the named files (2026-12-05, without zod: 152.5, 157.9, 148.2 and 141.7 KiB).
+  // The sizes are of the files as written (since 2026-12-05): before, they were read before Vite added its preload
+  // dependency map to the entry, about 2.2 KiB gzip short (117.7 KiB counted, 119.9 sent). Each budget moved by that
+  // correction and no more (same room as before); none was raised to let a change in.
+  // The entry, which every page runs first (2026-12-05: 119.9 KiB; e2e first-load.spec.ts holds it to 120 as sent).
+  entryScripts: 120 * KIB,
+  // Entry, its stylesheet and the named files (2026-12-05: 155.8, 160.8, 150.9, 144.4 KiB).
   screens: {
-    [ROUTES.actionNeeded]: 155 * KIB,
-    [ROUTES.rxList]: 160 * KIB,
-    [ROUTES.patientSearch]: 151 * KIB,
-    [ROUTES.newComments]: 144 * KIB,
-    // The sign-in page's files, named in its page since 2026-12-05 (144.3 KiB with the entry).
-    [ROUTES.login]: 146 * KIB,
+    [ROUTES.actionNeeded]: 157.5 * KIB,
+    [ROUTES.rxList]: 162.5 * KIB,
+    [ROUTES.patientSearch]: 153 * KIB,
+    [ROUTES.newComments]: 146 * KIB,
+    // The sign-in page's files, named in its page since 2026-12-05 (146.7 KiB with the entry).
+    [ROUTES.login]: 148.5 * KIB,
   },
   // No first screen builds zod's schemas before it draws: their answers have zod-free guards (decision 0064).
   excluded: { name: 'zod', modules: /[\\/]node_modules[\\/]zod[\\/]/ },

@@ -9,7 +9,7 @@ import { entryFiles } from './chunk-graph.ts';
 import type { ChunkFacts } from './route-preloads.ts';
 
 export interface FirstLoadBudgets {
-  /** The entry script and every script it imports statically: the sign-in page's whole script. */
+  /** The entry script and every script it imports statically: what every page runs first. */
   entryScripts: number;
   /** Per landing route: every script and stylesheet its page downloads before the screen can draw. */
   screens: Record<string, number>;

@@ -1,5 +1,6 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { preloadsFor } from './route-preloads.ts';
+import { preloadsFor, routePreloads } from './route-preloads.ts';
 import { chunk } from './test-chunks.ts';
 
 // The entry holds the router; the shell and the screen each import zod; the screen also a shared chunk the entry has.
@@ -41,5 +42,51 @@ describe('the files a route’s first screen needs beyond the entry', () => {
 
   it('names a root that is in no chunk, so the build fails rather than ship a stale list', () => {
     expect(preloadsFor(bundle, ['/src/features/renamed.tsx'])).toEqual({ missing: '/src/features/renamed.tsx' });
+  });
+});
+
+describe('the plugin’s budgets', () => {
+  // A bundle as the plugin's hooks receive it: one entry chunk holding a screen's module.
+  const entry = { type: 'chunk', fileName: 'assets/index.js', isEntry: true, moduleIds: [path.resolve('src/app.tsx')] };
+  const build = () => {
+    const bundle: Record<string, { code: string } & Record<string, unknown>> = {
+      'assets/index.js': { ...entry, code: 'export const a = 1;', imports: [], viteMetadata: { importedCss: new Set() } },
+    };
+    const errors: string[] = [];
+    const context = {
+      emitFile: () => '',
+      info: () => {},
+      error: (message: string) => {
+        errors.push(message);
+        throw new Error(message);
+      },
+    };
+    const plugin = routePreloads({ '/x': ['src/app.tsx'] }, { entryScripts: 200, screens: {} });
+    const hook = (name: 'generateBundle' | 'writeBundle') => {
+      const handler = plugin[name] as unknown as (this: typeof context, options: object, bundle: object) => void;
+      try {
+        handler.call(context, {}, bundle);
+      } catch {
+        // The error is kept in `errors`.
+      }
+    };
+    return { bundle, errors, hook };
+  };
+
+  it('reads the files as written: what Vite adds to the entry after generateBundle is counted (issue 50)', () => {
+    const { bundle, errors, hook } = build();
+    hook('generateBundle');
+    // Vite adds its preload dependency map to the entry after every plugin's generateBundle.
+    const file = bundle['assets/index.js'] as { code: string };
+    file.code += `const __vite__mapDeps = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => `assets/chunk-${i}-${i * 7919}.js`))};`;
+    hook('writeBundle');
+    expect(errors).toEqual([expect.stringMatching(/the entry's scripts are .* over their budget of 0\.2 KiB/)]);
+  });
+
+  it('passes a bundle within its budgets', () => {
+    const { errors, hook } = build();
+    hook('generateBundle');
+    hook('writeBundle');
+    expect(errors).toEqual([]);
   });
 });
