@@ -9,6 +9,12 @@ import styles from './day-field.module.css';
 /** Today in the reports' zone, YYYY-MM-DD. */
 export const useReportToday = (): string => dayInZone(useReportTimeZone());
 
+/** The reports' calendar day of an instant, YYYY-MM-DD: the reports' zone is read here and nowhere else. */
+export function useReportDayOf(): (iso: string) => string {
+  const zone = useReportTimeZone();
+  return (iso: string) => dayInZone(zone, new Date(iso));
+}
+
 /**
  * Says in which zone a report's days run: an administrator elsewhere reads "today" as that zone's today, and a day
  * as its midnight to midnight.

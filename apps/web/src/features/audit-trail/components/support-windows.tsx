@@ -1,10 +1,10 @@
-import { AUDIT_PAGE_SIZE, dayInZone, formatDateTime, type SupportWindowReviewItem } from '@hcp/contract';
+import { AUDIT_PAGE_SIZE, formatDateTime, type SupportWindowReviewItem } from '@hcp/contract';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { useReportDayOf } from '../../../components/report-zone.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { Spinner } from '../../../components/spinner.tsx';
 import { Table } from '../../../components/table/table.tsx';
-import { useReportTimeZone } from '../../../lib/brand/brand.tsx';
 import { type ReviewStatus, useSupportWindows } from '../api/get-support-windows.ts';
 import { useReviewSupportWindow } from '../api/review-support-window.ts';
 import styles from '../routes/audit-trail.module.css';
@@ -18,9 +18,8 @@ export const STATUS_OPTIONS: { value: ReviewStatus; label: string }[] = [
 
 /** Support access review: every break-the-glass window with its reason, length and what was read; each reviewed once. */
 export function SupportWindows({ selfId }: { selfId: string }) {
-  const zone = useReportTimeZone();
   /** The reports' calendar day of an instant: a window's link opens the user's activity on its days. */
-  const dayOf = (iso: string) => dayInZone(zone, new Date(iso));
+  const dayOf = useReportDayOf();
   const [range, setRange] = useReportRange();
   const [status, setStatus] = useState<ReviewStatus>('open');
   const [draftStatus, setDraftStatus] = useState<ReviewStatus>('open');
