@@ -82,6 +82,36 @@ test('opening Action Needed asks for each of its answers once, before its code h
   expect(scripts.filter((r) => /\/forms-[^/]+\.js$/.test(r.url))).toEqual([]);
 });
 
+for (const route of ['/action-needed', '/rx-list', '/patient-search', '/new-comments'] as const) {
+  test(`${route}: the page's head start sends the shell's requests before the entry has arrived, and only once`, async ({
+    page,
+  }) => {
+    const { userID } = await signInAs(page, 'dr.morgan@demo.hcp');
+    const { seen } = trackRequests(page);
+    const shellAnswers = [
+      `/api/mdo/v1/users/${userID}/mdo-user-details`,
+      '/api/mdo/v1/feature-flags',
+      `/api/mdo/v2/users/${userID}/doctor-list-search?newComments=true`,
+    ];
+    // The entry is held until the page has asked for them all: only the head start can (decision 0066). Without it
+    // the entry never arrives and the screen never draws.
+    await holdUntilRequested(page, /\/assets\/index-[^/]+\.js$/, (url) => shellAnswers.includes(url), shellAnswers.length);
+    await page.goto(route);
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    for (const answer of shellAnswers) {
+      expect(
+        seen.filter((r) => r.url === answer),
+        answer,
+      ).toHaveLength(1);
+    }
+    const firstEntry = seen.findIndex((r) => /^\/assets\/index-[^/]+\.js$/.test(r.url));
+    const headStart = seen.findIndex((r) => /^\/assets\/head-start-[^/]+\.js$/.test(r.url));
+    expect(headStart, 'the head start is asked for').toBeGreaterThanOrEqual(0);
+    expect(firstEntry).toBeGreaterThanOrEqual(0);
+  });
+}
+
 test('opening the Rx list asks for its opening rows once, before its code has arrived', async ({ page }) => {
   const { userID } = await signInAs(page, 'dr.morgan@demo.hcp');
   const { seen, received } = trackRequests(page);
@@ -115,7 +145,9 @@ for (const [route, done] of [
     await signInAs(page, 'dr.morgan@demo.hcp');
     const html = await (await request.get(route)).text();
     const named = [...html.matchAll(/<link rel="(?:modulepreload|preload)"[^>]* href="([^"]+)"/g)].map((m) => m[1] as string);
-    const entry = [...html.matchAll(/<script type="module"[^>]+src="([^"]+\.js)"/g)].map((m) => m[1] as string);
+    // The entry and the head start (decision 0066): the scripts the page itself names.
+    const own = [...html.matchAll(/<script [^>]*src="([^"]+\.js)"/g)].map((m) => m[1] as string);
+    expect(own.some((file) => /\/head-start-[^/]+\.js$/.test(file))).toBe(true);
     expect(named.length, 'files named in the page').toBeGreaterThan(2);
     expect(named.some((file) => file.endsWith('.css'))).toBe(true);
 
@@ -124,7 +156,7 @@ for (const [route, done] of [
     await expect(page.getByRole(route === '/rx-list' ? 'region' : 'list', { name: done })).toBeVisible();
     const seen = requests.map(({ url }) => url);
     // Each named file is asked for once (the preload is what the screen uses), and before any of the shell's
-    // requests, which only the entry's code can send: so it did not wait for the entry to run.
+    // requests, which only a script can send: so it was asked for as the page was read, not by a script.
     const firstAnswer = seen.findIndex((url) => url.startsWith('/api/'));
     expect(firstAnswer).toBeGreaterThan(0);
     for (const file of named) {
@@ -136,7 +168,7 @@ for (const [route, done] of [
     }
     // The list is whole: the first screen loads no script the page did not name (a renamed screen would).
     const scripts = seen.filter((url) => url.startsWith('/assets/') && url.endsWith('.js'));
-    expect(scripts.filter((file) => !named.includes(file) && !entry.includes(file))).toEqual([]);
+    expect(scripts.filter((file) => !named.includes(file) && !own.includes(file))).toEqual([]);
   });
 }
 

@@ -33,8 +33,12 @@ const ROUTE_PRELOADS = {
   '/rx-list': {
     scripts: ['/assets/signed-in-aaa111.js', '/assets/rx-list-bbb222.js', '/assets/gone-ddd444.js'],
     styles: ['/assets/rx-list-ccc333.css'],
+    starts: ['/assets/head-start-eee555.js', '/assets/head-start-gone.js'],
   },
   '/patient-search': { scripts: ['/assets/x.js"><script>alert(1)</script>'], styles: [] },
+  // A head start must be a script of the build: a stylesheet or another address in its place drops the route.
+  '/new-comments': { scripts: [], styles: [], starts: ['/assets/a.css'] },
+  '/action-needed': { scripts: [], styles: [], starts: ['https://elsewhere.example/x.js'] },
 };
 const BIG_JS = `export const rows = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ row: i, label: 'prescription' })))};`;
 let dist: string;
@@ -53,7 +57,7 @@ beforeAll(async () => {
   await writeFile(path.join(dist, 'index.html.br'), brotliCompressSync(INDEX_HTML));
   await writeFile(path.join(dist, 'index.html.gz'), gzipSync(INDEX_HTML));
   await writeFile(path.join(dist, 'route-preloads.json'), JSON.stringify(ROUTE_PRELOADS));
-  for (const file of ['signed-in-aaa111.js', 'rx-list-bbb222.js', 'rx-list-ccc333.css']) {
+  for (const file of ['signed-in-aaa111.js', 'rx-list-bbb222.js', 'rx-list-ccc333.css', 'head-start-eee555.js']) {
     await writeFile(path.join(dist, 'assets', file), '/* built */');
   }
   t = await buildTestApp({ template: 'empty', env: { WEB_DIST: dist } });
@@ -136,7 +140,18 @@ describe('the first screens’ files named in the page (decision 0047)', () => {
         '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/rx-list-bbb222.js">',
         '<link rel="preload" as="style" fetchpriority="low" crossorigin href="/assets/rx-list-ccc333.css">',
       ]);
+      // The head start (decision 0066): async, high priority, the page's first script; one the build lacks is left out.
+      const scripts = [...head.matchAll(/<script[^>]*>/g)].map((m) => m[0]);
+      expect(scripts[0], url).toBe('<script async fetchpriority="high" src="/assets/head-start-eee555.js">');
+      expect(scripts.filter((tag) => tag.includes('head-start'))).toHaveLength(1);
       expect(res.body).toContain('<div id="root">');
+    }
+  });
+
+  it('names the head start only in a landing screen’s page: the sign-in page and the others run none', async () => {
+    for (const url of ['/login', '/preferences', '/']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+      expect(res.body, url).not.toContain('head-start');
     }
   });
 
@@ -163,6 +178,10 @@ describe('the first screens’ files named in the page (decision 0047)', () => {
     expect(readRoutePreloads('not json').size).toBe(0);
     expect(readRoutePreloads('[1]').size).toBe(0);
     expect([...readRoutePreloads(JSON.stringify(ROUTE_PRELOADS)).keys()]).toEqual(['/rx-list']);
+    for (const url of ['/new-comments', '/action-needed']) {
+      const page = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+      expect(page.body, url).toBe(INDEX_HTML);
+    }
     expect(withPreloads('<head></head>', { scripts: [], styles: [] })).toBe('<head></head>');
   });
 });

@@ -19,6 +19,7 @@ const SIZES: Record<string, number> = {
   'assets/shell.css': 20,
   'assets/zod.js': 200,
   'assets/calendar.js': 9000,
+  'assets/head-start.js': 7,
 };
 const table = {
   '/rx-list': { scripts: ['/assets/shell.js', '/assets/zod.js'], styles: ['/assets/shell.css'] },
@@ -37,6 +38,11 @@ describe('first-load sizes', () => {
       // 1500 + 50 + shell, zod and the shell's stylesheet; never the calendar, which no page names.
       screens: { '/rx-list': 2070 },
     });
+  });
+
+  it("counts the head start a page names (decision 0066) in that page's total only", () => {
+    const withStart = { ...table, '/new-comments': { scripts: [], styles: [], starts: ['/assets/head-start.js'] } };
+    expect(firstLoadSizes(bundle, withStart, sizeOf).screens).toEqual({ '/rx-list': 2070, '/new-comments': 1557 });
   });
 
   it('names every budget passed, and a budgeted route the table does not have', () => {

@@ -11,7 +11,7 @@ import type { ChunkFacts } from './route-preloads.ts';
 export interface FirstLoadBudgets {
   /** The entry script and every script it imports statically: what every page runs first. */
   entryScripts: number;
-  /** Per landing route: every script and stylesheet its page downloads before the screen can draw. */
+  /** Per landing route: every script and stylesheet its page downloads before the screen can draw, its head start too. */
   screens: Record<string, number>;
   /**
    * Modules no first load may carry, whatever the bytes: zod, whose schemas cost a phone 120-220 ms to build before a
@@ -45,7 +45,8 @@ export function firstLoadSizes(
   const screens: Record<string, number> = {};
   for (const [route, files] of Object.entries(table)) {
     // The table's hrefs are `/assets/…`; the bundle's names have no leading slash.
-    screens[route] = entryScripts + entryStyles + sum([...files.scripts, ...files.styles].map((href) => href.slice(1)));
+    screens[route] =
+      entryScripts + entryStyles + sum([...files.scripts, ...files.styles, ...(files.starts ?? [])].map((href) => href.slice(1)));
   }
   return { entryScripts, entryStyles, screens };
 }

@@ -90,3 +90,29 @@ describe('the plugin’s budgets', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe('the head start in the route table (decision 0066)', () => {
+  it('is named for the routes given, before their files, and for no other', () => {
+    const entry = { type: 'chunk', fileName: 'assets/index.js', isEntry: true, moduleIds: [path.resolve('src/app.tsx')] };
+    const bundle = { 'assets/index.js': { ...entry, code: '', imports: [], viteMetadata: { importedCss: new Set() } } };
+    let written = '';
+    const context = {
+      emitFile: (file: { source: string }) => {
+        written = file.source;
+        return '';
+      },
+      error: (message: string) => {
+        throw new Error(message);
+      },
+    };
+    const plugin = routePreloads({ '/x': ['src/app.tsx'], '/login': ['src/app.tsx'] }, undefined, {
+      routes: ['/x'],
+      files: () => ['assets/head-start-1.js'],
+    });
+    (plugin.generateBundle as unknown as (this: typeof context, options: object, b: object) => void).call(context, {}, bundle);
+    expect(JSON.parse(written)).toEqual({
+      '/x': { scripts: [], styles: [], starts: ['/assets/head-start-1.js'] },
+      '/login': { scripts: [], styles: [] },
+    });
+  });
+});

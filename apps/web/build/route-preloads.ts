@@ -41,7 +41,12 @@ export function preloadsFor(chunks: readonly ChunkFacts[], roots: readonly strin
  * round trip and a download later on a phone. `routes` maps a path to the modules its screen starts from.
  * With `budgets`, the build fails when the first load or a landing screen's files pass theirs (issue 50, decision 0062).
  */
-export function routePreloads(routes: Record<string, readonly string[]>, budgets?: FirstLoadBudgets): Plugin {
+export function routePreloads(
+  routes: Record<string, readonly string[]>,
+  budgets?: FirstLoadBudgets,
+  /** Scripts the page runs first (decision 0066's head start), by route: named in that page, counted in its budget. */
+  starts?: { routes: readonly string[]; files: () => readonly string[] },
+): Plugin {
   let facts: { chunks: ChunkFacts[]; table: Record<string, RoutePreloads> } | null = null;
   return {
     name: 'hcp-route-preloads',
@@ -67,7 +72,8 @@ export function routePreloads(routes: Record<string, readonly string[]>, budgets
           roots.map((root) => path.resolve(root)),
         );
         if ('missing' in found) this.error(`route-preloads: ${found.missing} (for ${route}) is in no chunk of the build`);
-        table[route] = found;
+        const first = starts?.routes.includes(route) ? starts.files().map((file) => `/${file}`) : [];
+        table[route] = first.length > 0 ? { ...found, starts: first } : found;
       }
       this.emitFile({ type: 'asset', fileName: ROUTE_PRELOADS_FILE, source: `${JSON.stringify(table, null, 2)}\n` });
       facts = { chunks, table };

@@ -118,7 +118,20 @@ export const AUTH_SERVICE_BASE = '/auth-service';
 const user = (userId: string) => `${API_BASE}/v1/users/${enc(userId)}`;
 const rx = (id: string) => `${API_BASE}/v1/prescriptions/${enc(id)}`;
 
+/**
+ * The signed-in shell's first requests (and the Rx list's opening rows), apart so that the page's head start, which
+ * runs before the entry on every page, carries these few and not the whole table (decision 0066).
+ */
+export const shellApiPaths = {
+  userDetails: (userId: string) => `${user(userId)}/mdo-user-details`,
+  featureFlags: `${API_BASE}/v1/feature-flags`,
+  actionNeeded: (userId: string) => `${API_BASE}/v2/users/${enc(userId)}/action-needed`,
+  rxList: (userId: string) => `${user(userId)}/rx-list`,
+  doctorListSearch: (userId: string) => `${API_BASE}/v2/users/${enc(userId)}/doctor-list-search`,
+};
+
 export const apiPaths = {
+  ...shellApiPaths,
   // auth service and legacy auth
   login: `${AUTH_SERVICE_BASE}/login`,
   mfa: `${AUTH_SERVICE_BASE}/mfa`,
@@ -149,16 +162,12 @@ export const apiPaths = {
   removePasskey: (userId: string, passkeyId: string) => `${user(userId)}/sign-in-factors/passkeys/${enc(passkeyId)}/remove`,
   renamePasskey: (userId: string, passkeyId: string) => `${user(userId)}/sign-in-factors/passkeys/${enc(passkeyId)}/rename`,
   // users
-  userDetails: (userId: string) => `${user(userId)}/mdo-user-details`,
-  featureFlags: `${API_BASE}/v1/feature-flags`,
   tenant: `${API_BASE}/v1/tenant`,
   userPreferences: (userId: string) => `${user(userId)}/preferences`,
   myPractices: (userId: string) => `${user(userId)}/practices`,
   verifyAddress: (userId: string) => `${user(userId)}/verify-address`,
   // prescriptions
-  actionNeeded: (userId: string) => `${API_BASE}/v2/users/${enc(userId)}/action-needed`,
   actionQueue: (userId: string) => `${API_BASE}/v2/users/${enc(userId)}/action-queue`,
-  rxList: (userId: string) => `${user(userId)}/rx-list`,
   refillAuthorizedFax: (id: string) => `${rx(id)}/refills-authorized/fax`,
   refillAuthorizedErx: (id: string) => `${rx(id)}/refills-authorized/erx`,
   refillDenied: (id: string) => `${rx(id)}/refills-denied`,
@@ -176,7 +185,6 @@ export const apiPaths = {
   mdSignatureReceived: `${API_BASE}/v1/prescriptions/all/prior-auth/md-signature-received`,
   resolvePhoneExceptions: `${API_BASE}/v1/patient-numbers/resolve-exceptions`,
   // comments
-  doctorListSearch: (userId: string) => `${API_BASE}/v2/users/${enc(userId)}/doctor-list-search`,
   patientSearch: (userId: string) => `${user(userId)}/patients-search`,
   patientDetail: (userId: string, patientId: string) => `${user(userId)}/patients/${enc(patientId)}`,
   allRxComments: (patientId: string) => `${API_BASE}/v1/patients/${enc(patientId)}/all-rx-comment`,

@@ -20,7 +20,20 @@ export function withPreloads(html: string, files: RoutePreloads): string {
     ...files.scripts.map((href) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="${href}">`),
     ...files.styles.map((href) => `<link rel="preload" as="style" fetchpriority="low" crossorigin href="${href}">`),
   ];
-  return html.replace('</head>', `${links.map((link) => `  ${link}\n`).join('')}</head>`);
+  const named = html.replace('</head>', `${links.map((link) => `  ${link}\n`).join('')}</head>`);
+  return withStarts(named, files.starts ?? []);
+}
+
+/**
+ * The landing screens' head start (decision 0066): before the entry and asked for first, at high priority, because it
+ * must arrive and run before the entry does to be of use (behind the entry it queued for a connection and lost the
+ * race on a fast network). Async, so it never holds the page back.
+ */
+function withStarts(html: string, starts: readonly string[]): string {
+  const first = html.indexOf('<script');
+  if (starts.length === 0 || first < 0) return html;
+  const tags = starts.map((src) => `<script async fetchpriority="high" src="${src}"></script>\n    `).join('');
+  return `${html.slice(0, first)}${tags}${html.slice(first)}`;
 }
 
 /** Each landing route's page, built once at start from the build's table. */
@@ -32,7 +45,14 @@ function routePages(webDist: string): Map<string, string> {
   // A file the build no longer has (a table left from another build) would be one more request for a 404.
   const present = (href: string) => existsSync(path.join(webDist, href));
   for (const [route, named] of readRoutePreloads(readFileSync(tableFile, 'utf8'))) {
-    pages.set(route, withPreloads(html, { scripts: named.scripts.filter(present), styles: named.styles.filter(present) }));
+    pages.set(
+      route,
+      withPreloads(html, {
+        scripts: named.scripts.filter(present),
+        styles: named.styles.filter(present),
+        starts: (named.starts ?? []).filter(present),
+      }),
+    );
   }
   return pages;
 }

@@ -4,8 +4,6 @@
  */
 
 import {
-  API_HEADERS,
-  APP_SOURCE,
   apiPaths,
   DASHBOARD,
   type ErrorCode,
@@ -16,6 +14,8 @@ import {
 } from '@hcp/contract';
 import type { z } from 'zod';
 import { webConfig } from './config.ts';
+import { takeHeadStart } from './head-start.ts';
+import { type Query, requestHeaders, sessionHeaders, withQuery } from './request-shape.ts';
 import { clearSession, readSession, storage } from './storage.ts';
 
 export class ApiError extends Error implements NormalizedError {
@@ -57,7 +57,7 @@ export const guardCheck = <T>(guard: (value: unknown) => value is T): GuardCheck
 
 export interface RequestOptions<S extends SchemaSource | undefined = undefined> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  query?: Record<string, string | number | boolean | undefined | null>;
+  query?: Query;
   body?: unknown;
   /** Validates the answer; a mismatch is a typed error rather than a crash later in a screen. */
   schema?: S;
@@ -136,29 +136,16 @@ export function createApiClient(config: ApiClientConfig = {}) {
 
   function buildUrl(path: string, query?: RequestOptions['query']): string {
     const base = path.startsWith('/auth-service') ? (config.authBaseUrl ?? baseUrl) : baseUrl;
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query ?? {})) {
-      if (value !== undefined && value !== null) params.set(key, String(value));
-    }
-    const qs = params.toString();
-    return `${base}${path}${qs ? `?${qs}` : ''}`;
+    return `${base}${withQuery(path, query)}`;
   }
 
   async function send(url: string, options: RequestOptions<SchemaSource | undefined>, requestId: string): Promise<Response> {
     const headers: Record<string, string> = {
-      [API_HEADERS.requestId]: requestId,
-      [API_HEADERS.appSource]: APP_SOURCE,
-      accept: 'application/json',
+      ...requestHeaders(requestId),
       ...options.headers,
+      ...sessionHeaders(options.auth === false ? null : readSession()),
     };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    if (options.auth !== false) {
-      const session = readSession();
-      if (session) {
-        headers[API_HEADERS.authorization] = `Bearer ${session.accessToken}`;
-        headers[API_HEADERS.userId] = session.userId;
-      }
-    }
     try {
       // No timeout on purpose (spec §9: HTTP default timeout none); callers cancel with `signal`.
       return await doFetch(url, {
@@ -186,11 +173,7 @@ export function createApiClient(config: ApiClientConfig = {}) {
       try {
         const res = await doFetch(buildUrl(apiPaths.refresh), {
           method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            [API_HEADERS.requestId]: generateRequestId(),
-            [API_HEADERS.appSource]: APP_SOURCE,
-          },
+          headers: { ...requestHeaders(generateRequestId()), 'content-type': 'application/json' },
           body: JSON.stringify({ refreshToken, dashboard: DASHBOARD }),
         });
         // Another tab may have rotated the shared refresh token first: its new tokens are ours too.
@@ -270,12 +253,7 @@ export function createApiClient(config: ApiClientConfig = {}) {
     return new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
       xhr.open('POST', buildUrl(path));
-      const headers = {
-        [API_HEADERS.requestId]: requestId,
-        [API_HEADERS.appSource]: APP_SOURCE,
-        accept: 'application/json',
-        ...options.headers,
-      };
+      const headers = { ...requestHeaders(requestId), ...options.headers };
       for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
       xhr.upload.onprogress = (event) => options.onProgress?.(event.loaded, event.total);
       xhr.onload = () => {
@@ -301,11 +279,14 @@ export function createApiClient(config: ApiClientConfig = {}) {
   function early(requests: { path: string; query?: RequestOptions['query'] }[]): void {
     const token = readSession()?.accessToken;
     if (!token) return;
+    // The page's head start may have sent them already (decision 0066): its answers are taken, the rest sent.
+    const headStart = takeHeadStart(token);
     for (const { path, query } of requests) {
       const url = buildUrl(path, query);
-      const answer = send(url, {}, generateRequestId());
+      const sentBefore = headStart?.answers[url];
+      const answer = sentBefore ?? send(url, {}, generateRequestId());
       answer.catch(() => {});
-      earlyAnswers.set(url, { answer, token, sentAt: Date.now() });
+      earlyAnswers.set(url, { answer, token, sentAt: sentBefore && headStart ? headStart.sentAt : Date.now() });
     }
   }
 

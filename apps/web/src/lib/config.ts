@@ -5,7 +5,8 @@ import { endpointsFor } from '@hcp/contract';
  * the API, auth and operations addresses, each of which an explicit VITE_* setting still overrides.
  */
 const appEnv = import.meta.env.VITE_APP_ENV ?? import.meta.env.APP_ENV;
-const endpoints = endpointsFor(appEnv, {
+/** The API, auth and operations addresses of the build (also read by the page's head start, decision 0066). */
+export const endpoints = endpointsFor(appEnv, {
   api: import.meta.env.VITE_API_BASE_URL,
   auth: import.meta.env.VITE_AUTH_BASE_URL,
   operations: import.meta.env.VITE_OPERATIONS_ORDER_URL,

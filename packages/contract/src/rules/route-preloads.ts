@@ -9,6 +9,8 @@ export const ROUTE_PRELOADS_FILE = 'route-preloads.json';
 export interface RoutePreloads {
   scripts: string[];
   styles: string[];
+  /** Scripts the page runs the moment they arrive, before the entry: the landing screens' head start (decision 0066). */
+  starts?: string[];
 }
 
 /** What the build writes: the built files only, `/assets/<name>.js|css`. Nothing else may reach a page's head. */
@@ -28,8 +30,10 @@ export function readRoutePreloads(text: string): Map<string, RoutePreloads> {
   }
   if (typeof parsed !== 'object' || parsed === null) return table;
   for (const [route, files] of Object.entries(parsed)) {
-    const { scripts, styles } = (files ?? {}) as Record<string, unknown>;
-    if (route.startsWith('/') && isHrefList(scripts) && isHrefList(styles)) table.set(route, { scripts, styles });
+    const { scripts, styles, starts } = (files ?? {}) as Record<string, unknown>;
+    if (!route.startsWith('/') || !isHrefList(scripts) || !isHrefList(styles)) continue;
+    if (starts === undefined) table.set(route, { scripts, styles });
+    else if (isHrefList(starts) && starts.every((href) => href.endsWith('.js'))) table.set(route, { scripts, styles, starts });
   }
   return table;
 }
