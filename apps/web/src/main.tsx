@@ -6,7 +6,7 @@ import './styles/global.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
-// A head start that arrives after this sends nothing: the entry's early requests go instead (decision 0066).
+// A head start that arrives after this sends nothing: the shell's loader sends the requests instead (decision 0066).
 markEntryStarted();
 // Evaluating the modules above is one task; starting the router (the first screen's code and requests) another.
 // On a slow phone each is ~65 ms at Lighthouse's 4x, one ~130 ms task together: the page would not answer a tap

@@ -120,7 +120,7 @@ const rx = (id: string) => `${API_BASE}/v1/prescriptions/${enc(id)}`;
 
 /**
  * The signed-in shell's first requests (and the Rx list's opening rows), apart so that the page's head start, which
- * runs before the entry on every page, carries these few and not the whole table (decision 0066).
+ * runs before the entry on the four landing pages, carries these few and not the whole table (decision 0066).
  */
 export const shellApiPaths = {
   userDetails: (userId: string) => `${user(userId)}/mdo-user-details`,

@@ -286,7 +286,8 @@ export function createApiClient(config: ApiClientConfig = {}) {
       const sentBefore = headStart?.answers[url];
       const answer = sentBefore ?? send(url, {}, generateRequestId());
       answer.catch(() => {});
-      earlyAnswers.set(url, { answer, token, sentAt: sentBefore && headStart ? headStart.sentAt : Date.now() });
+      // A head start's answer is as old as its request, not its hand-over: the freshness rule counts from the sending.
+      earlyAnswers.set(url, { answer, token, sentAt: (sentBefore && headStart?.sentAt) || Date.now() });
     }
   }
 

@@ -6,7 +6,7 @@
  * the API client's `early` takes each answer for the same URL and session, and sends only what is missing.
  *
  * Whichever runs first wins: the entry marks the page as started as it evaluates, and a head start arriving after
- * that sends nothing (the entry sends its own early requests).
+ * that sends nothing, and the shell's loader sends the same requests, as on every other page.
  */
 import { generateRequestId, LANDING_ROUTES } from '@hcp/contract';
 import { endpoints } from './config.ts';
