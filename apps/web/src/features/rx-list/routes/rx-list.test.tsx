@@ -9,6 +9,13 @@ import { saveSession } from '../../../lib/storage.ts';
 import { userDetails } from '../../../test/fixtures.ts';
 import RxListRoute from './rx-list.tsx';
 
+/** Whether the long list's virtualizer was downloaded: a list drawn whole, the default one, never needs it (issue 50). */
+const virtualRows = vi.hoisted(() => ({ loaded: false }));
+vi.mock('../components/rx-virtual-rows.tsx', async (importOriginal) => {
+  virtualRows.loaded = true;
+  return importOriginal();
+});
+
 const pad = (n: number) => String(n).padStart(2, '0');
 const hoursAgo = (h: number) => formatApiDateTime(new Date(Date.now() - h * 3_600_000));
 /** A moment earlier today in the reader's zone, whatever the hour the tests run at (shown as "Today h:mm"). */
@@ -17,7 +24,6 @@ const earlierToday = () => {
   return formatApiDateTime(new Date(midnight + (Date.now() - midnight) / 2));
 };
 const typedDay = (d: Date) => `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${d.getFullYear()}`;
-/** A date field once its calendar has arrived (until then it shows its value read-only). */
 /** A date field, once its calendar has arrived: it downloads when the field is first pointed at (decision 0047). */
 async function dateField(label: string): Promise<HTMLElement> {
   fireEvent.pointerEnter(screen.getByLabelText(label));
@@ -150,7 +156,7 @@ describe('New Prescriptions List', () => {
     await waitFor(() => expect(bodyRows()[0]).toHaveTextContent('amy First'));
   });
 
-  it('draws a list of up to 200 rows whole without reading a size from the page; a longer one is measured', async () => {
+  it('draws a list of up to 200 rows whole without reading a size from the page or downloading the virtualizer; a longer one is measured', async () => {
     // Reading an element's size as the table mounts forces the page's first layout inside React's commit: 50 ms of
     // one task on a phone for the default 100 rows (issue 50). Only a virtualised list needs the scroller's size.
     const sizeReads = vi.spyOn(Element.prototype, 'clientHeight', 'get');
@@ -158,10 +164,15 @@ describe('New Prescriptions List', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'New Prescriptions List (100)' })).toBeInTheDocument();
     await waitFor(() => expect(bodyRows()).toHaveLength(100));
     expect(sizeReads).not.toHaveBeenCalled();
+    expect(virtualRows.loaded).toBe(false);
     cleanup();
     setup([{ status: 200, body: Array.from({ length: 250 }, (_, i) => row({ id: `r${i}` })) }]);
     expect(await screen.findByRole('heading', { level: 1, name: 'New Prescriptions List (250)' })).toBeInTheDocument();
     await waitFor(() => expect(sizeReads).toHaveBeenCalled());
+    expect(virtualRows.loaded).toBe(true);
+    // Only the rows in view are in the page, each with its place in the whole list.
+    expect(bodyRows().length).toBeLessThan(250);
+    expect(screen.getByRole('table')).toHaveAttribute('aria-rowcount', '251');
     sizeReads.mockRestore();
   });
 
