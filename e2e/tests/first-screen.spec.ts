@@ -3,8 +3,25 @@
  * code downloads, each once, the page names that code so it downloads beside the entry, the screen's code arrives in
  * a few files rather than dozens, and the files that run at once are compiled while they download.
  */
+import { RX_LIST_DEFAULT_FILTER, shellRequestsFor } from '@hcp/contract';
 import type { Page } from '@playwright/test';
 import { expect, signInAs, test } from './fixtures.ts';
+
+/**
+ * The shell's answers a request asks for, as path and query: itself, or, for the head start's first answers (decision
+ * 0068), each request they stand for (the contract's list, which the server answers part by part).
+ */
+function answersIn(url: string): string[] {
+  const { pathname, searchParams } = new URL(url, 'http://portal.test');
+  if (!pathname.endsWith('/first-answers')) return [url];
+  const userId = decodeURIComponent(pathname.split('/')[5] ?? '');
+  const [startdate, enddate] = [searchParams.get('startdate'), searchParams.get('enddate')];
+  const opening = startdate && enddate ? { startdate, enddate, selectedFilter: RX_LIST_DEFAULT_FILTER } : undefined;
+  return shellRequestsFor(searchParams.get('screen') ?? '', userId, opening).map(({ path, query }) => {
+    const qs = new URLSearchParams(Object.entries(query ?? {}).map(([key, value]) => [key, String(value)])).toString();
+    return qs ? `${path}?${qs}` : path;
+  });
+}
 
 /**
  * Holds a file back until the page has asked for `wanted`, as a phone's network would hold it. The page names the
@@ -21,7 +38,7 @@ async function holdUntilRequested(page: Page, file: RegExp, wanted: (url: string
   });
   page.on('request', (request) => {
     const url = new URL(request.url());
-    if (wanted(url.pathname + url.search)) asked += 1;
+    asked += answersIn(url.pathname + url.search).filter(wanted).length;
     if (asked >= count) release();
   });
   await page.route(file, async (route) => {
@@ -31,10 +48,12 @@ async function holdUntilRequested(page: Page, file: RegExp, wanted: (url: string
 }
 
 /**
- * The page's requests as path and query, in the order the browser reported them: `seen` when sent, `received` when
- * a file had arrived. `at` orders the two lists against each other.
+ * The page's requests as path and query, in the order the browser reported them: `sent` as sent, `seen` the same with
+ * the first answers read as the requests they stand for, `received` when a file had arrived. `at` orders the lists
+ * against each other.
  */
 function trackRequests(page: Page) {
+  const sent: { url: string; at: number }[] = [];
   const seen: { url: string; at: number }[] = [];
   const received: { url: string; at: number }[] = [];
   let order = 0;
@@ -42,9 +61,13 @@ function trackRequests(page: Page) {
     const url = new URL(raw);
     return url.pathname + url.search;
   };
-  page.on('request', (request) => seen.push({ url: path(request.url()), at: order++ }));
+  page.on('request', (request) => {
+    const at = order++;
+    sent.push({ url: path(request.url()), at });
+    for (const url of answersIn(path(request.url()))) seen.push({ url, at });
+  });
   page.on('requestfinished', (request) => received.push({ url: path(request.url()), at: order++ }));
-  return { seen, received };
+  return { sent, seen, received };
 }
 
 test('opening Action Needed asks for each of its answers once, before its code has arrived', async ({ page }) => {
@@ -83,11 +106,11 @@ test('opening Action Needed asks for each of its answers once, before its code h
 });
 
 for (const route of ['/action-needed', '/rx-list', '/patient-search', '/new-comments'] as const) {
-  test(`${route}: the page's head start sends the shell's requests before the entry has arrived, and only once`, async ({
+  test(`${route}: the page's head start asks for the shell's answers in one request before the entry has arrived, and only once`, async ({
     page,
   }) => {
     const { userID } = await signInAs(page, 'dr.morgan@demo.hcp');
-    const { seen } = trackRequests(page);
+    const { sent, seen, received } = trackRequests(page);
     const shellAnswers = [
       `/api/mdo/v1/users/${userID}/mdo-user-details`,
       '/api/mdo/v1/feature-flags',
@@ -105,7 +128,14 @@ for (const route of ['/action-needed', '/rx-list', '/patient-search', '/new-comm
         answer,
       ).toHaveLength(1);
     }
+    // All in one request (decision 0068): the head start's first answers, the page's only API request before the entry.
     const firstEntry = seen.findIndex((r) => /^\/assets\/index-[^/]+\.js$/.test(r.url));
+    const entryArrived = received.find((r) => /^\/assets\/index-[^/]+\.js$/.test(r.url));
+    expect(entryArrived, 'the entry').toBeDefined();
+    const beforeEntry = sent.filter((r) => r.url.startsWith('/api/') && r.at < (entryArrived?.at ?? 0));
+    expect(beforeEntry.map((r) => new URL(r.url, 'http://portal.test').pathname)).toEqual([
+      `/api/mdo/v1/users/${userID}/first-answers`,
+    ]);
     const headStart = seen.findIndex((r) => /^\/assets\/head-start-[^/]+\.js$/.test(r.url));
     expect(headStart, 'the head start is asked for').toBeGreaterThanOrEqual(0);
     expect(firstEntry).toBeGreaterThanOrEqual(0);

@@ -36,6 +36,7 @@ import { purgeVersions } from './features/fhir/versions-repository.ts';
 import { createWebhookEndpoints } from './features/fhir/webhooks/endpoints.ts';
 import { webhookRoutes } from './features/fhir/webhooks/routes.ts';
 import { createWebhookWorker, type WebhookWorker } from './features/fhir/webhooks/worker.ts';
+import { firstAnswersRoutes } from './features/first-answers/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { createIntegrationClients } from './features/integrations/clients.ts';
 import { purgeAssertions } from './features/integrations/repository.ts';
@@ -323,6 +324,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     verifyPerMinute: config.authRateLimitPerMinute,
   });
   await app.register(rxListRoutes, { reads, now });
+  await app.register(firstAnswersRoutes);
   await app.register(patientsRoutes, { service: createPatientsService({ db, reads, now }) });
   await app.register(newCommentsRoutes, { service: createNewCommentsService({ db, reads, now }) });
   await app.register(manageCommsRoutes, { service: createManageCommsService({ db, sessions: auth }) });

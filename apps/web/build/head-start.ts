@@ -43,7 +43,8 @@ export function headStart({ entry, budget }: HeadStartOptions): Plugin & { api: 
         transform: {
           define: {
             ...Object.fromEntries(Object.entries(env).map(([key, value]) => [`import.meta.env.${key}`, JSON.stringify(value)])),
-            'import.meta.env': JSON.stringify(env),
+            // Any other setting is unset: read as undefined, not as a copy of the whole set at every read.
+            'import.meta.env': '{}',
           },
         },
         output: { format: 'iife', minify: true },

@@ -130,6 +130,12 @@ export const shellApiPaths = {
   doctorListSearch: (userId: string) => `${API_BASE}/v2/users/${enc(userId)}/doctor-list-search`,
 };
 
+/**
+ * The shell's requests answered in one response, for the head start only (decision 0068): apart from `apiPaths`,
+ * so the entry, which never asks for it, does not carry it.
+ */
+export const firstAnswersApiPath = (userId: string) => `${user(userId)}/first-answers`;
+
 export const apiPaths = {
   ...shellApiPaths,
   // auth service and legacy auth

@@ -562,6 +562,12 @@ export const ROWS: Row[] = [
   },
   {
     method: 'GET',
+    path: `${v1}/users/{userId}/first-answers`,
+    url: (f, w) => `${u(f, w)}/first-answers?screen=%2Frx-list&startdate=2026-11-19&enddate=2026-11-20`,
+    expect: RULES.everyone,
+  },
+  {
+    method: 'GET',
     path: `${v1}/users/{userId}/patients-search`,
     url: (f, w) => `${u(f, w)}/patients-search?searchText=smith`,
     expect: RULES.everyone,

@@ -1,4 +1,11 @@
-import { isRequestId, LANDING_ROUTES, ROUTES } from '@hcp/contract';
+import {
+  firstAnswersApiPath,
+  isRequestId,
+  LANDING_ROUTES,
+  ROUTES,
+  RX_LIST_DEFAULT_FILTER,
+  shellRequestsFor,
+} from '@hcp/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, EARLY_ANSWER_MS } from './api-client.ts';
 import { markEntryStarted, startHeadStart, takeHeadStart } from './head-start.ts';
@@ -8,12 +15,25 @@ import { clearSession, saveSession } from './storage.ts';
 
 const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
 
-/** A page as the head start sees it: its address and its fetch, which records each request. */
-function pageAt(pathname: string) {
+/**
+ * A page as the head start sees it: its address and its fetch, which records each request. Its server answers the
+ * first answers as ours does: the contract's shell requests for the screen and window asked, in order, each with
+ * `part(url)` (by default a 200 naming the URL it stands for).
+ */
+function pageAt(
+  pathname: string,
+  part: (url: string) => { status: number; body: unknown } = (url) => ({ status: 200, body: { from: 'head start', url } }),
+  answer: (parts: unknown) => Promise<Response> = async (parts) => json(parts),
+) {
   const sent: { url: string; headers: Record<string, string> }[] = [];
   const fetch = vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
     sent.push({ url: String(url), headers: (init?.headers ?? {}) as Record<string, string> });
-    return json({ from: 'head start', url: String(url) });
+    const { pathname: path, searchParams } = new URL(String(url), 'https://portal.test');
+    const userId = decodeURIComponent(path.split('/')[5] ?? '');
+    const [screen, startdate, enddate] = ['screen', 'startdate', 'enddate'].map((key) => searchParams.get(key) ?? undefined);
+    const opening = startdate && enddate ? { startdate, enddate, selectedFilter: RX_LIST_DEFAULT_FILTER } : undefined;
+    const requests = shellRequestsFor(screen ?? '', userId, opening);
+    return answer({ answers: requests.map(({ path: p, query }) => part(withQuery(p, query))) });
   });
   const win = { location: { pathname }, fetch } as unknown as Window;
   return { win, sent };
@@ -39,14 +59,17 @@ afterEach(() => {
 
 describe('the head start (decision 0066)', () => {
   it.each(LANDING_ROUTES)(
-    'opened on %s, sends what the shell will ask for, signed in, and the entry takes every answer without asking again',
+    'opened on %s, asks for what the shell will ask for in one request, signed in, and the entry takes every answer without asking again',
     async (route) => {
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(new Date('2026-12-05T10:00:00Z'));
       const { win, sent } = pageAt(route);
       startHeadStart(win);
       const expected = shellRequests(route, 'user-1').map(({ path, query }) => withQuery(path, query));
-      expect(sent.map((request) => request.url)).toEqual(expected);
+      const rxWindow = route === ROUTES.rxList ? { startdate: '2026-12-04', enddate: '2026-12-05' } : {};
+      expect(sent.map((request) => request.url)).toEqual([
+        withQuery(firstAnswersApiPath('user-1'), { screen: route, ...rxWindow }),
+      ]);
       for (const { headers } of sent) {
         expect(headers.authorization).toBe('Bearer access-1');
         expect(headers['x-user-id']).toBe('user-1');
@@ -123,5 +146,38 @@ describe('the head start (decision 0066)', () => {
     api.early([first]);
     await expect(api.request(first.path)).resolves.toMatchObject({ from: 'entry' });
     expect(asked).toEqual([first.path]);
+  });
+  it("passes each part's status on: a refusal reads as if the client had asked alone", async () => {
+    const refused = { error: { code: 'NOT_FOUND', message: 'No such user.', details: [] } };
+    const [details, ...rest] = shellRequests(ROUTES.newComments, 'user-1').map(({ path, query }) => withQuery(path, query));
+    const { win } = pageAt(ROUTES.newComments, (url) =>
+      url === details ? { status: 404, body: refused } : { status: 200, body: { from: 'head start', url } },
+    );
+    startHeadStart(win);
+    window.__hcpHeadStart = win.__hcpHeadStart;
+    const { api, asked } = entryClient();
+    api.early(shellRequests(ROUTES.newComments, 'user-1'));
+    await expect(api.request(details as string)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    for (const url of rest) await expect(api.request(url)).resolves.toEqual({ from: 'head start', url });
+    expect(asked).toEqual([]);
+  });
+
+  it('is asked for again, each request alone, when the first answers were refused or never came', async () => {
+    const failures: [string, (parts: unknown) => Promise<Response>][] = [
+      ['a server without the route', async () => new Response('{}', { status: 404 })],
+      ['a server error', async () => new Response('{}', { status: 500 })],
+      ['a network failure', async () => Promise.reject(new TypeError('Failed to fetch'))],
+      ['an answer missing a part', async () => json({ answers: [] })],
+    ];
+    for (const [name, answer] of failures) {
+      const { win } = pageAt(ROUTES.actionNeeded, undefined, answer);
+      startHeadStart(win);
+      window.__hcpHeadStart = win.__hcpHeadStart;
+      const { api, asked } = entryClient();
+      const expected = shellRequests(ROUTES.actionNeeded, 'user-1').map(({ path, query }) => withQuery(path, query));
+      api.early(shellRequests(ROUTES.actionNeeded, 'user-1'));
+      for (const url of expected) await expect(api.request(url), name).resolves.toEqual({ from: 'entry', url });
+      expect(asked, name).toEqual(expected);
+    }
   });
 });

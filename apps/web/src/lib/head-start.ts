@@ -8,8 +8,8 @@
  * Whichever runs first wins: the entry marks the page as started as it evaluates, and a head start arriving after
  * that sends nothing, and the shell's loader sends the same requests, as on every other page.
  */
-import { generateRequestId, LANDING_ROUTES } from '@hcp/contract';
-import { endpoints } from './config.ts';
+import { type FirstAnswersResponse, firstAnswersApiPath, generateRequestId, LANDING_ROUTES, shellApiPaths } from '@hcp/contract';
+import { endpoints } from './endpoints.ts';
 import { requestHeaders, sessionHeaders, withQuery } from './request-shape.ts';
 import { shellRequests } from './shell-requests.ts';
 import { readSession } from './storage.ts';
@@ -37,14 +37,34 @@ export function startHeadStart(win: Window = window): void {
   if (!(LANDING_ROUTES as readonly string[]).includes(pathname)) return;
   const session = readSession();
   if (!session) return;
+  const requests = shellRequests(pathname, session.userId);
+  const opening = requests.find((r) => r.path === shellApiPaths.rxList(session.userId))?.query;
+  // One request for all of them (decision 0068): each `fetch` costs the phone's main thread, and a connection.
+  const url = `${endpoints.api}${withQuery(firstAnswersApiPath(session.userId), {
+    screen: pathname,
+    startdate: opening?.startdate as string | undefined,
+    enddate: opening?.enddate as string | undefined,
+  })}`;
+  const all = win
+    .fetch(url, { headers: { ...requestHeaders(generateRequestId()), ...sessionHeaders(session) } })
+    .then(async (res) => {
+      if (!res.ok) throw new Error(`first answers ${res.status}`);
+      return ((await res.json()) as FirstAnswersResponse).answers;
+    });
   const answers: HeadStart['answers'] = {};
-  for (const { path, query } of shellRequests(pathname, session.userId)) {
-    const url = `${endpoints.api}${withQuery(path, query)}`;
-    const answer = win.fetch(url, { headers: { ...requestHeaders(generateRequestId()), ...sessionHeaders(session) } });
-    // A request that failed on the way is asked again by the client; it is never an unhandled rejection.
+  requests.forEach(({ path, query }, index) => {
+    const answer = all.then(({ [index]: part }) => {
+      if (!part) throw new Error('first answers: a part is missing');
+      return new Response(JSON.stringify(part.body), {
+        status: part.status,
+        headers: { 'content-type': 'application/json' },
+      });
+    });
+    // A request that failed on the way (or a first-answers request the server refused) is asked again by the
+    // client; it is never an unhandled rejection.
     answer.catch(() => {});
-    answers[url] = answer;
-  }
+    answers[`${endpoints.api}${withQuery(path, query)}`] = answer;
+  });
   win.__hcpHeadStart = { token: session.accessToken, sentAt: Date.now(), answers };
 }
 
