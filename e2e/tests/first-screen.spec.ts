@@ -3,7 +3,7 @@
  * code downloads, each once, the page names that code so it downloads beside the entry, the screen's code arrives in
  * a few files rather than dozens, and the files that run at once are compiled while they download.
  */
-import { RX_LIST_DEFAULT_FILTER, shellRequestsFor } from '@hcp/contract';
+import { firstAnswersParts } from '@hcp/contract';
 import type { Page } from '@playwright/test';
 import { expect, signInAs, test } from './fixtures.ts';
 
@@ -15,10 +15,8 @@ function answersIn(url: string): string[] {
   const { pathname, searchParams } = new URL(url, 'http://portal.test');
   if (!pathname.endsWith('/first-answers')) return [url];
   const userId = decodeURIComponent(pathname.split('/')[5] ?? '');
-  const [startdate, enddate] = [searchParams.get('startdate'), searchParams.get('enddate')];
-  const opening = startdate && enddate ? { startdate, enddate, selectedFilter: RX_LIST_DEFAULT_FILTER } : undefined;
-  return shellRequestsFor(searchParams.get('screen') ?? '', userId, opening).map(({ path, query }) => {
-    const qs = new URLSearchParams(Object.entries(query ?? {}).map(([key, value]) => [key, String(value)])).toString();
+  return firstAnswersParts({ screen: '', ...Object.fromEntries(searchParams) }, userId).map(({ path, query }) => {
+    const qs = new URLSearchParams(query).toString();
     return qs ? `${path}?${qs}` : path;
   });
 }

@@ -61,7 +61,7 @@ describe('GET /api/mdo/v1/users/{userId}/first-answers', () => {
         for (const [index, { path, query }] of requests.entries()) {
           const alone = await injectAs(t.app, who, {
             method: 'GET',
-            url: { pathname: path, query: Object.fromEntries(Object.entries(query ?? {}).map(([k, v]) => [k, String(v)])) },
+            url: { pathname: path, query },
           });
           expect(alone.statusCode).toBe(200);
           expect(answers[index]).toEqual({ status: alone.statusCode, body: alone.json() });

@@ -1,11 +1,4 @@
-import {
-  firstAnswersApiPath,
-  isRequestId,
-  LANDING_ROUTES,
-  ROUTES,
-  RX_LIST_DEFAULT_FILTER,
-  shellRequestsFor,
-} from '@hcp/contract';
+import { firstAnswersApiPath, firstAnswersParts, isRequestId, LANDING_ROUTES, ROUTES } from '@hcp/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, EARLY_ANSWER_MS } from './api-client.ts';
 import { markEntryStarted, startHeadStart, takeHeadStart } from './head-start.ts';
@@ -30,9 +23,7 @@ function pageAt(
     sent.push({ url: String(url), headers: (init?.headers ?? {}) as Record<string, string> });
     const { pathname: path, searchParams } = new URL(String(url), 'https://portal.test');
     const userId = decodeURIComponent(path.split('/')[5] ?? '');
-    const [screen, startdate, enddate] = ['screen', 'startdate', 'enddate'].map((key) => searchParams.get(key) ?? undefined);
-    const opening = startdate && enddate ? { startdate, enddate, selectedFilter: RX_LIST_DEFAULT_FILTER } : undefined;
-    const requests = shellRequestsFor(screen ?? '', userId, opening);
+    const requests = firstAnswersParts({ screen: '', ...Object.fromEntries(searchParams) }, userId);
     return answer({ answers: requests.map(({ path: p, query }) => part(withQuery(p, query))) });
   });
   const win = { location: { pathname }, fetch } as unknown as Window;

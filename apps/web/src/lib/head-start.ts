@@ -8,10 +8,17 @@
  * Whichever runs first wins: the entry marks the page as started as it evaluates, and a head start arriving after
  * that sends nothing, and the shell's loader sends the same requests, as on every other page.
  */
-import { type FirstAnswersResponse, firstAnswersApiPath, generateRequestId, LANDING_ROUTES, shellApiPaths } from '@hcp/contract';
+import {
+  type FirstAnswersResponse,
+  firstAnswersApiPath,
+  firstAnswersAskFor,
+  firstAnswersParts,
+  generateRequestId,
+  LANDING_ROUTES,
+} from '@hcp/contract';
 import { endpoints } from './endpoints.ts';
 import { requestHeaders, sessionHeaders, withQuery } from './request-shape.ts';
-import { shellRequests } from './shell-requests.ts';
+import { rxListOpening } from './shell-requests.ts';
 import { readSession } from './storage.ts';
 
 export interface HeadStart {
@@ -37,14 +44,9 @@ export function startHeadStart(win: Window = window): void {
   if (!(LANDING_ROUTES as readonly string[]).includes(pathname)) return;
   const session = readSession();
   if (!session) return;
-  const requests = shellRequests(pathname, session.userId);
-  const opening = requests.find((r) => r.path === shellApiPaths.rxList(session.userId))?.query;
   // One request for all of them (decision 0068): each `fetch` costs the phone's main thread, and a connection.
-  const url = `${endpoints.api}${withQuery(firstAnswersApiPath(session.userId), {
-    screen: pathname,
-    startdate: opening?.startdate as string | undefined,
-    enddate: opening?.enddate as string | undefined,
-  })}`;
+  const ask = firstAnswersAskFor(pathname, rxListOpening(new Date()));
+  const url = `${endpoints.api}${withQuery(firstAnswersApiPath(session.userId), ask)}`;
   const all = win
     .fetch(url, { headers: { ...requestHeaders(generateRequestId()), ...sessionHeaders(session) } })
     .then(async (res) => {
@@ -52,7 +54,7 @@ export function startHeadStart(win: Window = window): void {
       return ((await res.json()) as FirstAnswersResponse).answers;
     });
   const answers: HeadStart['answers'] = {};
-  requests.forEach(({ path, query }, index) => {
+  firstAnswersParts(ask, session.userId).forEach(({ path, query }, index) => {
     const answer = all.then(({ [index]: part }) => {
       if (!part) throw new Error('first answers: a part is missing');
       return new Response(JSON.stringify(part.body), {

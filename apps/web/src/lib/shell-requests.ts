@@ -9,3 +9,12 @@ export function shellRequests(pathname: string, userId: string, now = new Date()
   const { from, to } = rxListDefaultWindow(now);
   return shellRequestsFor(pathname, userId, rxListQueryFor(from, to, RX_LIST_DEFAULT_FILTER));
 }
+
+/**
+ * The Rx list's opening query, read from this reader's clock, for the head start. `shellRequests` writes the same two
+ * lines rather than call this: the call costs the entry about 15 bytes of gzip, and it is at its budget.
+ */
+export function rxListOpening(now: Date) {
+  const { from, to } = rxListDefaultWindow(now);
+  return rxListQueryFor(from, to, RX_LIST_DEFAULT_FILTER);
+}

@@ -2,11 +2,12 @@ import { ROUTES, shellApiPaths } from '../routes.ts';
 import { ACTION_NEEDED_QUERY_TYPES } from './action-needed-query.ts';
 import { actionNeededQueryEnabled } from './navigation.ts';
 import type { RxListFilter } from './rx-list.ts';
+import { RX_LIST_DEFAULT_FILTER } from './rx-list-window.ts';
 
-/** One GET the shell makes: its path and its query, in the URL's key order. */
+/** One GET the shell makes: its path and its query, in the URL's key order (text values: a URL's own). */
 export interface ShellRequest {
   path: string;
-  query?: Record<string, string | boolean>;
+  query?: Record<string, string>;
 }
 
 /** The Rx list's opening query (rxListQueryFor): whole UTC days of the reader's window, and its opening filter. */
@@ -29,10 +30,31 @@ export function shellRequestsFor(pathname: string, userId: string, rxListOpening
   return [
     { path: shellApiPaths.userDetails(userId) },
     { path: shellApiPaths.featureFlags },
-    { path: shellApiPaths.doctorListSearch(userId), query: { newComments: true } },
+    { path: shellApiPaths.doctorListSearch(userId), query: { newComments: 'true' } },
     ...(actionNeededQueryEnabled(pathname)
       ? [{ path: shellApiPaths.actionNeeded(userId), query: { actionType: ACTION_NEEDED_QUERY_TYPES.all } }]
       : []),
     ...(opening ? [{ path: shellApiPaths.rxList(userId), query: opening }] : []),
   ];
+}
+
+/** What the page's head start asks the first answers for (decision 0068): the screen, and the Rx list its window. */
+export type FirstAnswersAsk = {
+  screen: string;
+  startdate?: string;
+  enddate?: string;
+};
+
+/** The first answers' query for `screen`, opened with the reader's Rx list window: only the Rx list sends it. */
+export function firstAnswersAskFor(screen: string, opening: RxListOpening): FirstAnswersAsk {
+  return screen === ROUTES.rxList ? { screen, startdate: opening.startdate, enddate: opening.enddate } : { screen };
+}
+
+/**
+ * The requests a first answers' query stands for, in the order of its parts: what the server answers and what the
+ * head start files each part under.
+ */
+export function firstAnswersParts({ screen, startdate, enddate }: FirstAnswersAsk, userId: string): ShellRequest[] {
+  const opening = startdate && enddate ? { startdate, enddate, selectedFilter: RX_LIST_DEFAULT_FILTER } : undefined;
+  return shellRequestsFor(screen, userId, opening);
 }

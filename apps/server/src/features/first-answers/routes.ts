@@ -1,6 +1,6 @@
 /**
  * GET /api/mdo/v1/users/{userId}/first-answers (decision 0068): the shell requests of a landing screen
- * (`shellRequestsFor`) answered in one response, for the page's head start. On a phone each `fetch` the head start
+ * (`firstAnswersParts`) answered in one response, for the page's head start. On a phone each `fetch` the head start
  * made cost its main thread 8-30 ms (4x), and the page spent four or five of its six connections on them while the
  * entry and its stylesheets waited; one request does the same work.
  *
@@ -10,12 +10,11 @@
  */
 import {
   API_HEADERS,
+  firstAnswersParts,
   firstAnswersQuerySchema,
   firstAnswersResponseSchema,
   generateRequestId,
-  RX_LIST_DEFAULT_FILTER,
   selfParamsSchema,
-  shellRequestsFor,
 } from '@hcp/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sendJsonText, signedInContext } from '../../lib/route-helpers.ts';
@@ -37,21 +36,16 @@ export const firstAnswersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { userId } = signedInContext(request, request.params.userId);
-      const { screen, startdate, enddate } = request.query;
-      const opening =
-        startdate !== undefined && enddate !== undefined
-          ? { startdate, enddate, selectedFilter: RX_LIST_DEFAULT_FILTER }
-          : undefined;
       const headers: Record<string, string> = { accept: 'application/json' };
       for (const name of PASSED_ON) {
         const value = request.headers[name];
         if (typeof value === 'string') headers[name] = value;
       }
       const parts = await Promise.all(
-        shellRequestsFor(screen, userId, opening).map(({ path, query }) =>
+        firstAnswersParts(request.query, userId).map(({ path, query }) =>
           app.inject({
             method: 'GET',
-            url: { pathname: path, query: Object.fromEntries(Object.entries(query ?? {}).map(([k, v]) => [k, String(v)])) },
+            url: { pathname: path, query },
             headers: { ...headers, [API_HEADERS.requestId]: generateRequestId() },
             remoteAddress: request.ip,
           }),
