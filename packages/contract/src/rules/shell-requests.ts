@@ -1,3 +1,4 @@
+import type { FirstAnswersQuery } from '../api/first-answers.ts';
 import { ROUTES, shellApiPaths } from '../routes.ts';
 import { ACTION_NEEDED_QUERY_TYPES } from './action-needed-query.ts';
 import { actionNeededQueryEnabled } from './navigation.ts';
@@ -38,12 +39,11 @@ export function shellRequestsFor(pathname: string, userId: string, rxListOpening
   ];
 }
 
-/** What the page's head start asks the first answers for (decision 0068): the screen, and the Rx list its window. */
-export type FirstAnswersAsk = {
-  screen: string;
-  startdate?: string;
-  enddate?: string;
-};
+/**
+ * What the page's head start asks the first answers for (decision 0068): the endpoint's query (the screen, and the Rx
+ * list its window), its screen any path, as `shellRequestsFor` takes one.
+ */
+export type FirstAnswersAsk = Omit<FirstAnswersQuery, 'screen'> & { screen: string };
 
 /** The first answers' query for `screen`, opened with the reader's Rx list window: only the Rx list sends it. */
 export function firstAnswersAskFor(screen: string, opening: RxListOpening): FirstAnswersAsk {
